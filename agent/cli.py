@@ -1,0 +1,201 @@
+"""`kzoo`: optimize a task, verify a candidate, inspect the zoo.
+
+Exit codes: 0 success (verify: accepted); 1 a result that is not a success (verify: rejected;
+optimize: no correct candidate); 2 a usage error (bad flags, a task file that cannot be used).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+EXIT_OK, EXIT_REJECTED, EXIT_USAGE = 0, 1, 2
+
+
+def _positive_int(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
+def _positive_float(text: str) -> float:
+    value = float(text)
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"must be positive, got {value}")
+    return value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from agent.zoo_cli import add_zoo_parser
+
+    parser = argparse.ArgumentParser(
+        prog="kzoo",
+        description="Search Triton kernel templates for a PyTorch op, verify candidates against the "
+        "PyTorch reference, and keep the winners in a versioned kernel zoo. Runs on the GPU when "
+        "there is one, else in Triton's CPU interpreter (correctness only, never timed).",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+
+    opt = sub.add_parser(
+        "optimize", help="search a template space for a task's op and promote the winner",
+        description="Run an Optuna search over the template that covers TASK, verifying every "
+        "candidate in Ray verifier actors. The study is stored (SQLite under $KZOO_HOME by "
+        "default) and resumed when the same command runs again. On a GPU, a winner that is "
+        "correct and faster than the best baseline is promoted to the zoo.",
+    )
+    opt.add_argument("task", help="KernelBench-format task file (e.g. tasks/softmax.py)")
+    opt.add_argument("--trials", type=_positive_int, default=16,
+                     help="completed trials the study should hold when done (default 16); "
+                     "a rerun continues towards this count")
+    opt.add_argument("--time-budget", type=_positive_float, metavar="SECONDS",
+                     help="stop asking for new trials after this many seconds")
+    opt.add_argument("--dtype", choices=("float32", "bfloat16", "float16"),
+                     help="dtype to optimize for (default: the task's first dtype)")
+    opt.add_argument("--workers", type=_positive_int,
+                     help="verifier actors (default: one per GPU; 2 in the interpreter)")
+    opt.add_argument("--address", metavar="RAY_ADDRESS",
+                     help="join an existing Ray cluster ('auto' or ray://host:10001) instead of "
+                     "starting a local instance")
+    opt.add_argument("--storage", metavar="URL",
+                     help="Optuna storage URL (default sqlite:///$KZOO_HOME/studies.db; "
+                     "postgresql://... to share studies)")
+    opt.add_argument("--zoo", metavar="DIR",
+                     help="zoo folder to promote into (default $KZOO_HOME/zoo)")
+    opt.add_argument("--json", metavar="OUT", help="write the result object to OUT ('-': stdout)")
+    opt.add_argument("--no-promote", action="store_true", help="never promote to the zoo")
+    opt.add_argument("--timeout", type=_positive_float, default=600.0, metavar="SECONDS",
+                     help="per-candidate limit before its worker is killed (default 600)")
+    opt.add_argument("--seed", type=int, help="sampler seed, for reproducible searches")
+
+    ver = sub.add_parser(
+        "verify", help="check one candidate file against a task",
+        description="Run a candidate (a Python file defining ModelNew with Model's constructor "
+        "signature) in a separate process against TASK at every shape and seed; time it on a GPU. "
+        "Exit 0 when accepted, 1 when rejected, 2 on a usage error.",
+    )
+    ver.add_argument("--task", required=True, help="KernelBench-format task file")
+    ver.add_argument("--candidate", required=True, metavar="FILE", help="candidate module file")
+    ver.add_argument("--dtype", choices=("float32", "bfloat16", "float16"),
+                     help="dtype to check (default: the task's first dtype)")
+    ver.add_argument("--json", metavar="OUT", help="write the full verdict to OUT ('-': stdout)")
+    ver.add_argument("--timeout", type=_positive_float, default=600.0, metavar="SECONDS",
+                     help="limit before the candidate's process is killed (default 600)")
+    ver.add_argument("--no-time", action="store_true", help="check correctness only")
+
+    add_zoo_parser(sub)
+    return parser
+
+
+def _error(message: str) -> int:
+    print(f"kzoo: error: {message}", file=sys.stderr)
+    return EXIT_USAGE
+
+
+def _write_json(target: str, payload) -> None:
+    text = json.dumps(payload, indent=2, default=str)
+    if target == "-":
+        print(text)
+    else:
+        Path(target).parent.mkdir(parents=True, exist_ok=True)
+        Path(target).write_text(text + "\n")
+
+
+def cmd_optimize(args) -> int:
+    from agent.loop import OptimizeOptions, optimize
+    from agent.progress import render_table
+
+    opts = OptimizeOptions(
+        task=args.task, trials=args.trials, time_budget=args.time_budget, dtype=args.dtype,
+        workers=args.workers, address=args.address, storage=args.storage, zoo=args.zoo,
+        promote=not args.no_promote, timeout_s=args.timeout, seed=args.seed,
+    )
+    result = optimize(opts)
+    out = result.payload
+    to_stdout = args.json == "-"
+    report = sys.stderr if to_stdout else sys.stdout
+    print(render_table(result.table), file=report)
+    best = out["best"]
+    if best is None:
+        print(f"\nno correct candidate among {out['trials']} trial(s)", file=report)
+    else:
+        timing = ("" if best["ms"] is None else
+                  f": {best['ms']:.4f} ms over the task's shapes, {best['speedup_vs_eager']:.2f}x "
+                  f"eager, {best['speedup_vs_compile']:.2f}x torch.compile, "
+                  f"{best['roofline_fraction']:.0%} of copy bandwidth")
+        print(f"\nbest: trial {best['trial']} of {out['trials']} ({out['mode']}, {out['dtype']}), "
+              f"{'verified correct' if best['correct'] else 'NOT correct on re-check'}{timing}",
+              file=report)
+        if out["mode"] == "interpreter":
+            print("interpreter mode: correctness only; run on a GPU to time and promote",
+                  file=report)
+    if out["promoted"]:
+        p = out["promoted"]
+        print(f"promoted {p['op']} {p['version']} -> {p['path']}", file=report)
+    if args.json:
+        _write_json(args.json, out)
+    return EXIT_OK if best and best["correct"] else EXIT_REJECTED
+
+
+def cmd_verify(args) -> int:
+    import tasks
+    from kernel_zoo._home import kzoo_home
+    from verifier.verdict import Verdict
+    from verifier.worker import VerifyRequest, detect_mode, verify_in_subprocess
+
+    task = tasks.load(args.task)
+    candidate = Path(args.candidate)
+    if not candidate.is_file():
+        return _error(f"{candidate}: no such candidate file")
+    dtype = args.dtype or task.dtypes[0]
+    if dtype not in task.dtypes:
+        return _error(f"dtype {dtype} is not among the task's dtypes {list(task.dtypes)}")
+    mode = detect_mode()
+    request = VerifyRequest(str(task.path), task.source, candidate.read_text(), dtype,
+                            time=not args.no_time)
+    data = verify_in_subprocess(request, mode, str(kzoo_home() / "candidates"), args.timeout)
+    verdict = Verdict.from_dict(data)
+    report = sys.stderr if args.json == "-" else sys.stdout
+    status = "ACCEPTED" if verdict.accepted else f"REJECTED at {verdict.stage}"
+    print(f"{candidate}: {status} ({mode}, {dtype})", file=report)
+    for reason in verdict.reasons:
+        print(f"  - {reason}", file=report)
+    for s in verdict.shapes:
+        line = f"  {s.shape}: {'correct' if s.correct else 'wrong'}"
+        if s.ms is not None:
+            line += (f", {s.ms:.4f} ms (eager {s.eager_ms:.4f}, compile {s.compile_ms:.4f}), "
+                     f"{s.gbps:.0f} GB/s = {s.roofline_fraction:.0%} of copy bandwidth")
+        print(line, file=report)
+    if args.json:
+        _write_json(args.json, verdict.to_dict())
+    return EXIT_OK if verdict.accepted else EXIT_REJECTED
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    from agent.plan import PlanError
+    from tasks import TaskError
+
+    try:
+        if args.command == "optimize":
+            return cmd_optimize(args)
+        if args.command == "verify":
+            return cmd_verify(args)
+        if args.command == "zoo":
+            from agent.zoo_cli import run_zoo
+
+            return run_zoo(args)
+    except (TaskError, PlanError) as exc:
+        return _error(str(exc))
+    except KeyboardInterrupt:
+        print("kzoo: interrupted; completed trials are kept in the study", file=sys.stderr)
+        return 130
+    parser.error(f"unknown command {args.command}")
+    return EXIT_USAGE
+
+
+if __name__ == "__main__":
+    sys.exit(main())

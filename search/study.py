@@ -1,0 +1,115 @@
+"""Optuna studies: where they live, what they are called, how a run resumes and how trials score."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+from dataclasses import dataclass
+from typing import Any
+
+from kernel_zoo._home import kzoo_home
+
+DRIVER_ATTR = "driver"  # "host:pid" of the process that asked the trial
+
+
+def default_storage() -> str:
+    home = kzoo_home()
+    home.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{home / 'studies.db'}"
+
+
+def study_name(task_name: str, task_sha: str, template: str, dtype: str, device: str) -> str:
+    """Named by task (and a hash of its source, so an edited task starts afresh), dtype and device."""
+    return f"{task_name}-{task_sha[:10]}/{template}/{dtype}/{device}"
+
+
+def _storage(url: str):
+    import optuna
+
+    engine_kwargs: dict[str, Any] = {}
+    if url.startswith("sqlite"):
+        engine_kwargs = {"connect_args": {"timeout": 60}}
+    return optuna.storages.RDBStorage(url, engine_kwargs=engine_kwargs)
+
+
+def open_study(name: str, storage_url: str, seed: int | None = None):
+    """Create the study or load it when it exists: the same command resumes where it stopped."""
+    import optuna
+
+    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    sampler = optuna.samplers.TPESampler(
+        constant_liar=True, multivariate=True, n_startup_trials=8, seed=seed
+    )
+    return optuna.create_study(
+        study_name=name, storage=_storage(storage_url), sampler=sampler,
+        direction="maximize", load_if_exists=True,
+    )
+
+
+def this_driver() -> str:
+    return f"{socket.gethostname()}:{os.getpid()}"
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def reclaim_stale_trials(study) -> int:
+    """Mark as failed the RUNNING trials whose driver process on this host is gone (a killed run).
+
+    Trials of drivers on other hosts are left alone: they may be alive, sharing the study.
+    """
+    from optuna.trial import TrialState
+
+    host = socket.gethostname()
+    reclaimed = 0
+    for trial in study.get_trials(deepcopy=False, states=(TrialState.RUNNING,)):
+        owner = trial.user_attrs.get(DRIVER_ATTR, "")
+        owner_host, _, pid = owner.rpartition(":")
+        dead_here = owner_host == host and pid.isdigit() and not _pid_alive(int(pid))
+        if dead_here or not owner:
+            study._storage.set_trial_user_attr(trial._trial_id, "reclaimed", "driver died")
+            study._storage.set_trial_state_values(trial._trial_id, TrialState.FAIL)
+            reclaimed += 1
+    return reclaimed
+
+
+@dataclass(frozen=True)
+class TrialRecord:
+    number: int
+    params: dict[str, Any]
+    value: float | None
+    verdict: dict[str, Any] | None
+
+
+def score(verdict: dict[str, Any]) -> float:
+    """What Optuna maximizes: the geometric-mean speedup over the best baseline when timed; in the
+    interpreter (never timed) just correctness. Anything rejected scores 0."""
+    if not verdict.get("accepted"):
+        return 0.0
+    speedup = verdict.get("speedup_vs_best_baseline")
+    return float(speedup) if speedup else 1.0
+
+
+def completed_trials(study) -> list[TrialRecord]:
+    from optuna.trial import TrialState
+
+    records = []
+    for t in study.get_trials(deepcopy=False, states=(TrialState.COMPLETE,)):
+        verdict = t.user_attrs.get("verdict")
+        records.append(
+            TrialRecord(t.number, dict(t.params), t.value, json.loads(verdict) if verdict else None)
+        )
+    return records
+
+
+def best_accepted(study) -> TrialRecord | None:
+    accepted = [r for r in completed_trials(study) if r.verdict and r.verdict.get("accepted")]
+    return max(accepted, key=lambda r: (r.value or 0.0, -r.number), default=None)

@@ -1,0 +1,78 @@
+"""What every template declares: its parameter space as data, constraints, byte count, and rendering."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+import jinja2
+
+_HERE = Path(__file__).resolve().parent
+_ENV = jinja2.Environment(
+    loader=jinja2.FileSystemLoader(str(_HERE)),
+    undefined=jinja2.StrictUndefined,  # a missing variable fails the render, loudly
+    trim_blocks=True,
+    lstrip_blocks=True,
+    keep_trailing_newline=True,
+    autoescape=False,
+)
+
+
+class InvalidConfig(ValueError):
+    """A config outside the template's space or breaking one of its constraints."""
+
+
+@dataclass(frozen=True)
+class Param:
+    """One tunable: a name and its ordered choices."""
+
+    name: str
+    choices: tuple
+
+
+@dataclass(frozen=True)
+class Template:
+    name: str
+    family: str
+    jinja_file: str
+    config_type: type
+    space: tuple[Param, ...]
+    default: Any
+    constraints: Callable[[Any], list[str]]
+    bytes_moved: Callable[..., int]
+    launcher: str
+    doc: str = ""
+
+    def config(self, params: dict[str, Any]) -> Any:
+        """Build (and check membership of) a config from a params dict."""
+        names = {p.name for p in self.space}
+        if set(params) != names:
+            raise InvalidConfig(
+                f"template {self.name}: params {sorted(params)} do not match the space {sorted(names)}"
+            )
+        for p in self.space:
+            if params[p.name] not in p.choices:
+                raise InvalidConfig(
+                    f"template {self.name}: {p.name}={params[p.name]!r} not in {list(p.choices)}"
+                )
+        return self.config_type(**params)
+
+    def violations(self, cfg: Any) -> list[str]:
+        return list(self.constraints(cfg))
+
+    def render(self, cfg: Any, **context: Any) -> str:
+        """Render the Candidate module source for one config; refuses invalid configs."""
+        problems = self.violations(cfg)
+        if problems:
+            raise InvalidConfig(f"template {self.name}: " + "; ".join(problems))
+        params = dataclasses.asdict(cfg)
+        return _ENV.get_template(self.jinja_file).render(
+            cfg=cfg, params=params, params_json=json.dumps(params, sort_keys=True), params_repr=repr(params), **context
+        )
+
+
+def params_of(cfg: Any) -> dict[str, Any]:
+    return dataclasses.asdict(cfg)

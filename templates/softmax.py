@@ -1,0 +1,87 @@
+"""Row-wise softmax template: the space, its constraints and its byte count.
+
+The knobs are scale-free so that one config serves every shape of a task: rows whose width rounds up to
+at most `single_pass_max` are read once (one tile per row group), wider rows take the online loop.
+`tile_elems` sets rows per program (rows = tile_elems / width, so narrow rows are batched);
+`elems_per_thread` sets num_warps for the one-pass kernel (warps = tile / (32 * elems_per_thread));
+`loop_block`, `loop_warps` and `num_stages` shape the looped kernel; `programs_per_sm` > 0 makes the
+one-pass grid persistent; `keep_in_l2` hints the cache to keep a long row for the second pass.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from templates.base import Param, Template
+
+MAX_REGS_ELEMS_PER_THREAD = 128  # fp32 values a thread can hold before the compiler spills
+
+
+@dataclass(frozen=True)
+class SoftmaxConfig:
+    single_pass_max: int
+    tile_elems: int
+    elems_per_thread: int
+    loop_block: int
+    loop_warps: int
+    num_stages: int
+    programs_per_sm: int
+    keep_in_l2: bool
+
+
+SPACE = (
+    Param("single_pass_max", (2048, 4096, 8192, 16384, 32768, 65536)),
+    Param("tile_elems", (1024, 2048, 4096, 8192, 16384)),
+    Param("elems_per_thread", (4, 8, 16, 32)),
+    Param("loop_block", (1024, 2048, 4096, 8192)),
+    Param("loop_warps", (4, 8, 16)),
+    Param("num_stages", (1, 2, 3, 4)),
+    Param("programs_per_sm", (0, 1, 2, 4, 8)),
+    Param("keep_in_l2", (False, True)),
+)
+
+DEFAULT = SoftmaxConfig(
+    single_pass_max=32768, tile_elems=4096, elems_per_thread=16, loop_block=4096, loop_warps=8,
+    num_stages=2, programs_per_sm=0, keep_in_l2=True,
+)
+
+
+def _warps(elems: int, elems_per_thread: int) -> int:
+    return max(1, min(elems // (32 * elems_per_thread), 32))
+
+
+def constraints(cfg: SoftmaxConfig) -> list[str]:
+    problems = []
+    if cfg.loop_block > cfg.single_pass_max:
+        problems.append("loop_block exceeds single_pass_max: rows that need the loop are wider")
+    # The widest single-pass tile (one row of single_pass_max) and the batched narrow tile must both
+    # fit in registers at the warp count the launcher will pick.
+    for elems in (cfg.single_pass_max, cfg.tile_elems):
+        per_thread = elems // (32 * _warps(elems, cfg.elems_per_thread))
+        if per_thread > MAX_REGS_ELEMS_PER_THREAD:
+            problems.append(f"a {elems}-element tile holds {per_thread} values per thread (spills)")
+    loop_per_thread = cfg.loop_block // (32 * cfg.loop_warps)
+    if loop_per_thread < 1:
+        problems.append("loop_block is smaller than one element per thread of loop_warps")
+    if loop_per_thread > 64:
+        problems.append(f"loop tile holds {loop_per_thread} values per thread in each of 3 vectors")
+    return problems
+
+
+def bytes_moved(n_rows: int, n_cols: int, itemsize: int) -> int:
+    """Each element read once and written once: the floor any softmax must move."""
+    return 2 * n_rows * n_cols * itemsize
+
+
+TEMPLATE = Template(
+    name="softmax",
+    family="softmax_rows",
+    jinja_file="softmax.py.jinja",
+    config_type=SoftmaxConfig,
+    space=SPACE,
+    default=DEFAULT,
+    constraints=constraints,
+    bytes_moved=bytes_moved,
+    launcher="launch_softmax",
+    doc=__doc__ or "",
+)

@@ -1,0 +1,119 @@
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+import tasks
+from conftest import ROOT
+
+
+def write(tmp_path, body: str):
+    path = tmp_path / "task.py"
+    path.write_text(textwrap.dedent(body))
+    return path
+
+
+def test_builtin_softmax_task_has_odd_and_wide_shapes_in_three_dtypes():
+    task = tasks.load(ROOT / "tasks" / "softmax.py")
+    widths = {s["dim"] for s in task.shapes}
+    assert {1000, 4097, 32768} <= widths
+    assert max(widths) > 100_000
+    assert set(task.dtypes) == {"float32", "bfloat16", "float16"}
+    assert {s["dim"] for s in task.cpu_shapes} >= {1000, 4097, 32768}
+
+
+def test_shape_override_redraws_inputs_at_that_shape():
+    task = tasks.load(ROOT / "tasks" / "softmax.py")
+    task.apply_shape({"batch_size": 3, "dim": 17})
+    (x,) = task.make_inputs()
+    assert x.shape == (3, 17)
+    assert task.formula_value("bytes", itemsize=2) == 2 * 3 * 17 * 2
+
+
+def test_missing_get_inputs_is_a_clear_error(tmp_path):
+    path = write(tmp_path, """
+        import torch.nn as nn
+        class Model(nn.Module):
+            def forward(self, x):
+                return x
+        def get_init_inputs():
+            return []
+    """)
+    with pytest.raises(tasks.TaskError) as info:
+        tasks.load(path)
+    message = str(info.value)
+    assert "get_inputs" in message and str(path) in message
+    assert "Traceback" not in message
+
+
+def test_get_inputs_that_raises_is_reported_with_its_cause(tmp_path):
+    path = write(tmp_path, """
+        import torch, torch.nn as nn
+        class Model(nn.Module):
+            def forward(self, x):
+                return x
+        def get_inputs():
+            raise RuntimeError("no data here")
+        def get_init_inputs():
+            return []
+    """)
+    task = tasks.load(path)
+    with pytest.raises(tasks.TaskError, match="get_inputs\\(\\) raised RuntimeError: no data here"):
+        task.make_inputs()
+
+
+def test_syntax_error_names_the_line(tmp_path):
+    path = write(tmp_path, "def broken(:\n    pass\n")
+    with pytest.raises(tasks.TaskError, match=r"task.py:1: syntax error"):
+        tasks.load(path)
+
+
+def test_shape_override_of_unknown_global_is_refused(tmp_path):
+    path = write(tmp_path, """
+        import torch, torch.nn as nn
+        n = 4
+        class Model(nn.Module):
+            def forward(self, x):
+                return x
+        def get_inputs():
+            return [torch.randn(n)]
+        def get_init_inputs():
+            return []
+        KZOO = {"shapes": [{"m": 3}]}
+    """)
+    with pytest.raises(tasks.TaskError, match="overrides m"):
+        tasks.load(path)
+
+
+def test_unsupported_dtype_is_refused(tmp_path):
+    path = write(tmp_path, """
+        import torch, torch.nn as nn
+        class Model(nn.Module):
+            def forward(self, x):
+                return x
+        def get_inputs():
+            return [torch.randn(3)]
+        def get_init_inputs():
+            return []
+        KZOO = {"dtypes": ["float64"]}
+    """)
+    with pytest.raises(tasks.TaskError, match="unsupported dtypes"):
+        tasks.load(path)
+
+
+def test_model_constructor_failure_is_a_task_error(tmp_path):
+    path = write(tmp_path, """
+        import torch, torch.nn as nn
+        class Model(nn.Module):
+            def __init__(self, k):
+                super().__init__()
+                raise ValueError("bad k")
+        def get_inputs():
+            return [torch.randn(3)]
+        def get_init_inputs():
+            return [1]
+    """)
+    task = tasks.load(path)
+    with pytest.raises(tasks.TaskError, match="bad k"):
+        task.make_model()

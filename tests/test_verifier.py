@@ -1,0 +1,145 @@
+"""The verifier judges real Triton kernels (in the interpreter here): honest ones pass, wrong ones
+fail with a reason that says what was wrong."""
+
+from __future__ import annotations
+
+import pytest
+
+import tasks
+from conftest import ROOT
+from templates import get_template
+from verifier.core import Verifier
+from verifier.worker import VerifyRequest, detect_mode, verify_in_subprocess
+
+CANDIDATES = ROOT / "tests" / "candidates"
+SOFTMAX = ROOT / "tasks" / "softmax.py"
+
+
+@pytest.fixture(scope="module")
+def task():
+    return tasks.load(SOFTMAX)
+
+
+@pytest.fixture
+def verifier(tmp_path):
+    return Verifier(detect_mode(), tmp_path / "cands")
+
+
+def honest_template_source() -> str:
+    t = get_template("softmax")
+    return t.render(t.default, dim=1, dim_is_last=True)
+
+
+# Each wrong candidate is the honest template source with one edit, and the reason it must produce.
+def _patched(old: str, new: str) -> str:
+    src = honest_template_source()
+    assert old in src, old
+    return src.replace(old, new)
+
+
+WRONG = {
+    "scaled output": (
+        _patched("        return launch_softmax(x)\n", "        return launch_softmax(x) * 1.01\n"),
+        "mismatches",
+    ),
+    "zeros": (
+        _patched("        return launch_softmax(x)\n", "        return torch.zeros_like(x)\n"),
+        "mismatches",
+    ),
+    "first row only": (
+        _patched("        return launch_softmax(x)\n",
+                 "        y = torch.zeros_like(x)\n        y[:1] = launch_softmax(x[:1])\n"
+                 "        return y\n"),
+        "mismatches",
+    ),
+    "nan output": (
+        _patched("        return launch_softmax(x)\n",
+                 "        y = launch_softmax(x)\n        y[0, 0] = float('nan')\n        return y\n"),
+        "NaN",
+    ),
+    "modifies input": (
+        _patched("        return launch_softmax(x)\n",
+                 "        y = launch_softmax(x)\n        x.mul_(0.5)\n        return y\n"),
+        "modified input",
+    ),
+    "returns the input buffer": (
+        _patched("        return launch_softmax(x)\n",
+                 "        x.copy_(launch_softmax(x))\n        return x\n"),
+        "modified input",
+    ),
+    "wrong dtype": (
+        _patched("        return launch_softmax(x)\n", "        return launch_softmax(x).double()\n"),
+        "expected",
+    ),
+    "no ModelNew": (
+        _patched("class ModelNew(torch.nn.Module):", "class SomethingElse(torch.nn.Module):"),
+        "no ModelNew",
+    ),
+    "raises": (
+        _patched("        return launch_softmax(x)\n", "        raise RuntimeError('boom')\n"),
+        "boom",
+    ),
+    "cached output": (
+        _patched("        return launch_softmax(x)\n",
+                 "        if not hasattr(self, 'c'):\n            self.c = launch_softmax(x)\n"
+                 "        return self.c\n"),
+        "same memory",
+    ),
+}
+
+
+@pytest.mark.parametrize("dtype", ["float32", "bfloat16", "float16"])
+def test_template_default_is_accepted(task, verifier, dtype):
+    verdict = verifier.verify(task, honest_template_source(), dtype)
+    assert verdict.accepted, verdict.reasons
+    assert verdict.stage == "done"
+    assert len(verdict.shapes) == len(task.cpu_shapes)
+    assert all(s.correct and s.comparisons for s in verdict.shapes)
+    if verdict.mode == "interpreter":
+        assert verdict.ms is None  # never timed in the interpreter
+
+
+def test_hand_written_candidate_is_accepted(task, verifier):
+    verdict = verifier.verify(task, (CANDIDATES / "softmax_correct.py").read_text(), "float32")
+    assert verdict.accepted, verdict.reasons
+
+
+@pytest.mark.parametrize("name", sorted(WRONG))
+def test_wrong_candidates_are_rejected_with_the_reason(task, verifier, name):
+    source, expected_reason = WRONG[name]
+    verdict = verifier.verify(task, source, "float32")
+    assert not verdict.accepted
+    assert any(expected_reason in r for r in verdict.reasons), verdict.reasons
+
+
+def test_mismatch_report_is_data(task, verifier):
+    source, _ = WRONG["zeros"]
+    verdict = verifier.verify(task, source, "bfloat16")
+    comparison = verdict.shapes[0].comparisons[-1]
+    assert not comparison.ok and comparison.n_bad > 0
+    first = comparison.mismatches[0]
+    assert first.got == 0.0 and first.expected > 0.0 and first.kind == "value"
+    assert len(first.index) == 2
+
+
+def test_wrong_hand_written_candidate_is_rejected(task, verifier):
+    verdict = verifier.verify(task, (CANDIDATES / "softmax_wrong_scale.py").read_text(), "float32")
+    assert not verdict.accepted
+    assert any("relative L2 error" in r for r in verdict.reasons)
+
+
+def test_crashing_process_becomes_a_failed_verdict(task, tmp_path):
+    source = _patched("        return launch_softmax(x)\n",
+                      "        import os\n        os._exit(3)\n")
+    request = VerifyRequest(str(task.path), task.source, source, "float32")
+    data = verify_in_subprocess(request, detect_mode(), str(tmp_path), timeout_s=120)
+    assert data["accepted"] is False and data["stage"] == "crash"
+    assert "exit code 3" in data["reasons"][0]
+
+
+def test_hanging_candidate_times_out(task, tmp_path):
+    source = _patched("        return launch_softmax(x)\n",
+                      "        while True:\n            pass\n")
+    request = VerifyRequest(str(task.path), task.source, source, "float32")
+    data = verify_in_subprocess(request, detect_mode(), str(tmp_path), timeout_s=20)
+    assert data["stage"] == "timeout" and not data["accepted"]

@@ -1,0 +1,102 @@
+"""GPU timing: warm-up, L2 flushed before every run, interleaved variants, medians of many runs.
+
+Each run is bracketed by CUDA events on the current stream, and every round ends with a whole-device
+synchronize, so work that escaped to another stream is at least finished before the next round.
+Nothing here runs without a GPU: Triton's interpreter is never timed.
+"""
+
+from __future__ import annotations
+
+import statistics
+from typing import Callable
+
+import torch
+
+from verifier.verdict import Timing
+
+# Datasheet peak memory bandwidth (bytes/s) by device-name fragment: a time implying more is impossible.
+PEAK_BANDWIDTH = {
+    "h200": 4.8e12,
+    "h100 pcie": 2.0e12,
+    "h100": 3.35e12,
+    "a100-sxm4-80gb": 2.04e12,
+    "a100 80gb pcie": 1.94e12,
+    "a100": 1.56e12,
+}
+
+
+def peak_bandwidth(device_name: str, measured_copy: float) -> float:
+    name = device_name.lower()
+    for fragment, bw in PEAK_BANDWIDTH.items():
+        if fragment in name:
+            return max(bw, measured_copy)
+    return 1.5 * measured_copy  # unknown part: the copy bandwidth with generous headroom
+
+
+class L2Flusher:
+    """Writes a buffer several times the L2 size, so each timed run reads its inputs from DRAM."""
+
+    def __init__(self, device: torch.device):
+        l2 = getattr(torch.cuda.get_device_properties(device), "L2_cache_size", 64 << 20)
+        self.buffer = torch.empty(max(4 * l2, 256 << 20), dtype=torch.int8, device=device)
+
+    def __call__(self) -> None:
+        self.buffer.zero_()
+
+
+def bench(
+    fns: dict[str, Callable[[], object]],
+    *,
+    flusher: L2Flusher,
+    budget_ms: float = 300.0,
+    rounds: int = 3,
+    min_reps: int = 10,
+    max_reps: int = 300,
+) -> dict[str, Timing]:
+    """Median time of each callable, variants interleaved round by round against clock drift."""
+    for fn in fns.values():  # warm-up: compilation, autotuning, allocator growth stay out
+        for _ in range(3):
+            fn()
+    torch.cuda.synchronize()
+    reps = {}
+    for name, fn in fns.items():
+        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        start.record()
+        for _ in range(5):
+            fn()
+        end.record()
+        torch.cuda.synchronize()
+        est = max(start.elapsed_time(end) / 5, 1e-3)
+        reps[name] = int(min(max(budget_ms / len(fns) / rounds / est, min_reps), max_reps))
+
+    samples: dict[str, list[float]] = {name: [] for name in fns}
+    for _ in range(rounds):
+        for name, fn in fns.items():
+            n = reps[name]
+            starts = [torch.cuda.Event(enable_timing=True) for _ in range(n)]
+            ends = [torch.cuda.Event(enable_timing=True) for _ in range(n)]
+            for i in range(n):
+                flusher()
+                starts[i].record()
+                fn()
+                ends[i].record()
+            torch.cuda.synchronize()
+            samples[name].extend(s.elapsed_time(e) for s, e in zip(starts, ends))
+    return {name: _summarize(times) for name, times in samples.items()}
+
+
+def _summarize(times: list[float]) -> Timing:
+    ordered = sorted(times)
+    q = statistics.quantiles(ordered, n=5) if len(ordered) >= 5 else [ordered[0]] * 4
+    return Timing(
+        median_ms=statistics.median(ordered), p20_ms=q[0], p80_ms=q[3], n=len(ordered)
+    )
+
+
+def copy_bandwidth(device: torch.device, flusher: L2Flusher, nbytes: int = 1 << 30) -> float:
+    """Device-to-device copy bandwidth in bytes/s, counting bytes read plus bytes written."""
+    src = torch.empty(nbytes // 4, dtype=torch.float32, device=device).uniform_()
+    dst = torch.empty_like(src)
+    timing = bench({"copy": lambda: dst.copy_(src)}, flusher=flusher, budget_ms=200.0)["copy"]
+    del src, dst
+    return 2 * nbytes / (timing.median_ms * 1e-3)
