@@ -5,7 +5,9 @@ at most `single_pass_max` are read once (one tile per row group), wider rows tak
 `tile_elems` sets rows per program (rows = tile_elems / width, so narrow rows are batched);
 `elems_per_thread` sets num_warps for the one-pass kernel (warps = tile / (32 * elems_per_thread));
 `loop_block`, `loop_warps` and `num_stages` shape the looped kernel; `programs_per_sm` > 0 makes the
-one-pass grid persistent; `keep_in_l2` hints the cache to keep a long row for the second pass.
+one-pass grid persistent; `keep_in_l2` hints the cache to keep a long row for the second pass;
+`align_rows` starts rows whose stride breaks 16-byte alignment (width 4097, say) at the aligned
+address below them, masking the extra lanes, so loads stay vectorized.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ class SoftmaxConfig:
     num_stages: int
     programs_per_sm: int
     keep_in_l2: bool
+    align_rows: bool
 
 
 SPACE = (
@@ -38,11 +41,12 @@ SPACE = (
     Param("num_stages", (1, 2, 3, 4)),
     Param("programs_per_sm", (0, 1, 2, 4, 8)),
     Param("keep_in_l2", (False, True)),
+    Param("align_rows", (False, True)),
 )
 
 DEFAULT = SoftmaxConfig(
     single_pass_max=32768, tile_elems=4096, elems_per_thread=16, loop_block=4096, loop_warps=8,
-    num_stages=2, programs_per_sm=0, keep_in_l2=True,
+    num_stages=2, programs_per_sm=0, keep_in_l2=True, align_rows=True,
 )
 
 
