@@ -1,0 +1,121 @@
+"""The CLI as a user runs it: real subprocesses, a real local Ray instance, real SQLite studies."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import textwrap
+
+import pytest
+
+from conftest import ROOT, run_kzoo
+
+CANDIDATES = ROOT / "tests" / "candidates"
+
+
+def test_verify_accepts_a_correct_hand_written_candidate(tmp_path):
+    out = tmp_path / "verdict.json"
+    proc = run_kzoo("verify", "--task", "tasks/softmax.py",
+                    "--candidate", str(CANDIDATES / "softmax_correct.py"), "--json", str(out),
+                    env_home=tmp_path / "home")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "ACCEPTED" in proc.stdout
+    verdict = json.loads(out.read_text())
+    assert verdict["accepted"] is True and verdict["stage"] == "done"
+    assert all(s["correct"] for s in verdict["shapes"])
+
+
+def test_verify_rejects_a_wrong_candidate_with_exit_1_and_a_mismatch_report(tmp_path):
+    out = tmp_path / "verdict.json"
+    proc = run_kzoo("verify", "--task", "tasks/softmax.py",
+                    "--candidate", str(CANDIDATES / "softmax_wrong_scale.py"), "--json", str(out),
+                    env_home=tmp_path / "home")
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert "REJECTED at correctness" in proc.stdout
+    verdict = json.loads(out.read_text())
+    assert verdict["accepted"] is False
+    bad = [c for s in verdict["shapes"] for c in s["comparisons"] if not c["ok"]]
+    assert bad and bad[0]["mismatches"] and bad[0]["mismatches"][0]["kind"] == "value"
+
+
+def test_verify_usage_errors_exit_2(tmp_path):
+    missing = run_kzoo("verify", "--task", "tasks/softmax.py", "--candidate", "nope.py",
+                       env_home=tmp_path)
+    assert missing.returncode == 2 and "no such candidate file" in missing.stderr
+    no_flag = run_kzoo("verify", "--task", "tasks/softmax.py", env_home=tmp_path)
+    assert no_flag.returncode == 2 and "--candidate" in no_flag.stderr
+
+
+def test_task_without_get_inputs_gets_a_clear_error_not_a_traceback(tmp_path):
+    task = tmp_path / "broken.py"
+    task.write_text(textwrap.dedent("""
+        import torch.nn as nn
+        class Model(nn.Module):
+            def forward(self, x):
+                return x
+        def get_init_inputs():
+            return []
+    """))
+    proc = run_kzoo("optimize", str(task), "--trials", "1", env_home=tmp_path / "home")
+    assert proc.returncode == 2
+    assert "kzoo: error:" in proc.stderr and "get_inputs" in proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
+def test_unplannable_op_is_reported_plainly(tmp_path):
+    task = tmp_path / "relu.py"
+    task.write_text(textwrap.dedent("""
+        import torch, torch.nn as nn
+        class Model(nn.Module):
+            def forward(self, x):
+                return torch.relu(x)
+        def get_inputs():
+            return [torch.randn(4, 8)]
+        def get_init_inputs():
+            return []
+    """))
+    proc = run_kzoo("optimize", str(task), "--trials", "1", env_home=tmp_path / "home")
+    assert proc.returncode == 2
+    assert "matches no template family" in proc.stderr and "relu" in proc.stderr
+
+
+def _count_complete(db) -> int:
+    with sqlite3.connect(db) as conn:
+        return conn.execute("SELECT COUNT(*) FROM trials WHERE state = 'COMPLETE'").fetchone()[0]
+
+
+@pytest.mark.timeout(900)
+def test_optimize_finds_a_correct_softmax_and_resumes_its_study(tmp_path):
+    home = tmp_path / "home"
+    out = tmp_path / "out.json"
+    proc = run_kzoo("optimize", "tasks/softmax.py", "--trials", "4", "--json", str(out),
+                    "--seed", "1", env_home=home)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    result = json.loads(out.read_text())
+    assert set(result) >= {"task", "device", "mode", "trials", "best", "promoted"}
+    assert result["mode"] == "interpreter" and result["trials"] == 4
+    best = result["best"]
+    assert best["correct"] is True and best["template"] == "softmax"
+    assert set(best["params"]) >= {"single_pass_max", "tile_elems", "num_stages"}
+    for key in ("ms", "speedup_vs_eager", "speedup_vs_compile", "roofline_fraction"):
+        assert best[key] is None  # the interpreter is never timed
+    assert result["promoted"] is None  # nothing is promoted without a GPU timing
+    assert "best: trial" in proc.stdout and "trial   score" in proc.stdout
+    db = home / "studies.db"
+    assert _count_complete(db) == 4
+
+    # Same command, higher target: the stored study continues instead of starting over.
+    again = run_kzoo("optimize", "tasks/softmax.py", "--trials", "6", "--json", str(out),
+                     "--seed", "1", env_home=home)
+    assert again.returncode == 0, again.stdout + again.stderr
+    resumed = json.loads(out.read_text())
+    assert resumed["trials"] == 6 and resumed["new_trials"] <= 2
+    assert _count_complete(db) == 6
+
+
+def test_help_lists_every_optimize_flag(tmp_path):
+    proc = run_kzoo("optimize", "--help", env_home=tmp_path)
+    assert proc.returncode == 0
+    for flag in ("--trials", "--time-budget", "--dtype", "--workers", "--address", "--storage",
+                 "--zoo", "--json", "--no-promote"):
+        assert flag in proc.stdout

@@ -1,0 +1,114 @@
+from __future__ import annotations
+
+import dataclasses
+import random
+import socket
+
+import jinja2
+import pytest
+
+import search
+import tasks
+from conftest import ROOT
+from templates import InvalidConfig, get_template, params_of
+from verifier.core import Verifier
+from verifier.worker import detect_mode
+
+SOFTMAX = get_template("softmax")
+
+
+def _valid_sample(n: int, seed: int) -> list:
+    rng = random.Random(seed)
+    configs = []
+    while len(configs) < n:
+        params = {p.name: rng.choice(p.choices) for p in SOFTMAX.space}
+        cfg = SOFTMAX.config(params)
+        if not SOFTMAX.violations(cfg):
+            configs.append(cfg)
+    return configs
+
+
+def test_space_is_real_choices_and_default_is_valid():
+    assert all(len(p.choices) >= 2 for p in SOFTMAX.space)
+    assert not SOFTMAX.violations(SOFTMAX.default)
+    assert search.space_size(SOFTMAX) > 10_000
+
+
+def test_constraints_prune_before_compiling():
+    bad = dataclasses.replace(SOFTMAX.default, loop_block=8192, single_pass_max=4096)
+    assert any("loop_block exceeds" in p for p in SOFTMAX.violations(bad))
+    with pytest.raises(InvalidConfig):
+        SOFTMAX.render(bad, dim=1, dim_is_last=True)
+    # The register guards sit past the edges of today's space; they keep a widened space honest.
+    spills = dataclasses.replace(SOFTMAX.default, single_pass_max=262144)
+    assert any("spills" in p for p in SOFTMAX.violations(spills))
+    idle_threads = dataclasses.replace(SOFTMAX.default, loop_block=256, loop_warps=16)
+    assert any("one element per thread" in p for p in SOFTMAX.violations(idle_threads))
+    fat_loop = dataclasses.replace(SOFTMAX.default, loop_block=16384, loop_warps=4,
+                                   single_pass_max=32768)
+    assert any("loop tile holds 128" in p for p in SOFTMAX.violations(fat_loop))
+
+
+def test_params_outside_the_space_are_refused():
+    params = params_of(SOFTMAX.default)
+    with pytest.raises(InvalidConfig, match="not in"):
+        SOFTMAX.config({**params, "num_stages": 7})
+    with pytest.raises(InvalidConfig, match="do not match"):
+        SOFTMAX.config({k: v for k, v in params.items() if k != "num_stages"})
+
+
+def test_missing_render_variable_fails_loudly():
+    with pytest.raises(jinja2.UndefinedError):
+        SOFTMAX.render(SOFTMAX.default)  # no dim / dim_is_last
+
+
+def test_bytes_moved_is_one_read_and_one_write():
+    assert SOFTMAX.bytes_moved(n_rows=3, n_cols=5, itemsize=2) == 2 * 3 * 5 * 2
+
+
+@pytest.mark.parametrize("dtype", ["float32", "bfloat16", "float16"])
+def test_sampled_configs_are_all_correct(tmp_path, dtype):
+    """Contract row: configs across the space pass the verifier on every task shape."""
+    task = tasks.load(ROOT / "tasks" / "softmax.py")
+    verifier = Verifier(detect_mode(), tmp_path)
+    for cfg in _valid_sample(4, seed={"float32": 0, "bfloat16": 1, "float16": 2}[dtype]):
+        verdict = verifier.verify(task, SOFTMAX.render(cfg, dim=1, dim_is_last=True), dtype)
+        assert verdict.accepted, (params_of(cfg), verdict.reasons)
+
+
+def test_non_last_dim_renders_a_transposing_model(tmp_path):
+    import torch
+
+    source = SOFTMAX.render(SOFTMAX.default, dim=0, dim_is_last=False)
+    from verifier.core import load_candidate
+
+    module = load_candidate(source, tmp_path)
+    x = torch.randn(37, 5)
+    torch.testing.assert_close(module.ModelNew()(x), torch.softmax(x, dim=0))
+
+
+def test_study_resumes_and_stale_trials_of_dead_drivers_are_failed(tmp_path, monkeypatch):
+    from optuna.trial import TrialState
+
+    monkeypatch.setenv("KZOO_HOME", str(tmp_path))
+    url = search.default_storage()
+    name = search.study_name("softmax", "ab" * 32, "softmax", "float32", "cpu-interpreter")
+    study = search.open_study(name, url)
+    finished = study.ask()
+    study.tell(finished, 1.0)
+    orphan = study.ask()
+    orphan.set_user_attr("driver", f"{socket.gethostname()}:999999999")  # no such pid
+    alive = study.ask()
+    alive.set_user_attr("driver", search.this_driver())
+
+    reopened = search.open_study(name, url)
+    assert len(reopened.trials) == 3
+    assert search.reclaim_stale_trials(reopened) == 1
+    states = {t.number: t.state for t in reopened.get_trials(deepcopy=False)}
+    assert states == {0: TrialState.COMPLETE, 1: TrialState.FAIL, 2: TrialState.RUNNING}
+
+
+def test_score_is_zero_for_rejected_and_speedup_when_timed():
+    assert search.score({"accepted": False, "speedup_vs_best_baseline": 3.0}) == 0.0
+    assert search.score({"accepted": True, "speedup_vs_best_baseline": 1.7}) == 1.7
+    assert search.score({"accepted": True, "speedup_vs_best_baseline": None}) == 1.0
