@@ -11,6 +11,7 @@ module-level globals. An optional `KZOO = {...}` dict adds what KernelBench leav
         "tolerances": {"bfloat16": {"rtol": 2e-2}},       # per dtype, over verifier defaults
         "bytes": lambda batch_size, dim, itemsize: 2 * batch_size * dim * itemsize,
         "flops": lambda batch_size, dim: 5 * batch_size * dim,
+        "seeds": [0, 1],                                  # input draws checked per shape
     }
 
 Formulas are called with the module's globals (after a shape's overrides) as keyword arguments, plus
@@ -55,6 +56,7 @@ class Task:
     cpu_shapes: tuple[dict[str, Any], ...]
     dtypes: tuple[str, ...]
     tolerances: dict[str, dict[str, float]]
+    seeds: tuple[int, ...]
     bytes_formula: Callable[..., int] | None = field(repr=False, compare=False)
     flops_formula: Callable[..., int] | None = field(repr=False, compare=False)
 
@@ -201,6 +203,11 @@ def load_source(source: str, path: Path) -> Task:
     tolerances = meta.get("tolerances", {})
     if not isinstance(tolerances, dict) or set(tolerances) - set(DTYPES):
         raise TaskError(f"{path}: KZOO['tolerances'] maps dtype names {list(DTYPES)} to dicts.")
+    seeds = meta.get("seeds", (0, 1))
+    if not isinstance(seeds, (list, tuple)) or not seeds or not all(
+        isinstance(x, int) for x in seeds
+    ):
+        raise TaskError(f"{path}: KZOO['seeds'] must be a non-empty list of integers.")
     for key in ("bytes", "flops"):
         if key in meta and not callable(meta[key]):
             raise TaskError(f"{path}: KZOO['{key}'] must be a function (a lambda is fine).")
@@ -216,6 +223,7 @@ def load_source(source: str, path: Path) -> Task:
         cpu_shapes=cpu_shapes,
         dtypes=dtypes,
         tolerances={k: dict(v) for k, v in tolerances.items()},
+        seeds=tuple(seeds),
         bytes_formula=meta.get("bytes"),
         flops_formula=meta.get("flops"),
     )

@@ -117,3 +117,23 @@ def test_model_constructor_failure_is_a_task_error(tmp_path):
     task = tasks.load(path)
     with pytest.raises(tasks.TaskError, match="bad k"):
         task.make_model()
+
+
+def test_seeds_come_from_the_task(tmp_path):
+    path = write(tmp_path, """
+        import torch, torch.nn as nn
+        class Model(nn.Module):
+            def forward(self, x):
+                return x
+        def get_inputs():
+            return [torch.randn(3)]
+        def get_init_inputs():
+            return []
+        KZOO = {"seeds": [5, 6, 7]}
+    """)
+    assert tasks.load(path).seeds == (5, 6, 7)
+    assert tasks.load(ROOT / "tasks" / "softmax.py").seeds == (0, 1)
+    bad = write(tmp_path, "import torch.nn as nn\nclass Model(nn.Module): pass\n"
+                "def get_inputs(): return [1]\ndef get_init_inputs(): return []\nKZOO = {'seeds': []}\n")
+    with pytest.raises(tasks.TaskError, match="seeds"):
+        tasks.load(bad)

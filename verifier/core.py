@@ -27,7 +27,6 @@ from verifier.timing import L2Flusher, bench, copy_bandwidth, peak_bandwidth
 from verifier.verdict import ShapeResult, Verdict
 
 DTYPES = {"float32": torch.float32, "bfloat16": torch.bfloat16, "float16": torch.float16}
-DEFAULT_SEEDS = (0, 1)
 _module_ids = itertools.count()
 
 
@@ -85,10 +84,9 @@ def _same_bits(a: torch.Tensor, b: torch.Tensor) -> bool:
 class Verifier:
     """Stateful per worker process: caches tasks, baselines and the copy bandwidth."""
 
-    def __init__(self, mode: str, cache_dir: Path, seeds: tuple[int, ...] = DEFAULT_SEEDS):
+    def __init__(self, mode: str, cache_dir: Path):
         self.mode = mode
         self.cache_dir = Path(cache_dir)
-        self.seeds = seeds
         self.device = torch.device("cuda" if mode == "gpu" else "cpu")
         self._baselines: dict[tuple, tuple[float, float]] = {}
         self._flusher: L2Flusher | None = None
@@ -171,7 +169,7 @@ class Verifier:
         dtype = DTYPES[dtype_name]
         tol = tolerance.tolerance_for(dtype_name, task.tolerances.get(dtype_name))
         task.apply_shape(shape)
-        for seed in self.seeds:
+        for seed in task.seeds:
             model, candidate, inputs = self._instantiate(task, module, dtype, seed)
             originals = [t.clone() if isinstance(t, torch.Tensor) else t for t in inputs]
             with torch.no_grad():
@@ -250,7 +248,7 @@ class Verifier:
         itemsize = torch.empty((), dtype=dtype).element_size()
         for result in verdict.shapes:
             task.apply_shape(result.shape)
-            model, candidate, inputs = self._instantiate(task, module, dtype, self.seeds[0])
+            model, candidate, inputs = self._instantiate(task, module, dtype, task.seeds[0])
             key = (task.sha256, dtype_name, tuple(sorted(result.shape.items())))
             fns = {"candidate": lambda: candidate(*inputs)}
             if refresh or key not in self._baselines:
