@@ -176,7 +176,7 @@ def cmd_verify(args) -> int:
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    from agent.plan import PlanError
+    from agent.errors import OptimizeError, PlanError
     from tasks import TaskError
 
     try:
@@ -190,6 +190,9 @@ def main(argv: list[str] | None = None) -> int:
             return run_zoo(args)
     except (TaskError, PlanError) as exc:
         return _error(str(exc))
+    except OptimizeError as exc:
+        print(f"kzoo: error: {exc}", file=sys.stderr)
+        return EXIT_REJECTED
     except KeyboardInterrupt:
         print("kzoo: interrupted; completed trials are kept in the study", file=sys.stderr)
         return 130

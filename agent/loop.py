@@ -14,6 +14,7 @@ from typing import Any
 
 import search
 import tasks
+from agent.errors import OptimizeError
 from agent.plan import plan as make_plan
 from agent.progress import Progress
 from kernel_zoo._home import kzoo_home, user_zoo
@@ -105,7 +106,7 @@ def optimize(opts: OptimizeOptions) -> OptimizeResult:
         seen[json.dumps(params, sort_keys=True)] = (value, json.dumps(verdict))
         progress.update(completed(), value, verdict)
 
-    new_trials = 0
+    new_trials = pruned = 0
     try:
         done = completed()
         progress.update(done, None, None)
@@ -120,8 +121,13 @@ def optimize(opts: OptimizeOptions) -> OptimizeResult:
                 key = json.dumps(params, sort_keys=True)
                 problems = template.violations(cfg)
                 if problems:
-                    verdict = {"accepted": False, "stage": "constraints", "reasons": problems}
-                    tell(trial, params, 0.0, verdict)
+                    # Pruned, not completed: it never compiled, so it does not count as a trial.
+                    trial.set_user_attr("constraints", problems)
+                    study.tell(trial, state=_state("PRUNED"))
+                    pruned += 1
+                    if pruned > 20 * opts.trials:
+                        raise OptimizeError("the sampler keeps proposing configs the template's "
+                                           "constraints reject; the space may be mostly invalid")
                 elif key in seen:  # TPE repeats categorical points: reuse, never re-verify
                     value, verdict_json = seen[key]
                     trial.set_user_attr("duplicate", True)
@@ -169,7 +175,7 @@ def optimize(opts: OptimizeOptions) -> OptimizeResult:
             }
     except KeyboardInterrupt:
         for pending in (i.payload for i in pool.inflight.values()):
-            study.tell(pending.trial, state=_failed_state())
+            study.tell(pending.trial, state=_state("FAIL"))
         raise
     finally:
         progress.close()
@@ -186,6 +192,7 @@ def optimize(opts: OptimizeOptions) -> OptimizeResult:
         "ray": ray_info,
         "trials": completed(),
         "new_trials": new_trials,
+        "pruned_by_constraints": pruned,
         "elapsed_s": round(time.monotonic() - started, 2),
         "worker_restarts": pool.restarts,
         "best": best_out,
@@ -194,10 +201,10 @@ def optimize(opts: OptimizeOptions) -> OptimizeResult:
     return OptimizeResult(payload, _table(study))
 
 
-def _failed_state():
+def _state(name: str):
     from optuna.trial import TrialState
 
-    return TrialState.FAIL
+    return TrialState[name]
 
 
 def _summary(verdict: dict) -> dict:

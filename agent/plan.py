@@ -13,14 +13,11 @@ from typing import Any
 import torch
 import torch.fx
 
+from agent.errors import PlanError
 from tasks import Task
 
 _SOFTMAX_FUNCTIONS = {torch.softmax, torch.nn.functional.softmax, torch.Tensor.softmax}
 _SOFTMAX_NAMES = {"softmax"}
-
-
-class PlanError(Exception):
-    """The op cannot be planned onto a template; the message says what was found."""
 
 
 @dataclass(frozen=True)

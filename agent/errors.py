@@ -1,0 +1,9 @@
+"""Errors the CLI turns into a one-line message; kept free of heavy imports."""
+
+
+class PlanError(Exception):
+    """The op cannot be planned onto a template; the message says what was found."""
+
+
+class OptimizeError(Exception):
+    """The search cannot go on; the message says why."""
