@@ -166,52 +166,60 @@ class Verifier:
 
     def _check_shape(self, task: Task, module, dtype_name: str, shape: dict) -> ShapeResult:
         result = ShapeResult(shape=dict(shape), correct=False)
-        dtype = DTYPES[dtype_name]
         tol = tolerance.tolerance_for(dtype_name, task.tolerances.get(dtype_name))
         task.apply_shape(shape)
         for seed in task.seeds:
-            model, candidate, inputs = self._instantiate(task, module, dtype, seed)
-            originals = [t.clone() if isinstance(t, torch.Tensor) else t for t in inputs]
-            with torch.no_grad():
-                expected_like = _as_list(model(*inputs))
-                self._poison(expected_like)
-                del expected_like
-                try:
-                    first = _as_list(candidate(*inputs))
-                    self._sync()
-                except Exception as exc:
-                    result.reasons.append(f"seed {seed}: the candidate raised {_brief(exc)}")
-                    return result
-                ref_same = _as_list(model(*inputs))
-                model64 = copy.deepcopy(model).to(torch.float64)
-                ref64 = _as_list(model64(*[
-                    t.to(torch.float64) if isinstance(t, torch.Tensor) and t.is_floating_point()
-                    else t for t in originals
-                ]))
-                self._poison(ref_same)
-                try:
-                    second = _as_list(candidate(*inputs))
-                    self._sync()
-                except Exception as exc:
-                    result.reasons.append(f"seed {seed}: the second run raised {_brief(exc)}")
-                    return result
-            problems = self._structure_problems(first, second, ref_same, inputs)
-            changed = [i for i, (a, b) in enumerate(zip(originals, inputs))
-                       if isinstance(a, torch.Tensor) and not _same_bits(a, b)]
-            if changed:
-                problems.append(f"the candidate modified input(s) {changed}")
-            if problems:
-                result.reasons.extend(f"seed {seed}: {p}" for p in problems)
+            reasons = self._check_seed(task, module, DTYPES[dtype_name], tol, seed,
+                                       result.comparisons)
+            if reasons:
+                result.reasons.extend(f"seed {seed}: {r}" for r in reasons)
                 return result
-            for run, outs in (("first run", first), ("run after the reference", second)):
-                for i, (got, exp64, same) in enumerate(zip(outs, ref64, ref_same)):
-                    comp = tolerance.compare(got, exp64, same, tol)
-                    result.comparisons.append(comp)
-                    if not comp.ok:
-                        result.reasons.append(_mismatch_text(seed, run, i, comp))
-                        return result
         result.correct = True
         return result
+
+    def _check_seed(self, task: Task, module, dtype: torch.dtype, tol: dict, seed: int,
+                    comparisons: list) -> list[str]:
+        """One seed's inputs: run, reference, run again; then structure, inputs and values."""
+        model, candidate, inputs = self._instantiate(task, module, dtype, seed)
+        originals = [t.clone() if isinstance(t, torch.Tensor) else t for t in inputs]
+        with torch.no_grad():
+            self._poison(_as_list(model(*inputs)))
+            first, error = self._run(candidate, inputs)
+            if error:
+                return [f"the candidate raised {error}"]
+            ref_same = _as_list(model(*inputs))
+            model64 = copy.deepcopy(model).to(torch.float64)
+            ref64 = _as_list(model64(*[
+                t.to(torch.float64) if isinstance(t, torch.Tensor) and t.is_floating_point()
+                else t for t in originals
+            ]))
+            self._poison(ref_same)
+            second, error = self._run(candidate, inputs)
+            if error:
+                return [f"the run after the reference raised {error}"]
+        problems = self._structure_problems(first, second, ref_same, inputs)
+        changed = [i for i, (a, b) in enumerate(zip(originals, inputs))
+                   if isinstance(a, torch.Tensor) and not _same_bits(a, b)]
+        if changed:
+            problems.append(f"the candidate modified input(s) {changed}")
+        if problems:
+            return problems
+        for run, outs in (("first run", first), ("run after the reference", second)):
+            for i, (got, exp64, same) in enumerate(zip(outs, ref64, ref_same)):
+                comp = tolerance.compare(got, exp64, same, tol)
+                comparisons.append(comp)
+                if not comp.ok:
+                    return [_mismatch_text(run, i, comp)]
+        return []
+
+    def _run(self, candidate, inputs: list) -> tuple[list | None, str | None]:
+        """The candidate's outputs, or the error it raised (as text: a verdict is data)."""
+        try:
+            outputs = _as_list(candidate(*inputs))
+            self._sync()
+        except Exception as exc:
+            return None, _brief(exc)
+        return outputs, None
 
     def _structure_problems(self, first, second, ref, inputs) -> list[str]:
         problems = []
@@ -283,9 +291,9 @@ def _shape_str(shape: dict) -> str:
     return "shape " + ", ".join(f"{k}={v}" for k, v in shape.items()) if shape else "default shape"
 
 
-def _mismatch_text(seed: int, run: str, index: int, comp) -> str:
+def _mismatch_text(run: str, index: int, comp) -> str:
     head = (
-        f"seed {seed}, {run}: output {index} mismatches at {comp.n_bad} of {comp.numel} elements "
+        f"{run}: output {index} mismatches at {comp.n_bad} of {comp.numel} elements "
         f"({comp.n_nan} NaN); relative L2 error {comp.rel_l2_err:.3g} (bound {comp.rel_l2_bound:.3g})"
     )
     shown = "; ".join(
