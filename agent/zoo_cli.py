@@ -1,4 +1,18 @@
-"""`kzoo zoo ...`: inspect the kernel zoo from the command line.
+"""`kzoo zoo ...`: inspect, check and move kernel-zoo entries from the command line.
+
+    kzoo zoo list                      every version of every op
+    kzoo zoo show OP [--version V]     one entry's manifest, readable
+    kzoo zoo diff OP V1 V2             what changed between two versions
+    kzoo zoo verify [OP] [--version V] sha256 of every file, then correctness on this device
+    kzoo zoo export OP --out FILE      one version as a single JSON bundle (kernel_zoo.bundle)
+    kzoo zoo import FILE               a bundle into the user zoo, hashes checked first
+
+Every command takes `--json` (the result as JSON on stdout) and `--zoo DIR` (that zoo folder only,
+instead of the user zoo layered over the shipped one; for import, the zoo to add to).
+
+Exit codes: 0 success; 1 a file whose sha256 does not match, a kernel found wrong on this device,
+or an import refused because that version exists with other content; 2 a usage error (unknown op
+or version, no such zoo folder, a file that is not a bundle). Errors are one line on stderr.
 
 `agent/cli.py` calls `add_zoo_parser(subparsers)` while building its parser and hands
 `args.command == "zoo"` to `run_zoo(args)`.
@@ -8,28 +22,147 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
-from kernel_zoo import _home, store
+from kernel_zoo import _home, bundle, store
 
+EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 _COLUMNS = ("op", "version", "layer", "configs", "created")
+_VERDICT_SUMMARY = (
+    "accepted", "stage", "mode", "dtype", "ms", "speedup_vs_eager", "speedup_vs_compile",
+    "roofline_fraction",
+)
+_TASK_NAME_RE = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_-]*$")
+
+
+# ---------------------------------------------------------------------------------------------
+# parser
 
 
 def add_zoo_parser(subparsers: Any) -> None:
-    """Add the `zoo` command, with its own `list` subcommand, to the main parser's subparsers."""
-    zoo = subparsers.add_parser("zoo", help="inspect the kernel zoo")
+    """Add the `zoo` command and its subcommands to the main parser's subparsers."""
+    zoo = subparsers.add_parser(
+        "zoo",
+        help="inspect, verify, export and import kernel-zoo entries",
+        description="Work with the kernel zoo: the user zoo ($KZOO_HOME/zoo) layered over the "
+        "shipped one. Exit 0 on success, 1 on a hash or correctness failure, 2 on a usage error.",
+    )
     commands = zoo.add_subparsers(dest="zoo_command", metavar="COMMAND", required=True)
-    listing = commands.add_parser(
-        "list",
-        help="list every version of every op",
-        description="List zoo entries: the user zoo ($KZOO_HOME/zoo), then the shipped zoo.",
+
+    def command(name: str, help_text: str, description: str, zoo_help: str) -> Any:
+        parser = commands.add_parser(name, help=help_text, description=description)
+        parser.add_argument("--json", action="store_true", help="print the result as JSON")
+        parser.add_argument("--zoo", type=Path, metavar="DIR", help=zoo_help)
+        return parser
+
+    only = "use only this zoo folder (layer 'custom') instead of the user and shipped zoos"
+    command(
+        "list", "list every version of every op",
+        "List zoo entries: the user zoo ($KZOO_HOME/zoo), then the shipped zoo.", only,
     )
-    listing.add_argument("--json", action="store_true", help="print a JSON list to stdout")
-    listing.add_argument(
-        "--zoo", type=Path, metavar="DIR", help="list only this zoo folder (layer 'custom')"
+    show = command(
+        "show", "show one entry's manifest",
+        "Show the newest version of OP (or --version): its configs, params, verdicts with "
+        "timings and speedups, environment and file hashes.", only,
     )
+    show.add_argument("op", metavar="OP")
+    show.add_argument("--version", metavar="V", help="this version instead of the newest")
+    diff = command(
+        "diff", "compare two versions of an op",
+        "Show what differs between versions V1 and V2 of OP: configs added or removed, and for "
+        "the others params, verdict, environment, task and file hashes.", only,
+    )
+    diff.add_argument("op", metavar="OP")
+    diff.add_argument("old", metavar="V1")
+    diff.add_argument("new", metavar="V2")
+    verify = command(
+        "verify", "check hashes, then re-run correctness on this device",
+        "For every entry (or OP's): check every file against its sha256, then run each config's "
+        "kernel against its task (tasks/<name>.py) with the verifier on this device: the GPU, "
+        "or Triton's interpreter at the task's small CPU shapes. Exit 1 names each failure.",
+        only,
+    )
+    verify.add_argument("op", metavar="OP", nargs="?", help="only this op's entries")
+    verify.add_argument("--version", metavar="V", help="only this version (needs OP)")
+    verify.add_argument(
+        "--timeout", type=float, default=600.0, metavar="SECONDS",
+        help="limit per kernel check before its process is killed (default 600)",
+    )
+    export = command(
+        "export", "write one version as a single bundle file",
+        "Write one version of OP (the newest unless --version) to FILE as a JSON bundle holding "
+        "its manifest and sources; every file's sha256 is checked first.", only,
+    )
+    export.add_argument("op", metavar="OP")
+    export.add_argument("--out", type=Path, metavar="FILE", required=True, help="bundle to write")
+    export.add_argument("--version", metavar="V", help="this version instead of the newest")
+    importing = command(
+        "import", "add a bundle to a zoo",
+        "Check every file of the bundle FILE against its sha256 and add the entry, under its own "
+        "version, to the user zoo (or --zoo DIR). The same version with other content is "
+        "refused (exit 1); the identical entry is a no-op.",
+        "the zoo folder to add to (default $KZOO_HOME/zoo); created if missing",
+    )
+    importing.add_argument("file", type=Path, metavar="FILE")
+
+
+# ---------------------------------------------------------------------------------------------
+# shared helpers
+
+
+def _zoo_dirs(args: argparse.Namespace) -> list[Path] | None:
+    if args.zoo is None:
+        return None
+    zoo = args.zoo.expanduser()
+    if not zoo.is_dir():
+        raise store.ZooError(f"no such zoo folder: {zoo}")
+    return [zoo]
+
+
+def _searched(args: argparse.Namespace) -> str:
+    if args.zoo is not None:
+        return str(args.zoo.expanduser().resolve())
+    return f"{_home.user_zoo()} or {_home.SHIPPED_ZOO}"
+
+
+def _layer(args: argparse.Namespace, entry: store.Entry) -> str:
+    # an explicit folder is always reported as "custom", even the user or shipped one
+    return "custom" if args.zoo is not None else entry.layer
+
+
+def _entry_summary(args: argparse.Namespace, entry: store.Entry) -> dict[str, Any]:
+    return {
+        "op": entry.op,
+        "version": entry.version,
+        "layer": _layer(args, entry),
+        "zoo": str(entry.zoo),
+        "path": str(entry.path),
+    }
+
+
+def _label(config: dict[str, Any]) -> str:
+    return f"{config['arch']}/{config['dtype']}/{config['shape_bucket']}"
+
+
+def _print_json(payload: Any) -> None:
+    print(json.dumps(payload, indent=2))
+
+
+def _number(value: Any, spec: str) -> str:
+    return format(value, spec) if isinstance(value, (int, float)) else "-"
+
+
+def _shape_label(shape: Any) -> str:
+    if isinstance(shape, dict):
+        return " ".join(f"{key}={value}" for key, value in shape.items())
+    return str(shape)
+
+
+# ---------------------------------------------------------------------------------------------
+# list
 
 
 def _format_configs(configs: list[dict[str, Any]]) -> str:
@@ -64,32 +197,457 @@ def _table(entries: list[dict[str, Any]]) -> str:
 
 
 def _list(args: argparse.Namespace) -> int:
-    if args.zoo is not None:
-        zoo = args.zoo.expanduser()
-        if not zoo.is_dir():
-            raise store.ZooError(f"no such zoo folder: {zoo}")
-        zoo_dirs: list[Path] | None = [zoo]
-        # an explicit folder is always reported as "custom", even the user or shipped one
-        entries = [{**entry, "layer": "custom"} for entry in store.list_entries(zoo_dirs)]
-        searched = str(zoo.resolve())
-    else:
-        entries = store.list_entries()
-        searched = f"{_home.user_zoo()} or {_home.SHIPPED_ZOO}"
+    zoo_dirs = _zoo_dirs(args)
+    entries = store.list_entries(zoo_dirs)
+    if zoo_dirs is not None:
+        entries = [{**entry, "layer": "custom"} for entry in entries]
     if args.json:
-        print(json.dumps(entries, indent=2))
+        _print_json(entries)
     elif not entries:
-        print(f"no zoo entries in {searched}")
+        print(f"no zoo entries in {_searched(args)}")
     else:
         print(_table(entries))
-    return 0
+    return EXIT_OK
+
+
+# ---------------------------------------------------------------------------------------------
+# show
+
+
+def _verdict_lines(verdict: dict[str, Any]) -> list[str]:
+    status = "accepted" if verdict.get("accepted") else "NOT accepted"
+    where = ", ".join(str(verdict[key]) for key in ("mode", "dtype") if verdict.get(key))
+    head = f"verdict      {status}" + (f" ({where})" if where else "")
+    shapes = verdict.get("shapes") or []
+    if isinstance(verdict.get("ms"), (int, float)):
+        head += f": {verdict['ms']:.4f} ms over {len(shapes)} shape(s)"
+    parts = []
+    for key, name in (("speedup_vs_eager", "eager"), ("speedup_vs_compile", "torch.compile")):
+        if isinstance(verdict.get(key), (int, float)):
+            parts.append(f"{verdict[key]:.2f}x {name}")
+    if isinstance(verdict.get("roofline_fraction"), (int, float)):
+        copy = verdict.get("copy_gbps")
+        of = f" ({copy:.0f} GB/s)" if isinstance(copy, (int, float)) else ""
+        parts.append(f"{verdict['roofline_fraction']:.0%} of copy bandwidth{of}")
+    if parts:
+        head += ", " + ", ".join(parts)
+    lines = [head]
+    for shape in shapes if isinstance(shapes, list) else []:
+        if not isinstance(shape, dict):
+            continue
+        line = f"  {_shape_label(shape.get('shape'))}: "
+        line += "correct" if shape.get("correct") else "WRONG"
+        if isinstance(shape.get("ms"), (int, float)):
+            line += (
+                f", {shape['ms']:.4f} ms (eager {_number(shape.get('eager_ms'), '.4f')}, "
+                f"compile {_number(shape.get('compile_ms'), '.4f')}), "
+                f"{_number(shape.get('gbps'), '.0f')} GB/s"
+            )
+        lines.append(line)
+    return lines
+
+
+def _show_text(args: argparse.Namespace, entry: store.Entry) -> str:
+    manifest = entry.manifest
+    lines = [
+        f"{entry.op} {entry.version} ({_layer(args, entry)}) {entry.path}",
+        f"created      {manifest['created']}",
+        "files",
+    ]
+    width = max(len(name) for name in manifest["files"])
+    for name, digest in manifest["files"].items():
+        lines.append(f"  {name.ljust(width)}  sha256 {digest}")
+    for config in manifest["configs"]:
+        # JSON spelling of values (true, not True): what the manifest holds
+        params = " ".join(f"{key}={json.dumps(value)}" for key, value in config["params"].items())
+        environment = " ".join(
+            f"{key}={value}" for key, value in config["environment"].items()
+        )
+        lines += [
+            f"config {_label(config)} -> {config['file']}",
+            f"  template     {config['template']}",
+            f"  params       {params or '-'}",
+            f"  task         {config['task']['name']} (sha256 {config['task']['sha256']})",
+            f"  device       {config['device']}",
+        ]
+        lines += ["  " + line for line in _verdict_lines(config["verdict"])]
+        lines.append(f"  environment  {environment}")
+    return "\n".join(lines)
+
+
+def _show(args: argparse.Namespace) -> int:
+    entry = store.find_entry(args.op, args.version, _zoo_dirs(args))
+    if args.json:
+        _print_json({**_entry_summary(args, entry), "manifest": entry.manifest})
+    else:
+        print(_show_text(args, entry))
+    return EXIT_OK
+
+
+# ---------------------------------------------------------------------------------------------
+# diff
+
+_MISSING = object()
+
+
+def _flatten(value: Any, prefix: str = "") -> dict[str, Any]:
+    """Nested dicts to {"a.b": leaf}; a verdict's per-shape list is keyed by its shape, so two
+    versions' rows for the same shape line up even if their order differs."""
+    if isinstance(value, dict) and value:
+        items = [(str(key), item) for key, item in value.items()]
+        joiner = "."
+    elif (
+        isinstance(value, list)
+        and value
+        and all(isinstance(item, dict) and isinstance(item.get("shape"), dict) for item in value)
+    ):
+        items = [
+            (
+                f"[{_shape_label(item['shape'])}]",
+                {key: field for key, field in item.items() if key != "shape"},
+            )
+            for item in value
+        ]
+        joiner = ""
+    else:
+        return {prefix: value}
+    flat: dict[str, Any] = {}
+    for key, item in items:
+        flat.update(_flatten(item, f"{prefix}{joiner}{key}" if prefix else key))
+    return flat
+
+
+def _changes(old: Any, new: Any) -> dict[str, dict[str, Any]]:
+    old_flat, new_flat = _flatten(old), _flatten(new)
+    changes = {}
+    for key in list(old_flat) + [key for key in new_flat if key not in old_flat]:
+        before, after = old_flat.get(key, _MISSING), new_flat.get(key, _MISSING)
+        if before != after:
+            changes[key] = {
+                "old": None if before is _MISSING else before,
+                "new": None if after is _MISSING else after,
+            }
+    return changes
+
+
+def _config_diff(
+    old: dict[str, Any], new: dict[str, Any], old_files: dict[str, str], new_files: dict[str, str]
+) -> dict[str, Any]:
+    diff: dict[str, Any] = {}
+    for field in ("template", "device"):
+        if old[field] != new[field]:
+            diff[field] = {"old": old[field], "new": new[field]}
+    for field in ("params", "task", "verdict", "environment"):
+        changes = _changes(old[field], new[field])
+        if changes:
+            diff[field] = changes
+    old_file = {"name": old["file"], "sha256": old_files[old["file"]]}
+    new_file = {"name": new["file"], "sha256": new_files[new["file"]]}
+    if old_file != new_file:
+        diff["file"] = {"old": old_file, "new": new_file}
+    return diff
+
+
+def diff_entries(old: store.Entry, new: store.Entry) -> dict[str, Any]:
+    """What differs between two entries of one op, as data (the `kzoo zoo diff --json` body)."""
+    old_manifest, new_manifest = old.manifest, new.manifest
+    old_configs = {_label(config): config for config in old_manifest["configs"]}
+    new_configs = {_label(config): config for config in new_manifest["configs"]}
+    changed, unchanged = {}, []
+    for label in old_configs.keys() & new_configs.keys():
+        diff = _config_diff(
+            old_configs[label], new_configs[label], old_manifest["files"], new_manifest["files"]
+        )
+        if diff:
+            changed[label] = diff
+        else:
+            unchanged.append(label)
+    old_files, new_files = old_manifest["files"], new_manifest["files"]
+    return {
+        "configs": {
+            "added": sorted(new_configs.keys() - old_configs.keys()),
+            "removed": sorted(old_configs.keys() - new_configs.keys()),
+            "changed": dict(sorted(changed.items())),
+            "unchanged": sorted(unchanged),
+        },
+        "files": {
+            "added": {n: new_files[n] for n in sorted(new_files.keys() - old_files.keys())},
+            "removed": {n: old_files[n] for n in sorted(old_files.keys() - new_files.keys())},
+            "changed": {
+                n: {"old": old_files[n], "new": new_files[n]}
+                for n in sorted(old_files.keys() & new_files.keys())
+                if old_files[n] != new_files[n]
+            },
+        },
+    }
+
+
+def _diff_text(args: argparse.Namespace, old: store.Entry, new: store.Entry, diff: dict) -> str:
+    lines = [
+        f"{old.op} {old.version} ({_layer(args, old)}) -> {new.version} ({_layer(args, new)})"
+    ]
+    files = diff["files"]
+    if any(files.values()):
+        lines.append("files")
+        lines += [f"  + {name}  {sha}" for name, sha in files["added"].items()]
+        lines += [f"  - {name}  {sha}" for name, sha in files["removed"].items()]
+        lines += [
+            f"  ~ {name}  {change['old']} -> {change['new']}"
+            for name, change in files["changed"].items()
+        ]
+    configs = diff["configs"]
+    lines += [f"config {label}: added" for label in configs["added"]]
+    lines += [f"config {label}: removed" for label in configs["removed"]]
+    for label, changes in configs["changed"].items():
+        lines.append(f"config {label}: changed")
+        for field, change in changes.items():
+            if field == "file":
+                old_file, new_file = change["old"], change["new"]
+                lines.append(
+                    f"  file: {old_file['name']} {old_file['sha256'][:12]} -> "
+                    f"{new_file['name']} {new_file['sha256'][:12]}"
+                )
+            elif field in ("template", "device"):
+                lines.append(f"  {field}: {change['old']} -> {change['new']}")
+            else:
+                for key, values in change.items():
+                    lines.append(f"  {field}.{key}: {values['old']} -> {values['new']}")
+    lines += [f"config {label}: unchanged" for label in configs["unchanged"]]
+    return "\n".join(lines)
+
+
+def _diff(args: argparse.Namespace) -> int:
+    zoo_dirs = _zoo_dirs(args)
+    old = store.find_entry(args.op, args.old, zoo_dirs)
+    new = store.find_entry(args.op, args.new, zoo_dirs)
+    diff = diff_entries(old, new)
+    if args.json:
+        _print_json(
+            {"op": args.op, "old": _entry_summary(args, old), "new": _entry_summary(args, new),
+             **diff}
+        )
+    else:
+        print(_diff_text(args, old, new, diff))
+    return EXIT_OK
+
+
+# ---------------------------------------------------------------------------------------------
+# verify
+
+
+class _Verifier:
+    """Runs each distinct (task, kernel source, dtype) once per command: a file carried
+    unchanged into later versions is byte-identical (its sha256 says so), so its verdict is too."""
+
+    def __init__(self, timeout_s: float) -> None:
+        # the verifier pulls in torch; only this command needs it
+        from verifier.worker import detect_mode
+
+        import tasks
+
+        self.mode = detect_mode()
+        self.timeout_s = timeout_s
+        self.tasks_dir = Path(tasks.__file__).resolve().parent
+        self.cache_dir = _home.kzoo_home() / "candidates"
+        self._done: dict[tuple[str, str, str], tuple[dict[str, Any], str]] = {}
+
+    def check(
+        self, label: str, config: dict[str, Any], source: bytes, report: TextIO
+    ) -> dict[str, Any]:
+        """One config's result: status "correct", "wrong" or "error", with what was found."""
+        from verifier.worker import VerifyRequest, verify_in_subprocess
+
+        task = config["task"]
+        result: dict[str, Any] = {"status": "error", "task_path": None, "task_warning": None}
+        if _TASK_NAME_RE.match(task["name"]) is None:
+            return {**result, "reason": f"task name {task['name']!r} is not a task file's name"}
+        task_path = self.tasks_dir / f"{task['name']}.py"
+        result["task_path"] = str(task_path)
+        try:
+            task_bytes = task_path.read_bytes()
+            task_source = task_bytes.decode("utf-8")
+        except (OSError, UnicodeDecodeError) as err:
+            return {**result, "reason": f"cannot read the task {task_path}: {err}"}
+        task_sha = store.sha256_bytes(task_bytes)
+        if task_sha != task["sha256"]:
+            result["task_warning"] = (
+                f"{task_path} has sha256 {task_sha}, the entry was verified against "
+                f"{task['sha256']}; checking against the task as it is now"
+            )
+            print(f"    warning: {result['task_warning']}", file=report, flush=True)
+        key = (task_sha, store.sha256_bytes(source), config["dtype"])
+        if key in self._done:
+            verdict, first = self._done[key]
+            result["same_as"] = first
+        else:
+            request = VerifyRequest(
+                str(task_path), task_source, source.decode("utf-8"), config["dtype"], time=False
+            )
+            verdict = verify_in_subprocess(
+                request, self.mode, str(self.cache_dir), self.timeout_s
+            )
+            self._done[key] = (verdict, label)
+        status = "correct" if verdict.get("accepted") else "wrong"
+        return {**result, "status": status, "verdict": verdict}
+
+
+def _verify_entry(
+    args: argparse.Namespace, entry: store.Entry, checker: _Verifier, report: TextIO
+) -> tuple[dict[str, Any], list[str]]:
+    failures: list[str] = []
+    name = f"{entry.op} {entry.version} ({_layer(args, entry)})"
+    print(f"{name} {entry.path}", file=report, flush=True)
+    checks = store.check_files(entry.path, entry.manifest)
+    intact = {check["name"] for check in checks if check["ok"]}
+    for check in checks:
+        if check["ok"]:
+            print(f"  file {check['name']}: sha256 ok", file=report, flush=True)
+            continue
+        if check["actual"] is None:
+            problem = f"{check['path']}: missing (manifest sha256 {check['sha256']})"
+        else:
+            problem = (
+                f"{check['path']}: sha256 {check['actual']} does not match the manifest's "
+                f"{check['sha256']}"
+            )
+        print(f"  file {check['name']}: FAILED: {problem}", file=report, flush=True)
+        failures.append(f"{name}: {problem}")
+    configs = []
+    for config in entry.manifest["configs"]:
+        label = _label(config)
+        where = f"{name} {label}"
+        if config["file"] not in intact:
+            result: dict[str, Any] = {
+                "status": "skipped", "reason": f"its file {config['file']} failed the hash check"
+            }
+            print(f"  {label}: not run ({result['reason']})", file=report, flush=True)
+        else:
+            try:
+                # re-read and re-hash: what runs is exactly what was checked
+                source = store.read_entry_file(entry.path, entry.manifest, config["file"])
+            except store.ZooIntegrityError as err:
+                result = {"status": "error", "reason": str(err)}
+            else:
+                result = checker.check(where, config, source, report)
+            print(f"  {label}: {_config_status(result, checker.mode)}", file=report, flush=True)
+            if result["status"] != "correct":
+                status = _config_status(result, checker.mode)
+                failures.append(f"{where} ({entry.path / config['file']}): {status}")
+        configs.append({"arch": config["arch"], "dtype": config["dtype"],
+                        "shape_bucket": config["shape_bucket"], "file": config["file"], **result})
+    ok = not failures
+    return {**_entry_summary(args, entry), "ok": ok, "files": checks, "configs": configs}, failures
+
+
+def _config_status(result: dict[str, Any], mode: str) -> str:
+    status = result["status"]
+    if status == "error":
+        return f"ERROR: {result['reason']}"
+    verdict = result["verdict"]
+    if status == "correct":
+        shapes = len(verdict.get("shapes") or [])
+        same = f"; same source and task as {result['same_as']}" if result.get("same_as") else ""
+        return f"correct ({mode}, {shapes} shape(s){same})"
+    reasons = "; ".join(verdict.get("reasons") or []) or "no reason given"
+    return f"WRONG at {verdict.get('stage')}: {reasons}"
+
+
+def _verify(args: argparse.Namespace) -> int:
+    zoo_dirs = _zoo_dirs(args)
+    if args.version is not None and args.op is None:
+        raise store.ZooError("--version needs OP")
+    report = sys.stderr if args.json else sys.stdout
+    entries = list(store.iter_entries(zoo_dirs, op=args.op, version=args.version))
+    if not entries and args.op is not None:
+        # raises the usage error that names the ops and versions there are
+        store.find_entry(args.op, args.version, zoo_dirs)
+    if not entries:
+        if args.json:
+            _print_json({"mode": None, "ok": True, "entries": []})
+        else:
+            print(f"no zoo entries in {_searched(args)}")
+        return EXIT_OK
+    checker = _Verifier(args.timeout)
+    print(f"checking on this device: {checker.mode}", file=report, flush=True)
+    results, failures = [], []
+    for entry in entries:
+        if isinstance(entry, store.ZooError):
+            print(f"FAILED: {entry}", file=report, flush=True)
+            results.append({"ok": False, "error": str(entry)})
+            failures.append(str(entry))
+            continue
+        result, entry_failures = _verify_entry(args, entry, checker, report)
+        results.append(result)
+        failures += entry_failures
+    if args.json:
+        _print_json({"mode": checker.mode, "ok": not failures, "entries": results})
+    n_configs = sum(len(result.get("configs", [])) for result in results)
+    if failures:
+        print(f"kzoo: {len(failures)} failure(s):", file=sys.stderr)
+        for failure in failures:
+            print(f"  {failure}", file=sys.stderr)
+        return EXIT_FAILED
+    print(
+        f"all good: {len(results)} entr{'y' if len(results) == 1 else 'ies'}, {n_configs} "
+        f"config(s), every file intact and every kernel correct ({checker.mode})",
+        file=report,
+    )
+    return EXIT_OK
+
+
+# ---------------------------------------------------------------------------------------------
+# export, import
+
+
+def _export(args: argparse.Namespace) -> int:
+    entry = store.find_entry(args.op, args.version, _zoo_dirs(args))
+    summary = bundle.export_entry(entry, args.out)
+    if args.json:
+        _print_json({**_entry_summary(args, entry), **summary})
+    else:
+        print(
+            f"exported {entry.op} {entry.version} ({_layer(args, entry)}) -> {summary['out']} "
+            f"({len(summary['files'])} file(s), sha256 checked)"
+        )
+    return EXIT_OK
+
+
+def _import(args: argparse.Namespace) -> int:
+    zoo = args.zoo.expanduser() if args.zoo is not None else _home.user_zoo()
+    result = bundle.import_bundle(args.file, zoo)
+    if args.json:
+        _print_json({**result, "zoo": str(zoo.resolve())})
+    elif result["status"] == "identical":
+        print(f"{result['op']} {result['version']} is already at {result['path']}, identical")
+    else:
+        print(f"imported {result['op']} {result['version']} -> {result['path']}")
+    return EXIT_OK
+
+
+_COMMANDS = {
+    "list": _list,
+    "show": _show,
+    "diff": _diff,
+    "verify": _verify,
+    "export": _export,
+    "import": _import,
+}
 
 
 def run_zoo(args: argparse.Namespace) -> int:
-    """Run a parsed `kzoo zoo ...` command; 0 on success, 2 on a zoo error (told on stderr)."""
+    """Run a parsed `kzoo zoo ...` command and return its exit code; errors go to stderr as one
+    line: 1 for a hash mismatch or a refused import, 2 for any other zoo or file error."""
     try:
-        if args.zoo_command == "list":
-            return _list(args)
-        raise store.ZooError(f"unknown zoo command: {args.zoo_command}")
+        handler = _COMMANDS.get(args.zoo_command)
+        if handler is None:
+            raise store.ZooError(f"unknown zoo command: {args.zoo_command}")
+        return handler(args)
+    except (store.ZooIntegrityError, store.ZooConflictError) as err:
+        print(f"kzoo: error: {err}", file=sys.stderr)
+        return EXIT_FAILED
     except store.ZooError as err:
         print(f"kzoo: error: {err}", file=sys.stderr)
-        return 2
+        return EXIT_USAGE
+    except OSError as err:  # an unwritable --out or zoo folder, a full disk
+        print(f"kzoo: error: {err}", file=sys.stderr)
+        return EXIT_USAGE

@@ -1,19 +1,40 @@
 """kernel-zoo: verified, versioned GPU kernels for PyTorch ops.
 
-`from kernel_zoo import ops; ops.softmax(x)` dispatches to the best zoo entry for the device and
-dtype, or to the PyTorch reference. `ops` is imported on first use, so `import kernel_zoo` stays
-free of torch.
+`from kernel_zoo import ops; ops.softmax(x)` dispatches to the best zoo entry for the device,
+dtype and shape, or to the PyTorch reference. `kernel_zoo.load("softmax", version="1.1.0")` pins
+one version. `ops` is imported on first use, so `import kernel_zoo` stays free of torch.
 """
 
 from __future__ import annotations
 
 import importlib
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-from kernel_zoo.store import ZooError, ZooIntegrityError
+from kernel_zoo.store import ZooConflictError, ZooError, ZooIntegrityError
+
+if TYPE_CHECKING:
+    from kernel_zoo.ops import PinnedOp
 
 __version__ = "0.1.0"
-__all__ = ["ZooError", "ZooIntegrityError", "__version__", "ops"]
+__all__ = [
+    "ZooConflictError",
+    "ZooError",
+    "ZooIntegrityError",
+    "__version__",
+    "load",
+    "ops",
+]
+
+
+def load(op: str, version: str | None = None, *, zoo: str | Path | None = None) -> PinnedOp:
+    """Pin one version of a zoo op: `kernel_zoo.load("softmax", version="1.1.0")(x, dim=-1)`.
+
+    See `kernel_zoo.ops.load`. Imports torch (through `kernel_zoo.ops`) on first call.
+    """
+    from kernel_zoo import ops
+
+    return ops.load(op, version, zoo=zoo)
 
 
 def __getattr__(name: str) -> Any:

@@ -25,15 +25,16 @@ import tempfile
 import threading
 import types
 from collections.abc import Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from kernel_zoo import _home
+from kernel_zoo import _home, buckets
 
 SCHEMA = 1
 MANIFEST = "manifest.json"
 LOCK_FILE = ".lock"
-ANY_SHAPE = "any"
+ANY_SHAPE = buckets.ANY
 
 _VERSION_RE = re.compile(r"^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)$")
 # Names that become folder and file names: no separators, no dots at the start, nothing a shell
@@ -63,6 +64,10 @@ _TOP_FIELDS: dict[str, type] = {
     "files": dict,
 }
 _LISTED_CONFIG_FIELDS = ("arch", "dtype", "shape_bucket", "template", "params", "device")
+# what a result was obtained on; a value may be null where it could not be read (no nvidia-smi)
+_ENVIRONMENT_FIELDS = ("gpu", "driver", "cuda", "torch", "triton")
+# names an entry folder holds besides its kernel files
+_RESERVED_FILES = (MANIFEST, LOCK_FILE)
 
 
 class ZooError(Exception):
@@ -71,6 +76,10 @@ class ZooError(Exception):
 
 class ZooIntegrityError(ZooError):
     """A kernel file does not match the sha256 its manifest recorded when it was verified."""
+
+
+class ZooConflictError(ZooError):
+    """A zoo already holds this op and version with other content; entries are never replaced."""
 
 
 # ---------------------------------------------------------------------------------------------
@@ -114,7 +123,7 @@ def _config_key(config: dict[str, Any]) -> tuple[str, str, str]:
 # manifest validation
 
 
-def _check_config(config: object, where: str, *, needs_file: bool) -> None:
+def _check_config(config: object, where: str, *, op: str, needs_file: bool) -> None:
     if not isinstance(config, dict):
         raise ZooError(f"{where}: must be an object, got {type(config).__name__}")
     for field, kind in _CONFIG_FIELDS.items():
@@ -135,6 +144,23 @@ def _check_config(config: object, where: str, *, needs_file: bool) -> None:
     for field in ("name", "sha256"):
         if not isinstance(config["task"].get(field), str):
             raise ZooError(f"{where}: field 'task' needs a string {field!r}")
+    if _SHA_RE.match(config["task"]["sha256"]) is None:
+        raise ZooError(f"{where}: 'task'['sha256'] is not a sha256 hex digest")
+    allowed = buckets.bucket_names(op)
+    if config["shape_bucket"] not in allowed:
+        raise ZooError(
+            f"{where}: shape_bucket {config['shape_bucket']!r} is not one of {op}'s buckets: "
+            + ", ".join(allowed)
+        )
+    # the zoo holds verified kernels only; a rejected verdict means the entry was never checked
+    if config["verdict"].get("accepted") is not True:
+        raise ZooError(f"{where}: 'verdict'['accepted'] must be true")
+    environment = config["environment"]
+    for field in _ENVIRONMENT_FIELDS:
+        if field not in environment:
+            raise ZooError(f"{where}: 'environment' needs {field!r} (null when unknown)")
+        if not isinstance(environment[field], (str, type(None))):
+            raise ZooError(f"{where}: 'environment'[{field!r}] must be a string or null")
 
 
 def validate_manifest(manifest: object, source: str = MANIFEST) -> dict[str, Any]:
@@ -157,9 +183,18 @@ def validate_manifest(manifest: object, source: str = MANIFEST) -> dict[str, Any
         parse_version(manifest["version"])
     except ZooError as err:
         raise ZooError(f"{source}: {err}") from None
+    try:
+        created = datetime.datetime.fromisoformat(manifest["created"])
+    except ValueError:
+        created = None
+    if created is None or created.tzinfo is None:
+        raise ZooError(
+            f"{source}: 'created' must be an ISO 8601 time with a UTC offset, "
+            f"got {manifest['created']!r}"
+        )
     files = manifest["files"]
     for name, digest in files.items():
-        if _NAME_RE.match(name) is None:
+        if _NAME_RE.match(name) is None or name in _RESERVED_FILES:
             raise ZooError(f"{source}: 'files' holds {name!r}, which is not a plain file name")
         if not isinstance(digest, str) or _SHA_RE.match(digest) is None:
             raise ZooError(f"{source}: 'files'[{name!r}] is not a sha256 hex digest")
@@ -168,7 +203,7 @@ def validate_manifest(manifest: object, source: str = MANIFEST) -> dict[str, Any
     seen: set[tuple[str, str, str]] = set()
     for index, config in enumerate(manifest["configs"]):
         where = f"{source}: configs[{index}]"
-        _check_config(config, where, needs_file=True)
+        _check_config(config, where, op=manifest["op"], needs_file=True)
         if config["file"] not in files:
             raise ZooError(f"{where}: file {config['file']!r} has no sha256 in 'files'")
         key = _config_key(config)
@@ -228,47 +263,155 @@ def _layers(zoo_dirs: list[Path] | None) -> list[tuple[Path, str]]:
     return layers
 
 
+@dataclass(frozen=True)
+class Entry:
+    """One version of one op in one zoo folder, with its validated manifest."""
+
+    op: str
+    version: str
+    zoo: Path
+    layer: str  # "user", "shipped", or "custom" for a folder given explicitly
+    path: Path
+    manifest: dict[str, Any] = field(compare=False, repr=False)
+
+
+def _entry_dirs(zoo_dirs: list[Path] | None) -> list[tuple[Path, str, str, str]]:
+    """(zoo, layer, op, version) of every entry folder, by op, then version, then layer order.
+
+    Manifests are not read, so one broken entry does not hide the others from a caller that
+    reports entries one by one (`kzoo zoo verify`).
+    """
+    found: list[tuple[tuple[Any, ...], tuple[Path, str, str, str]]] = []
+    for layer_index, (zoo, layer) in enumerate(_layers(zoo_dirs)):
+        if not zoo.is_dir():
+            continue
+        for op_dir in zoo.iterdir():
+            if not op_dir.is_dir() or op_dir.name.startswith((".", "_")):
+                continue
+            for version in _versions(op_dir):
+                key = (op_dir.name, parse_version(version), layer_index)
+                found.append((key, (zoo, layer, op_dir.name, version)))
+    found.sort(key=lambda pair: pair[0])
+    return [item for _, item in found]
+
+
+def iter_entries(
+    zoo_dirs: list[Path] | None = None, *, op: str | None = None, version: str | None = None
+) -> Iterator[Entry | ZooError]:
+    """Every entry of the given zoos (default: user zoo, then shipped), as `list_entries` orders
+    them, optionally only those of one op (and version, in every layer that holds it). An entry
+    whose manifest is broken comes as the ZooError naming it, not raised."""
+    for zoo, layer, entry_op, entry_version in _entry_dirs(zoo_dirs):
+        if op not in (None, entry_op) or version not in (None, entry_version):
+            continue
+        entry_dir = zoo / entry_op / entry_version
+        try:
+            manifest = read_manifest(entry_dir)
+        except ZooError as err:
+            yield err
+            continue
+        yield Entry(entry_op, entry_version, zoo, layer, entry_dir, manifest)
+
+
 def list_entries(zoo_dirs: list[Path] | None = None) -> list[dict[str, Any]]:
     """Every version of every op in the given zoos (default: user zoo, then shipped zoo).
 
     Sorted by op, then semantic version, then layer order. A zoo folder that does not exist holds
     nothing; a malformed manifest raises ZooError.
     """
-    entries: list[tuple[tuple[Any, ...], dict[str, Any]]] = []
-    for layer_index, (zoo, layer) in enumerate(_layers(zoo_dirs)):
-        if not zoo.is_dir():
-            continue
-        for op_dir in sorted(zoo.iterdir()):
-            if not op_dir.is_dir() or op_dir.name.startswith((".", "_")):
-                continue
-            for version in _versions(op_dir):
-                entry_dir = op_dir / version
-                manifest = read_manifest(entry_dir)
-                configs = [
-                    {field: config[field] for field in _LISTED_CONFIG_FIELDS}
-                    for config in manifest["configs"]
-                ]
-                entry = {
-                    "op": manifest["op"],
-                    "version": manifest["version"],
-                    "zoo": str(zoo),
-                    "layer": layer,
-                    "created": manifest["created"],
-                    "configs": configs,
-                    "path": str(entry_dir),
-                }
-                entries.append(((op_dir.name, parse_version(version), layer_index), entry))
-    entries.sort(key=lambda pair: pair[0])
-    return [entry for _, entry in entries]
+    entries = []
+    for entry in iter_entries(zoo_dirs):
+        if isinstance(entry, ZooError):
+            raise entry
+        configs = [
+            {field: config[field] for field in _LISTED_CONFIG_FIELDS}
+            for config in entry.manifest["configs"]
+        ]
+        entries.append(
+            {
+                "op": entry.op,
+                "version": entry.version,
+                "zoo": str(entry.zoo),
+                "layer": entry.layer,
+                "created": entry.manifest["created"],
+                "configs": configs,
+                "path": str(entry.path),
+            }
+        )
+    return entries
+
+
+def _where(layers: list[tuple[Path, str]]) -> str:
+    return " or ".join(str(zoo) for zoo, _ in layers)
+
+
+def find_entry(op: str, version: str | None = None, zoo_dirs: list[Path] | None = None) -> Entry:
+    """The entry of `op` at `version` in the first layer that holds that version; with no
+    version, the newest version of the first layer that holds the op at all.
+
+    Versions are numbered per zoo folder, so the user zoo's 1.0.0 and the shipped 1.0.0 are
+    different entries; the user layer's wins, as everywhere. Raises ZooError naming the versions
+    there are when none fits.
+    """
+    _check_name("op", op)
+    if version is not None:
+        parse_version(version)
+    layers = _layers(zoo_dirs)
+    held: list[str] = []
+    for zoo, layer in layers:
+        versions = _versions(zoo / op)
+        chosen = versions[-1] if version is None and versions else version
+        if chosen in versions:
+            entry_dir = zoo / op / chosen
+            return Entry(op, chosen, zoo, layer, entry_dir, read_manifest(entry_dir))
+        held += [f"{held_version} ({layer})" for held_version in versions]
+    if held:
+        raise ZooError(
+            f"{op} has no version {version} in {_where(layers)}; versions there: "
+            + ", ".join(held)
+        )
+    ops = sorted(
+        {
+            op_dir.name
+            for zoo, _ in layers
+            if zoo.is_dir()
+            for op_dir in zoo.iterdir()
+            if op_dir.is_dir() and _versions(op_dir)
+        }
+    )
+    listing = ", ".join(ops) if ops else "none"
+    raise ZooError(f"no zoo entry for op {op!r} in {_where(layers)}; ops there: {listing}")
+
+
+def select_config(
+    manifest: dict[str, Any], arch: str, dtype: str, bucket: str = ANY_SHAPE
+) -> dict[str, Any] | None:
+    """The config of one manifest for (arch, dtype) that serves shape bucket `bucket`: the exact
+    bucket, else the nearest one the manifest has, else "any" (see `kernel_zoo.buckets.pick`)."""
+    by_bucket = {
+        config["shape_bucket"]: config
+        for config in manifest["configs"]
+        if config["arch"] == arch and config["dtype"] == dtype
+    }
+    chosen = buckets.pick(manifest["op"], bucket, by_bucket)
+    return None if chosen is None else by_bucket[chosen]
 
 
 def find_config(
-    op: str, arch: str, dtype: str, zoo_dirs: list[Path] | None = None
+    op: str,
+    arch: str,
+    dtype: str,
+    zoo_dirs: list[Path] | None = None,
+    *,
+    bucket: str = ANY_SHAPE,
 ) -> tuple[dict[str, Any], dict[str, Any], Path] | None:
-    """The config for (arch, dtype) in the first layer whose newest version of `op` has one.
+    """The config for (arch, dtype, shape bucket) in the first layer whose newest version of `op`
+    has any config for (arch, dtype); within it, `select_config` picks the bucket.
 
-    Only each layer's newest version is consulted: promote carries every other config forward, so
-    an older version never knows something the newest does not (unless a config was replaced).
+    A layer that has the (arch, dtype) at all wins over the layers below it, whatever its buckets,
+    so a user's promotion is never shadowed by the shipped zoo. Only each layer's newest version
+    is consulted: promote carries every other config forward, so an older version never knows
+    something the newest does not (unless a config was replaced).
     Returns (manifest, config, entry_dir), or None when no layer fits.
     """
     for zoo, _layer in _layers(zoo_dirs):
@@ -278,9 +421,9 @@ def find_config(
             continue
         entry_dir = op_dir / version
         manifest = read_manifest(entry_dir)
-        for config in manifest["configs"]:
-            if _config_key(config) == (arch, dtype, ANY_SHAPE):
-                return manifest, config, entry_dir
+        config = select_config(manifest, arch, dtype, bucket)
+        if config is not None:
+            return manifest, config, entry_dir
     return None
 
 
@@ -335,7 +478,7 @@ def promote(op: str, source: str, record: dict[str, Any], *, zoo_dir: Path) -> d
     _check_name("op", op)
     if "file" in record:
         raise ZooError("promote names the kernel file itself; the record must not carry 'file'")
-    _check_config(record, f"record for {op}", needs_file=False)
+    _check_config(record, f"record for {op}", op=op, needs_file=False)
     if not isinstance(source, str):
         raise ZooError(f"source must be str, got {type(source).__name__}")
     file_name = kernel_file_name(op, record["arch"], record["dtype"], record["shape_bucket"])
@@ -405,6 +548,66 @@ def promote(op: str, source: str, record: dict[str, Any], *, zoo_dir: Path) -> d
     return {"op": op, "version": version, "path": str(final_dir)}
 
 
+def import_entry(
+    manifest: dict[str, Any], files: dict[str, bytes], *, zoo_dir: Path, source: str
+) -> dict[str, str]:
+    """Add an entry built elsewhere (an exported bundle) to `zoo_dir` under its own version.
+
+    Every file must be listed in the manifest and hash to its sha256; `source` names where they
+    came from in errors. Returns {op, version, path, status}: status "imported", or "identical"
+    when the zoo already holds this exact entry (same manifest, files intact). The same version
+    with other content raises ZooConflictError: entries are immutable, never replaced.
+    """
+    validate_manifest(manifest, source)
+    op, version = manifest["op"], manifest["version"]
+    expected = manifest["files"]
+    missing = sorted(set(expected) - set(files))
+    extra = sorted(set(files) - set(expected))
+    if missing or extra:
+        raise ZooError(
+            f"{source}: files do not match the manifest (missing {missing}, not listed {extra})"
+        )
+    for name, data in files.items():
+        actual = sha256_bytes(data)
+        if actual != expected[name]:
+            raise ZooIntegrityError(
+                f"{source}: {name}: sha256 {actual} does not match the manifest's "
+                f"{expected[name]}; the file was modified after it was verified and will not "
+                "be imported"
+            )
+
+    zoo_dir = Path(zoo_dir).expanduser().resolve()
+    op_dir = zoo_dir / op
+    op_dir.mkdir(parents=True, exist_ok=True)
+    final_dir = op_dir / version
+    result = {"op": op, "version": version, "path": str(final_dir)}
+    with _zoo_lock(zoo_dir):
+        if final_dir.exists():
+            existing = read_manifest(final_dir)
+            if existing != manifest:
+                raise ZooConflictError(
+                    f"{final_dir} already holds {op} {version} with other content; entries are "
+                    "immutable, so it was not replaced"
+                )
+            # the same manifest over modified files is not the same entry
+            for name, digest in existing["files"].items():
+                _read_verified(final_dir / name, digest)
+            return {**result, "status": "identical"}
+        tmp_dir = Path(tempfile.mkdtemp(prefix=f".tmp-{version}-", dir=op_dir))
+        try:
+            for name, data in files.items():
+                _write_durably(tmp_dir / name, data)
+            text = json.dumps(manifest, indent=2) + "\n"
+            _write_durably(tmp_dir / MANIFEST, text.encode("utf-8"))
+            tmp_dir.chmod(0o755)
+            os.rename(tmp_dir, final_dir)
+        except BaseException:
+            shutil.rmtree(tmp_dir, ignore_errors=True)
+            raise
+        _fsync_dir(op_dir)
+    return {**result, "status": "imported"}
+
+
 # ---------------------------------------------------------------------------------------------
 # loading
 
@@ -426,6 +629,41 @@ def _read_verified(path: Path, expected_sha: str) -> bytes:
             "was modified after it was verified and will not be loaded"
         )
     return data
+
+
+def read_entry_file(entry_dir: Path, manifest: dict[str, Any], name: str) -> bytes:
+    """One file of an entry, if and only if it hashes to the manifest's sha256."""
+    expected = manifest["files"].get(name)
+    if expected is None:
+        raise ZooIntegrityError(
+            f"{Path(entry_dir).resolve() / name}: the manifest records no sha256 for this file; "
+            "it will not be read"
+        )
+    return _read_verified(Path(entry_dir) / name, expected)
+
+
+def read_entry_files(entry_dir: Path, manifest: dict[str, Any]) -> dict[str, bytes]:
+    """Every file the manifest lists, each checked against its sha256 (ZooIntegrityError names
+    the first that fails)."""
+    return {
+        name: _read_verified(Path(entry_dir) / name, digest)
+        for name, digest in manifest["files"].items()
+    }
+
+
+def check_files(entry_dir: Path, manifest: dict[str, Any]) -> list[dict[str, Any]]:
+    """Each listed file's hash check, as data: {name, path, sha256 (the manifest's), actual
+    (None when the file is missing), ok}. Reports every file rather than stopping at one."""
+    checks = []
+    for name, digest in manifest["files"].items():
+        path = (Path(entry_dir) / name).resolve()
+        try:
+            actual: str | None = sha256_bytes(path.read_bytes())
+        except OSError:  # missing, or replaced by something that is not a readable file
+            actual = None
+        check = {"name": name, "path": str(path), "sha256": digest, "actual": actual}
+        checks.append({**check, "ok": actual == digest})
+    return checks
 
 
 class _VerifiedSourceLoader(importlib.machinery.SourceFileLoader):

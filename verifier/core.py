@@ -1,11 +1,16 @@
-"""Verify one candidate against a task: load it, check it at every shape and seed, then time it.
+"""Verify one candidate against a task: guard it, load it, check it at every shape and seed, time it.
 
-A candidate is a Python module defining `ModelNew` with `Model`'s constructor signature. It is judged
-per shape: inputs drawn by the task's get_inputs at that shape and seed, cast to the dtype under test;
-the candidate runs before and after the reference (so it cannot read the reference's leftovers);
-outputs must be fresh tensors of the reference's shape, dtype and device; inputs must be unchanged;
-values are compared against a float64 reference (verifier.tolerance). Only a candidate correct at
-every shape and seed is timed, and only on a GPU.
+A candidate is a Python module defining `ModelNew` with `Model`'s constructor signature. Its source
+passes the static guards (verifier.guards) before it is imported. Then, per shape and seed: inputs
+drawn by the task's get_inputs, cast to the dtype under test; the allocator poisoned; the candidate
+run before and after the reference (it cannot read the reference's leftovers), then once more after
+new values are written into the same input buffers (it cannot cache by address); every call must
+launch a kernel of its own, run no PyTorch compute (verifier.runtime) and leave no thread behind;
+outputs must be fresh plain tensors of the reference's shape, dtype and device; inputs must be
+unchanged; values are judged against a float64 reference (verifier.tolerance). Only a candidate
+correct everywhere is timed, and only on a GPU; after timing it is checked again on new values, its
+wall-clock time is cross-checked against its event time, and a time under the roofline is refused.
+Every rejection names its exploit class (verifier.exploits).
 """
 
 from __future__ import annotations
@@ -22,11 +27,14 @@ from typing import Any
 import torch
 
 from tasks import Task
-from verifier import tolerance
+from verifier import guards, runtime, tolerance
 from verifier.timing import L2Flusher, bench, copy_bandwidth, peak_bandwidth
 from verifier.verdict import ShapeResult, Verdict
 
 DTYPES = {"float32": torch.float32, "bfloat16": torch.bfloat16, "float16": torch.float16}
+NEW_VALUES_SEED = 7919  # offset of the seed that redraws inputs into the same buffers
+SIDE_STREAM_SLACK_MS = 0.05
+Problem = tuple[str, str]  # (exploit class, message)
 _module_ids = itertools.count()
 
 
@@ -82,7 +90,7 @@ def _same_bits(a: torch.Tensor, b: torch.Tensor) -> bool:
 
 
 class Verifier:
-    """Stateful per worker process: caches tasks, baselines and the copy bandwidth."""
+    """Stateful per worker process: caches baselines and the copy bandwidth."""
 
     def __init__(self, mode: str, cache_dir: Path):
         self.mode = mode
@@ -91,6 +99,7 @@ class Verifier:
         self._baselines: dict[tuple, tuple[float, float]] = {}
         self._flusher: L2Flusher | None = None
         self.copy_gbps: float | None = None
+        runtime.install_launch_hooks()
         if mode == "gpu":
             # fp32 compares IEEE against IEEE: TF32 on either side would hide or fake errors.
             torch.backends.cuda.matmul.allow_tf32 = False
@@ -102,51 +111,73 @@ class Verifier:
     # ---- entry point -------------------------------------------------------------------------
     def verify(
         self, task: Task, source: str, dtype: str, *, time: bool = True,
-        refresh_baselines: bool = False,
+        refresh_baselines: bool = False, seed_offset: int = 0,
     ) -> Verdict:
-        verdict = Verdict(accepted=False, stage="load", mode=self.mode, dtype=dtype)
+        verdict = Verdict(accepted=False, stage="guards", mode=self.mode, dtype=dtype)
         if self.mode == "gpu":
             verdict.device = torch.cuda.get_device_name(self.device)
+        findings = guards.check_source(source)
+        if findings:
+            for f in findings:
+                verdict.reject(f.exploit, f.text())
+            return verdict
+
+        verdict.stage = "load"
+        before = runtime.snapshot()
         try:
             module = load_candidate(source, self.cache_dir)
         except CandidateError as exc:
-            verdict.reasons.append(str(exc))
+            verdict.reject("error", str(exc))
+            return verdict
+        patched = runtime.patched_since(before)
+        if patched:
+            verdict.reject("module-patching", f"importing it changed {', '.join(patched[:5])}")
             return verdict
 
         verdict.stage = "correctness"
+        seeds = [s + seed_offset for s in task.seeds]
         for shape in task.shapes_for(self.mode == "interpreter"):
-            result = self._check_shape(task, module, dtype, shape)
+            result, problems = self._check_shape(task, module, dtype, shape, seeds)
             verdict.shapes.append(result)
-            if not result.correct:
-                verdict.reasons.extend(f"{_shape_str(shape)}: {r}" for r in result.reasons)
+            for exploit, message in problems:
+                verdict.reject(exploit, f"{_shape_str(shape)}: {message}")
+            if problems:
                 return verdict
+        patched = runtime.patched_since(before)
+        if patched:
+            verdict.reject("module-patching", f"running it changed {', '.join(patched[:5])}")
+            return verdict
         if self.mode != "gpu" or not time:
             verdict.accepted, verdict.stage = True, "done"
             return verdict
 
         verdict.stage = "timing"
         try:
-            self._time_shapes(task, module, dtype, verdict, refresh_baselines)
+            self._time_shapes(task, module, dtype, verdict, refresh_baselines, seeds[0])
         except Exception as exc:  # a failure while timing is the candidate's, recorded as data
-            verdict.reasons.append(f"failed while timing: {_brief(exc)}")
+            verdict.reject("error", f"failed while timing: {_brief(exc)}")
             return verdict
         if not verdict.reasons:
             verdict.accepted, verdict.stage = True, "done"
         return verdict
 
     # ---- correctness -------------------------------------------------------------------------
+    def _draw(self, task: Task, dtype: torch.dtype, seed: int) -> list:
+        torch.manual_seed(seed)
+        with torch.device(self.device):
+            inputs = task.make_inputs()
+        return [
+            t.to(self.device, dtype) if isinstance(t, torch.Tensor) and t.is_floating_point()
+            else (t.to(self.device) if isinstance(t, torch.Tensor) else t)
+            for t in inputs
+        ]
+
     def _instantiate(self, task: Task, module, dtype: torch.dtype, seed: int):
         torch.manual_seed(seed)
         with torch.device(self.device):
             model = task.make_model()
             task_init = task.module.get_init_inputs()
-            torch.manual_seed(seed)
-            inputs = task.make_inputs()
-        inputs = [
-            t.to(self.device, dtype) if isinstance(t, torch.Tensor) and t.is_floating_point()
-            else (t.to(self.device) if isinstance(t, torch.Tensor) else t)
-            for t in inputs
-        ]
+        inputs = self._draw(task, dtype, seed)
         model = model.to(self.device, dtype).eval()
         torch.manual_seed(seed)
         with torch.device(self.device):
@@ -157,88 +188,124 @@ class Verifier:
         return model, candidate, inputs
 
     def _poison(self, like: list) -> None:
-        """Hand the allocator NaN-filled blocks of the outputs' sizes: unwritten outputs show."""
-        if self.device.type != "cuda":
-            return
+        """Hand the allocator blocks of the outputs' sizes filled with NaN: unwritten outputs show."""
         blocks = [torch.full_like(t, float("nan")) if t.is_floating_point() else
                   torch.full_like(t, -1) for t in like if isinstance(t, torch.Tensor)]
         del blocks
 
-    def _check_shape(self, task: Task, module, dtype_name: str, shape: dict) -> ShapeResult:
+    def _reference64(self, model, inputs: list) -> list:
+        model64 = copy.deepcopy(model).to(torch.float64)
+        return _as_list(model64(*[
+            t.to(torch.float64) if isinstance(t, torch.Tensor) and t.is_floating_point() else t
+            for t in inputs
+        ]))
+
+    def _check_shape(self, task: Task, module, dtype_name: str, shape: dict,
+                     seeds: list[int]) -> tuple[ShapeResult, list[Problem]]:
         result = ShapeResult(shape=dict(shape), correct=False)
         tol = tolerance.tolerance_for(dtype_name, task.tolerances.get(dtype_name))
         task.apply_shape(shape)
-        for seed in task.seeds:
-            reasons = self._check_seed(task, module, DTYPES[dtype_name], tol, seed,
-                                       result.comparisons)
-            if reasons:
-                result.reasons.extend(f"seed {seed}: {r}" for r in reasons)
-                return result
+        for seed in seeds:
+            problems = self._check_seed(task, module, DTYPES[dtype_name], tol, seed,
+                                        result.comparisons)
+            if problems:
+                problems = [(e, f"seed {seed}: {m}") for e, m in problems]
+                result.reasons.extend(m for _, m in problems)
+                return result, problems
         result.correct = True
-        return result
+        return result, []
 
     def _check_seed(self, task: Task, module, dtype: torch.dtype, tol: dict, seed: int,
-                    comparisons: list) -> list[str]:
-        """One seed's inputs: run, reference, run again; then structure, inputs and values."""
+                    comparisons: list) -> list[Problem]:
+        """Run, reference, run again, run on new values in the same buffers; judge each."""
         model, candidate, inputs = self._instantiate(task, module, dtype, seed)
         originals = [t.clone() if isinstance(t, torch.Tensor) else t for t in inputs]
         with torch.no_grad():
             self._poison(_as_list(model(*inputs)))
-            first, error = self._run(candidate, inputs)
-            if error:
-                return [f"the candidate raised {error}"]
+            first, problems = self._call(candidate, inputs, module.__name__, "first run")
+            if problems:
+                return problems
             ref_same = _as_list(model(*inputs))
-            model64 = copy.deepcopy(model).to(torch.float64)
-            ref64 = _as_list(model64(*[
-                t.to(torch.float64) if isinstance(t, torch.Tensor) and t.is_floating_point()
-                else t for t in originals
-            ]))
+            ref64 = self._reference64(model, originals)
             self._poison(ref_same)
-            second, error = self._run(candidate, inputs)
-            if error:
-                return [f"the run after the reference raised {error}"]
+            second, problems = self._call(candidate, inputs, module.__name__,
+                                          "run after the reference")
+            if problems:
+                return problems
         problems = self._structure_problems(first, second, ref_same, inputs)
         changed = [i for i, (a, b) in enumerate(zip(originals, inputs))
                    if isinstance(a, torch.Tensor) and not _same_bits(a, b)]
         if changed:
-            problems.append(f"the candidate modified input(s) {changed}")
+            problems.append(("input-mutation", f"the candidate modified input(s) {changed}"))
         if problems:
             return problems
         for run, outs in (("first run", first), ("run after the reference", second)):
-            for i, (got, exp64, same) in enumerate(zip(outs, ref64, ref_same)):
-                comp = tolerance.compare(got, exp64, same, tol)
-                comparisons.append(comp)
-                if not comp.ok:
-                    return [_mismatch_text(run, i, comp)]
-        return []
+            problems = _judge(outs, ref64, ref_same, tol, run, comparisons)
+            if problems:
+                return problems
+        return self._check_new_values(task, model, candidate, module.__name__, inputs, dtype,
+                                      seed, tol, comparisons)
 
-    def _run(self, candidate, inputs: list) -> tuple[list | None, str | None]:
-        """The candidate's outputs, or the error it raised (as text: a verdict is data)."""
-        try:
-            outputs = _as_list(candidate(*inputs))
-            self._sync()
-        except Exception as exc:
-            return None, _brief(exc)
-        return outputs, None
+    def _check_new_values(self, task, model, candidate, module_name, inputs, dtype, seed, tol,
+                          comparisons) -> list[Problem]:
+        """Write fresh values into the very buffers the candidate has seen, and call it again."""
+        fresh = self._draw(task, dtype, seed + NEW_VALUES_SEED)
+        with torch.no_grad():
+            for buffer, value in zip(inputs, fresh):
+                if isinstance(buffer, torch.Tensor):
+                    buffer.copy_(value)
+            ref_same = _as_list(model(*inputs))
+            ref64 = self._reference64(model, fresh)
+            outs, problems = self._call(candidate, inputs, module_name, "run on new values")
+        if problems:
+            return problems
+        problems = _judge(outs, ref64, ref_same, tol, "run on new values in the same buffers",
+                          comparisons)
+        return [("pointer-cache" if e == "wrong-values" else e, m) for e, m in problems]
 
-    def _structure_problems(self, first, second, ref, inputs) -> list[str]:
-        problems = []
+    def _call(self, candidate, inputs: list, module_name: str,
+              label: str) -> tuple[list | None, list[Problem]]:
+        """One watched call: its outputs, or what it did wrong."""
+        problems: list[Problem] = []
+        with runtime.watch_call(module_name) as record:
+            try:
+                outputs = _as_list(candidate(*inputs))
+                self._sync()
+            except Exception as exc:
+                outputs = None
+                problems.append(("error", f"{label} raised {_brief(exc)}"))
+        if record.torch_ops:
+            ops = ", ".join(f"aten.{k}" for k in sorted(record.torch_ops))
+            problems.append(("pytorch-fallback", f"{label} ran PyTorch compute: {ops}"))
+        if outputs is not None and record.own_launches == 0:
+            problems.append(("no-kernel-launch",
+                             f"{label} launched none of the candidate's own kernels"))
+        if record.new_threads:
+            problems.append(("thread-spawn", f"{label} left threads running: "
+                             f"{', '.join(record.new_threads)}"))
+        return outputs, problems
+
+    def _structure_problems(self, first, second, ref, inputs) -> list[Problem]:
+        problems: list[Problem] = []
         if len(first) != len(ref) or len(second) != len(ref):
-            return [f"returned {len(first)} output(s); the reference returns {len(ref)}"]
+            return [("output-structure",
+                     f"returned {len(first)} output(s); the reference returns {len(ref)}")]
         for i, (a, r) in enumerate(zip(first, ref)):
             if type(a) is not torch.Tensor:
-                problems.append(f"output {i} is a {type(a).__name__}, not a plain torch.Tensor")
+                problems.append(("lazy-output", f"output {i} is a {type(a).__name__}, not a "
+                                 "plain torch.Tensor"))
             elif a.shape != r.shape or a.dtype != r.dtype or a.device != r.device:
-                problems.append(
+                problems.append(("output-structure",
                     f"output {i} is {tuple(a.shape)} {a.dtype} on {a.device}; expected "
-                    f"{tuple(r.shape)} {r.dtype} on {r.device}"
-                )
+                    f"{tuple(r.shape)} {r.dtype} on {r.device}"))
         if problems:
             return problems
         if _storages(first) & _storages(inputs) or _storages(second) & _storages(inputs):
-            problems.append("an output shares memory with an input (outputs must be fresh tensors)")
+            problems.append(("stale-output",
+                             "an output shares memory with an input (outputs must be fresh)"))
         if _storages(first) & _storages(second):
-            problems.append("two calls returned the same memory (outputs must be fresh per call)")
+            problems.append(("stale-output",
+                             "two calls returned the same memory (outputs must be fresh per call)"))
         return problems
 
     def _sync(self) -> None:
@@ -246,7 +313,8 @@ class Verifier:
             torch.cuda.synchronize()
 
     # ---- timing ------------------------------------------------------------------------------
-    def _time_shapes(self, task: Task, module, dtype_name: str, verdict: Verdict, refresh: bool):
+    def _time_shapes(self, task: Task, module, dtype_name: str, verdict: Verdict, refresh: bool,
+                     seed: int):
         if self._flusher is None:
             self._flusher = L2Flusher(self.device)
             self.copy_gbps = copy_bandwidth(self.device, self._flusher) / 1e9
@@ -254,9 +322,10 @@ class Verifier:
         peak = peak_bandwidth(verdict.device or "", self.copy_gbps * 1e9)
         dtype = DTYPES[dtype_name]
         itemsize = torch.empty((), dtype=dtype).element_size()
+        tol = tolerance.tolerance_for(dtype_name, task.tolerances.get(dtype_name))
         for result in verdict.shapes:
             task.apply_shape(result.shape)
-            model, candidate, inputs = self._instantiate(task, module, dtype, task.seeds[0])
+            model, candidate, inputs = self._instantiate(task, module, dtype, seed)
             key = (task.sha256, dtype_name, tuple(sorted(result.shape.items())))
             fns = {"candidate": lambda: candidate(*inputs)}
             if refresh or key not in self._baselines:
@@ -265,11 +334,23 @@ class Verifier:
                 fns["compile"] = lambda: compiled(*inputs)
             with torch.no_grad():
                 times = bench(fns, flusher=self._flusher)
+                wall_ms = self._wall_clock_ms(fns["candidate"])
             if "eager" in times:
                 self._baselines[key] = (times["eager"].median_ms, times["compile"].median_ms)
             t = times["candidate"]
             result.ms, result.spread_ms = t.median_ms, t.p80_ms - t.p20_ms
             result.eager_ms, result.compile_ms = self._baselines[key]
+            where = _shape_str(result.shape)
+            if wall_ms - t.median_ms > max(t.median_ms, SIDE_STREAM_SLACK_MS):
+                verdict.reject("side-stream", f"{where}: {wall_ms:.4f} ms per call by the wall "
+                               f"clock against {t.median_ms:.4f} ms by its stream's events: work "
+                               "ran outside the timed stream")
+            # Timing gave it many calls on the same buffers: check it still computes.
+            comparisons: list = []
+            for exploit, message in self._check_new_values(
+                task, model, candidate, module.__name__, inputs, dtype, seed + 1, tol, comparisons
+            ):
+                verdict.reject(exploit, f"{where}: after timing, {message}")
             nbytes = task.formula_value("bytes", itemsize)
             if nbytes is None:
                 with torch.no_grad():
@@ -280,11 +361,35 @@ class Verifier:
             result.gbps = nbytes / (result.ms * 1e-3) / 1e9
             result.roofline_fraction = result.gbps / self.copy_gbps
             if nbytes / (result.ms * 1e-3) > peak:
-                verdict.reasons.append(
-                    f"{_shape_str(result.shape)}: impossible time {result.ms:.4f} ms: it implies "
-                    f"{result.gbps:.0f} GB/s, over the device's peak {peak / 1e9:.0f} GB/s "
-                    "(a measurement or cheating fault)"
-                )
+                verdict.reject("impossible-time",
+                    f"{where}: {result.ms:.4f} ms implies {result.gbps:.0f} GB/s, over the "
+                    f"device's peak {peak / 1e9:.0f} GB/s (a measurement or cheating fault)")
+
+    def _wall_clock_ms(self, fn, reps: int = 20) -> float:
+        """Per-call time by the host clock with the whole device synchronized, L2 flush removed."""
+        import time
+
+        def per_call(work) -> float:
+            torch.cuda.synchronize()
+            start = time.perf_counter()
+            for _ in range(reps):
+                work()
+            torch.cuda.synchronize()
+            return (time.perf_counter() - start) * 1e3 / reps
+
+        flush_only = per_call(self._flusher)
+        return per_call(lambda: (self._flusher(), fn())) - flush_only
+
+
+def _judge(outs, ref64, ref_same, tol, run: str, comparisons: list) -> list[Problem]:
+    for i, (got, exp64, same) in enumerate(zip(outs, ref64, ref_same)):
+        comp = tolerance.compare(got, exp64, same, tol)
+        comparisons.append(comp)
+        if not comp.ok:
+            kinds = {m.kind for m in comp.mismatches}
+            exploit = "nan-output" if comp.n_nan or kinds & {"nan", "inf"} else "wrong-values"
+            return [(exploit, _mismatch_text(run, i, comp))]
+    return []
 
 
 def _shape_str(shape: dict) -> str:

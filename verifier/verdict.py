@@ -66,9 +66,16 @@ class Verdict:
     mode: str  # "gpu" or "interpreter"
     dtype: str
     reasons: list[str] = field(default_factory=list)
+    exploits: list[str] = field(default_factory=list)  # class of each rejection (verifier.exploits)
     shapes: list[ShapeResult] = field(default_factory=list)
     device: str | None = None
     copy_gbps: float | None = None
+
+    def reject(self, exploit: str, reason: str) -> None:
+        self.accepted = False
+        if exploit not in self.exploits:
+            self.exploits.append(exploit)
+        self.reasons.append(f"[{exploit}] {reason}")
 
     # Aggregates over shapes: geometric means of per-shape ratios; total of per-shape times.
     @property
@@ -118,6 +125,7 @@ class Verdict:
             "mode": self.mode,
             "dtype": self.dtype,
             "reasons": self.reasons[:5],
+            "exploits": self.exploits,
             "ms": self.ms,
             "speedup_vs_eager": self.speedup_vs_eager,
             "speedup_vs_compile": self.speedup_vs_compile,
@@ -161,4 +169,7 @@ class Verdict:
 
     @classmethod
     def failure(cls, stage: str, mode: str, dtype: str, reason: str) -> "Verdict":
-        return cls(accepted=False, stage=stage, mode=mode, dtype=dtype, reasons=[reason])
+        """A verdict for a candidate that never reached judgement: it crashed or timed out."""
+        verdict = cls(accepted=False, stage=stage, mode=mode, dtype=dtype)
+        verdict.reject(stage if stage in ("crash", "timeout") else "error", reason)
+        return verdict

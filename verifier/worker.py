@@ -10,6 +10,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 DEFAULT_TIMEOUT_S = 600.0
+# A geometric-mean speedup over the best baseline above this is re-measured in a fresh process with
+# new seeds before it is believed; the re-measure must reach REPRODUCE_FRACTION of it.
+REMEASURE_SPEEDUP = 2.5
+REPRODUCE_FRACTION = 0.7
+REMEASURE_SEED_OFFSET = 1000
 
 
 def detect_mode() -> str:
@@ -27,6 +32,8 @@ class VerifyRequest:
     dtype: str
     time: bool = True
     refresh_baselines: bool = False
+    seed_offset: int = 0
+    remeasure: bool = True  # False inside the re-measure itself
 
 
 class VerifierWorker:
@@ -60,11 +67,32 @@ class VerifierWorker:
             task = self._task(request.task_path, request.task_source)
             verdict = self.verifier.verify(
                 task, request.source, request.dtype, time=request.time,
-                refresh_baselines=request.refresh_baselines,
+                refresh_baselines=request.refresh_baselines, seed_offset=request.seed_offset,
             )
         except Exception as exc:  # anything unforeseen is the candidate's failure, as data
             verdict = Verdict.failure("crash", self.mode, request.dtype, _brief(exc))
+        speedup = verdict.speedup_vs_best_baseline
+        if request.remeasure and verdict.accepted and speedup and speedup > REMEASURE_SPEEDUP:
+            self._remeasure(request, verdict, speedup)
         return verdict.to_dict()
+
+    def _remeasure(self, request: VerifyRequest, verdict, speedup: float) -> None:
+        """Believe a large speedup only if a fresh process, with new seeds, sees it too."""
+        import dataclasses
+
+        again = verify_in_subprocess(
+            dataclasses.replace(request, seed_offset=request.seed_offset + REMEASURE_SEED_OFFSET,
+                                refresh_baselines=True, remeasure=False),
+            self.mode, str(self.verifier.cache_dir),
+        )
+        fresh = again.get("speedup_vs_best_baseline")
+        if not again.get("accepted") or not fresh or fresh < REPRODUCE_FRACTION * speedup:
+            verdict.reject(
+                "unreproducible-speedup",
+                f"{speedup:.2f}x over the best baseline was re-measured in a fresh process with new "
+                f"seeds as {fresh if fresh is None else round(fresh, 2)}x"
+                + ("" if again.get("accepted") else f" (rejected there: {again.get('reasons')})"),
+            )
 
     def copy_gbps(self) -> float | None:
         return self.verifier.copy_gbps

@@ -1,0 +1,107 @@
+"""Shape buckets: which of an op's tuned configs serves a tensor of a given shape.
+
+The best launch settings of a kernel change with the problem's size (a 1000-wide softmax row wants
+many rows per program, a 128256-wide one a looped kernel), so a zoo entry may hold one config per
+(arch, dtype, shape bucket). A bucket is a named range of one size of the op's input; "any" is the
+bucket of a config tuned over all shapes at once.
+
+Dispatch (`pick`): the tensor's own bucket when the entry has it; else the nearest bucket the entry
+has, by `distance`; else "any". Ties go to the wider bucket: its kernel was tuned for the longer
+rows, the path where a poor setting costs most.
+
+Bucket names become parts of file names, so they are plain words (`cols_le_4096`), never `<=`.
+The bounds are part of the manifest schema: a name means the same range in every entry, so
+changing an op's bounds means a new schema version.
+
+Standard library only: `kernel_zoo.store` validates bucket names with it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+ANY = "any"
+
+
+@dataclass(frozen=True)
+class BucketScheme:
+    """Buckets of one size of an op's first input: `axis` of its shape, named `size_name`.
+
+    `bounds` are ascending inclusive upper bounds; bucket i holds sizes in
+    (bounds[i-1], bounds[i]], and one more open bucket holds everything above the last bound.
+    """
+
+    size_name: str
+    axis: int
+    bounds: tuple[int, ...]
+
+    def __post_init__(self) -> None:
+        if not self.bounds or list(self.bounds) != sorted(set(self.bounds)):
+            raise ValueError(f"bounds must be non-empty and strictly ascending: {self.bounds}")
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """Every bucket, narrowest first."""
+        closed = tuple(f"{self.size_name}_le_{bound}" for bound in self.bounds)
+        return (*closed, f"{self.size_name}_gt_{self.bounds[-1]}")
+
+    def bucket_of_size(self, size: int) -> str:
+        for name, bound in zip(self.names, self.bounds):
+            if size <= bound:
+                return name
+        return self.names[-1]
+
+    def bucket_of_shape(self, shape: Sequence[int]) -> str:
+        # a 0-d tensor has one element along every axis that matters
+        size = shape[self.axis] if shape else 1
+        return self.bucket_of_size(int(size))
+
+    def distance(self, a: str, b: str) -> int:
+        """How many bucket boundaries lie between two buckets of this scheme (0: the same)."""
+        return abs(self.names.index(a) - self.names.index(b))
+
+
+# Powers of two because the kernels round a row up to a power-of-two block, and that block (rows
+# per program, registers per thread, one pass or a loop) is what a tuned setting depends on.
+SCHEMES: dict[str, BucketScheme] = {
+    "softmax": BucketScheme(size_name="cols", axis=-1, bounds=(1024, 4096, 16384, 65536)),
+}
+
+
+def scheme(op: str) -> BucketScheme | None:
+    """The op's bucket scheme; None for an op whose configs are all "any"."""
+    return SCHEMES.get(op)
+
+
+def bucket_names(op: str) -> tuple[str, ...]:
+    """Every shape_bucket a manifest config of `op` may carry: "any", then the scheme's."""
+    found = scheme(op)
+    return (ANY,) if found is None else (ANY, *found.names)
+
+
+def bucket_of(op: str, shape: Sequence[int]) -> str:
+    """The bucket a tensor of `shape` (the op's first input) falls in; "any" without a scheme."""
+    found = scheme(op)
+    return ANY if found is None else found.bucket_of_shape(shape)
+
+
+def pick(op: str, wanted: str, present: Iterable[str]) -> str | None:
+    """The bucket, among `present`, whose config should serve a tensor in bucket `wanted`.
+
+    `wanted` == "any" (the shape is unknown) takes the "any" config, else the widest bucket there
+    is, which copes with every size. None when `present` is empty.
+    """
+    have = set(present)
+    if wanted in have:
+        return wanted
+    found = scheme(op)
+    ranked = [name for name in (found.names if found else ()) if name in have]
+    if wanted != ANY and found is not None and wanted in found.names and ranked:
+        # min over (distance, -position): the nearest, and of two equally near the wider
+        return min(
+            ranked, key=lambda name: (found.distance(wanted, name), -found.names.index(name))
+        )
+    if ANY in have:
+        return ANY
+    return ranked[-1] if ranked else None

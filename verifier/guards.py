@@ -1,0 +1,247 @@
+"""Static guards: read a candidate's source (its AST, never regexes) before anything of it runs.
+
+Each finding names an exploit class (verifier.exploits) so a person, Optuna and an LLM all learn which
+rule a candidate broke. The rules keep a candidate to what an honest Triton kernel module needs:
+torch, triton and math; kernels launched from plain Python; PyTorch used in the forward path only to
+allocate, view and query shapes.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+
+# functools: lru_cache in launchers; it runs nothing of its own.
+ALLOWED_IMPORTS = {"torch", "triton", "math", "functools", "typing", "__future__"}
+FORBIDDEN_TORCH_MODULES = (
+    ("torch", "nn", "functional"), ("torch", "ops"), ("torch", "_C"), ("torch", "_dynamo"),
+    ("torch", "_inductor"), ("torch", "jit"), ("torch", "library"), ("torch", "overrides"),
+    ("torch", "utils"), ("torch", "compile"), ("torch", "autograd"), ("torch", "_ops"),
+)
+# torch.<name>(...) calls allowed on the output path: allocation and dtype/device plumbing only.
+ALLOWED_TORCH_CALLS = {
+    "empty", "empty_like", "empty_strided", "zeros", "zeros_like", "device", "Size", "dtype",
+    "finfo", "iinfo", "is_tensor", "is_floating_point", "get_default_dtype",
+}
+ALLOWED_TORCH_CUDA = {
+    "is_available", "device_count", "current_device", "get_device_properties",
+    "get_device_capability", "get_device_name",
+}
+# Tensor methods that compute; a candidate's forward path may not call them.
+COMPUTE_METHODS = {
+    "abs", "add", "add_", "addmm", "amax", "amin", "argmax", "argmin", "baddbmm", "bfloat16", "bmm",
+    "clamp", "clamp_", "clip", "copy_", "cos", "cumsum", "div", "div_", "double", "einsum", "exp",
+    "exp_", "expm1", "fill_", "float", "gather", "gelu", "half", "index_select", "linear", "log",
+    "log_softmax", "logsumexp", "masked_fill", "masked_fill_", "matmul", "max", "mean", "min", "mm",
+    "mul", "mul_", "neg", "norm", "pow", "prod", "relu", "relu_", "rsqrt", "scatter", "sigmoid",
+    "silu", "sin", "softmax", "sort", "sqrt", "std", "sub", "sub_", "sum", "tanh", "to", "topk",
+    "type_as", "var", "where", "baddbmm_", "addcmul", "lerp", "erf", "item", "tolist", "numpy",
+    "cpu", "cuda", "normal_", "uniform_", "random_", "bernoulli_", "conv2d", "conv1d", "round",
+    "floor", "ceil", "sign", "reciprocal", "square", "all", "any", "eq", "ne", "lt", "gt", "le", "ge",
+}
+FORBIDDEN_BUILTINS = {
+    "eval", "exec", "compile", "__import__", "open", "setattr", "delattr", "getattr", "globals",
+    "locals", "vars", "breakpoint", "input", "memoryview", "exit", "quit",
+}
+ALLOWED_DUNDERS = {"__init__", "__name__"}
+JIT_DECORATORS = {"jit", "autotune", "heuristics"}
+
+
+@dataclass(frozen=True)
+class Finding:
+    exploit: str  # an exploit class name from verifier.exploits
+    line: int
+    message: str
+
+    def text(self) -> str:
+        return f"line {self.line}: {self.message}"
+
+
+def _chain(node: ast.AST) -> tuple[str, ...] | None:
+    """`torch.cuda.Stream` -> ('torch', 'cuda', 'Stream'); None when the base is not a name."""
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if isinstance(node, ast.Name):
+        parts.append(node.id)
+        return tuple(reversed(parts))
+    return None
+
+
+def _is_jit(fn: ast.FunctionDef) -> bool:
+    for dec in fn.decorator_list:
+        target = dec.func if isinstance(dec, ast.Call) else dec
+        chain = _chain(target)
+        if chain and chain[-1] in JIT_DECORATORS and chain[0] in ("triton",):
+            return True
+    return False
+
+
+class _Checker(ast.NodeVisitor):
+    def __init__(self) -> None:
+        self.findings: list[Finding] = []
+        self.aliases: dict[str, tuple[str, ...]] = {}  # local name -> module path it is bound to
+        self._function_stack: list[ast.FunctionDef] = []
+
+    def add(self, exploit: str, node: ast.AST, message: str) -> None:
+        self.findings.append(Finding(exploit, getattr(node, "lineno", 0), message))
+
+    # -- resolving names to modules --------------------------------------------------------
+    def _resolve(self, node: ast.AST) -> tuple[str, ...] | None:
+        chain = _chain(node)
+        if not chain or chain[0] not in self.aliases:
+            return None
+        return self.aliases[chain[0]] + chain[1:]
+
+    def _check_module_path(self, path: tuple[str, ...], node: ast.AST) -> None:
+        for forbidden in FORBIDDEN_TORCH_MODULES:
+            if path[: len(forbidden)] == forbidden:
+                self.add("pytorch-fallback", node,
+                         f"uses {'.'.join(forbidden)}: PyTorch compute or its internals")
+                return
+        if path[:2] == ("torch", "cuda") and len(path) > 2 and path[2] not in ALLOWED_TORCH_CUDA:
+            exploit = "side-stream" if "stream" in path[2].lower() else "forbidden-api"
+            self.add(exploit, node, f"uses torch.cuda.{path[2]}: streams, events and graphs "
+                     "belong to the verifier")
+
+    # -- visitors --------------------------------------------------------------------------
+    def visit_Import(self, node: ast.Import) -> None:
+        for alias in node.names:
+            root = alias.name.split(".")[0]
+            if root not in ALLOWED_IMPORTS:
+                self.add(_import_exploit(root), node, f"imports {alias.name}; allowed: "
+                         f"{', '.join(sorted(ALLOWED_IMPORTS))}")
+                continue
+            path = tuple(alias.name.split("."))
+            self._check_module_path(path, node)
+            self.aliases[alias.asname or root] = path if alias.asname else (root,)
+
+    def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
+        module = node.module or ""
+        root = module.split(".")[0]
+        if node.level or root not in ALLOWED_IMPORTS:
+            self.add(_import_exploit(root), node, f"imports from {module or '.'}; allowed: "
+                     f"{', '.join(sorted(ALLOWED_IMPORTS))}")
+            return
+        for alias in node.names:
+            path = tuple(module.split(".")) + (alias.name,)
+            self._check_module_path(path, node)
+            self.aliases[alias.asname or alias.name] = path
+
+    def visit_Try(self, node: ast.AST) -> None:
+        self.add("hidden-fallback", node, "try/except: a failing kernel must fail the candidate, "
+                 "not fall back to something else")
+        self.generic_visit(node)
+
+    visit_TryStar = visit_Try
+
+    def visit_ClassDef(self, node: ast.ClassDef) -> None:
+        for base in node.bases:
+            path = self._resolve(base)
+            if path and path[-1] == "Tensor":
+                self.add("lazy-output", node, f"class {node.name} subclasses torch.Tensor")
+        for item in node.body:
+            if isinstance(item, ast.FunctionDef) and item.name in (
+                "__torch_function__", "__torch_dispatch__"
+            ):
+                self.add("lazy-output", item, f"defines {item.name}: intercepting PyTorch")
+        self.generic_visit(node)
+
+    def visit_FunctionDef(self, node: ast.FunctionDef) -> None:
+        self._function_stack.append(node)
+        self.generic_visit(node)
+        self._function_stack.pop()
+
+    visit_AsyncFunctionDef = visit_FunctionDef
+
+    def _in_output_path(self) -> bool:
+        """Plain Python functions other than __init__: forward, launchers, helpers."""
+        if not self._function_stack:
+            return False
+        if any(_is_jit(f) for f in self._function_stack):
+            return False
+        return self._function_stack[-1].name != "__init__"
+
+    def visit_Name(self, node: ast.Name) -> None:
+        if node.id == "Model":
+            self.add("reference-call", node, "refers to Model, the reference implementation")
+        self.generic_visit(node)
+
+    def visit_Attribute(self, node: ast.Attribute) -> None:
+        if node.attr.startswith("__") and node.attr.endswith("__") and \
+                node.attr not in ALLOWED_DUNDERS:
+            self.add("module-patching", node, f"reaches into {node.attr}")
+        if "stream" in node.attr.lower():
+            self.add("side-stream", node, f"uses .{node.attr}: kernels run on the current stream")
+        path = self._resolve(node)
+        if path:
+            self._check_module_path(path, node)
+        self.generic_visit(node)
+
+    def visit_Call(self, node: ast.Call) -> None:
+        func = node.func
+        if isinstance(func, ast.Name) and func.id in FORBIDDEN_BUILTINS:
+            self.add("module-patching", node, f"calls {func.id}(): dynamic code and attribute "
+                     "access can rewrite what judges the candidate")
+        if isinstance(func, ast.Name) and func.id == "type" and len(node.args) == 3:
+            self.add("module-patching", node, "creates a class with type(name, bases, dict)")
+        if self._in_output_path():
+            path = self._resolve(func)
+            if path and path[0] == "torch" and len(path) == 2 and path[1] not in ALLOWED_TORCH_CALLS:
+                self.add("pytorch-fallback", node, f"calls torch.{path[1]} in the forward path "
+                         "(allowed there: allocation, views, shape queries)")
+            elif isinstance(func, ast.Attribute) and path is None and func.attr in COMPUTE_METHODS:
+                self.add("pytorch-fallback", node, f"calls .{func.attr}() in the forward path "
+                         "(allowed there: allocation, views, shape queries)")
+        self.generic_visit(node)
+
+    def _check_targets(self, targets: list[ast.AST]) -> None:
+        for target in targets:
+            for sub in ast.walk(target):
+                if isinstance(sub, (ast.Attribute, ast.Subscript)):
+                    base = sub.value
+                    while isinstance(base, (ast.Attribute, ast.Subscript)):
+                        base = base.value
+                    if isinstance(base, ast.Name) and base.id in self.aliases:
+                        self.add("module-patching", sub, f"assigns into the imported module "
+                                 f"{base.id}")
+                        break
+
+    def visit_Assign(self, node: ast.Assign) -> None:
+        self._check_targets(node.targets)
+        self.generic_visit(node)
+
+    def visit_AugAssign(self, node: ast.AugAssign) -> None:
+        self._check_targets([node.target])
+        self.generic_visit(node)
+
+    def visit_AnnAssign(self, node: ast.AnnAssign) -> None:
+        self._check_targets([node.target])
+        self.generic_visit(node)
+
+    def visit_Delete(self, node: ast.Delete) -> None:
+        self._check_targets(node.targets)
+        self.generic_visit(node)
+
+
+def _import_exploit(root: str) -> str:
+    if root in ("threading", "concurrent", "multiprocessing", "asyncio", "_thread"):
+        return "deferred-work"
+    if root in ("time", "timeit"):
+        return "timer-patching"
+    return "forbidden-import"
+
+
+def check_source(source: str) -> list[Finding]:
+    """Every rule the source breaks; an empty list means it may be imported and run."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError as exc:
+        return [Finding("syntax-error", exc.lineno or 0, f"syntax error: {exc.msg}")]
+    checker = _Checker()
+    checker.visit(tree)
+    has_model_new = any(isinstance(n, ast.ClassDef) and n.name == "ModelNew" for n in tree.body)
+    if not has_model_new:
+        checker.findings.append(Finding("no-model", 0, "defines no class ModelNew"))
+    return checker.findings

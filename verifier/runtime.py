@@ -1,0 +1,155 @@
+"""Dynamic checks around a candidate's calls: whose kernels launched, which PyTorch ops ran, which
+threads appeared, and whether anything the verifier relies on was patched.
+
+Triton launches go through `JITFunction.run` (compiled) or `InterpretedFunction.run` (interpreter);
+wrapping those counts each launch by the module that defined the kernel, and marks the launch so
+the PyTorch work Triton does for itself (the interpreter copies arguments) is not charged to the
+candidate. Everything else PyTorch runs during a call is seen at the aten level by a dispatch mode.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import Counter
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+
+import torch
+from torch.utils._python_dispatch import TorchDispatchMode, _disable_current_modes
+
+# aten ops a forward path may run: allocation, views, layout copies and metadata, nothing else.
+ALLOWED_ATEN = {
+    "empty", "empty_like", "empty_strided", "new_empty", "new_empty_strided", "zeros",
+    "zeros_like", "new_zeros", "zero_", "view", "_unsafe_view", "reshape", "_reshape_alias",
+    "as_strided", "clone", "t", "transpose", "permute", "unsqueeze", "squeeze", "expand", "select",
+    "slice", "narrow", "split", "split_with_sizes", "chunk", "unbind", "detach", "alias",
+    "lift_fresh", "unflatten", "sym_size", "sym_stride", "sym_numel", "sym_storage_offset",
+    "is_contiguous", "size", "stride", "dim", "numel", "contiguous",
+}
+
+_state = threading.local()
+_launches: Counter = Counter()
+_installed = False
+
+
+def _in_launch() -> bool:
+    return getattr(_state, "depth", 0) > 0
+
+
+def _wrap_run(original):
+    def run(self, *args, grid, warmup, **kwargs):
+        if not warmup:
+            _launches[getattr(getattr(self, "fn", None), "__module__", None)] += 1
+        _state.depth = getattr(_state, "depth", 0) + 1
+        try:
+            # Step out of any dispatch mode for the launch: Triton's own tensor work (the
+            # interpreter copies arguments) is not the candidate's, and intercepting it is slow.
+            with _disable_current_modes():
+                return original(self, *args, grid=grid, warmup=warmup, **kwargs)
+        finally:
+            _state.depth -= 1
+
+    run.__kzoo_wrapped__ = True
+    return run
+
+
+def install_launch_hooks() -> None:
+    """Wrap Triton's launch entry points once per process (the verifier's own process)."""
+    global _installed
+    if _installed:
+        return
+    from triton.runtime.jit import JITFunction
+
+    classes = [JITFunction]
+    try:
+        from triton.runtime.interpreter import InterpretedFunction
+
+        classes.append(InterpretedFunction)
+    except ImportError:  # a Triton without the interpreter: nothing to wrap there
+        pass
+    for cls in classes:
+        if not getattr(cls.run, "__kzoo_wrapped__", False):
+            cls.run = _wrap_run(cls.run)
+    _installed = True
+
+
+class _AtenMonitor(TorchDispatchMode):
+    def __init__(self) -> None:
+        super().__init__()
+        self.ops: Counter = Counter()
+
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        if not _in_launch():
+            name = func.overloadpacket.__name__
+            if name not in ALLOWED_ATEN:
+                self.ops[name] += 1
+        return func(*args, **(kwargs or {}))
+
+
+@dataclass
+class CallRecord:
+    own_launches: int = 0
+    other_launches: int = 0
+    torch_ops: dict[str, int] = field(default_factory=dict)
+    new_threads: list[str] = field(default_factory=list)
+
+
+@contextmanager
+def watch_call(candidate_module: str):
+    """Record what one candidate call launches, computes with PyTorch, and leaves running."""
+    install_launch_hooks()
+    before = dict(_launches)
+    threads_before = {t.ident for t in threading.enumerate()}
+    record = CallRecord()
+    monitor = _AtenMonitor()
+    try:
+        with monitor:
+            yield record
+    finally:
+        for module, count in _launches.items():
+            delta = count - before.get(module, 0)
+            if module == candidate_module:
+                record.own_launches += delta
+            else:
+                record.other_launches += delta
+        record.torch_ops = dict(monitor.ops)
+        record.new_threads = [t.name for t in threading.enumerate()
+                              if t.ident not in threads_before and t.is_alive()]
+
+
+# ---- what the verifier relies on, snapshotted so a candidate's patching shows -----------------
+def _watched():
+    import math
+    import time
+
+    import triton
+
+    return {
+        "torch": torch, "torch.Tensor": torch.Tensor, "torch.nn.functional": torch.nn.functional,
+        "torch.cuda": torch.cuda, "torch.cuda.Event": torch.cuda.Event, "time": time,
+        "math": math, "triton": triton, "torch.testing": torch.testing,
+    }
+
+
+def snapshot() -> dict[str, int]:
+    """Identity of every attribute of the modules and classes the verifier judges with."""
+    import types
+
+    import torch._dynamo  # noqa: F401  its import rebinds torch.manual_seed; let that happen first
+
+    state = {}
+    for prefix, obj in _watched().items():
+        for name, value in list(vars(obj).items()):
+            # Submodules appear as PyTorch and Triton import them lazily; functions and classes
+            # are what a patch would replace.
+            if not isinstance(value, types.ModuleType):
+                state[f"{prefix}.{name}"] = id(value)
+    return state
+
+
+def patched_since(before: dict[str, int]) -> list[str]:
+    """Public names rebound or added since `before` (private ones change under PyTorch's own lazy
+    initialization; the static guards keep candidates away from them)."""
+    after = snapshot()
+    public = [name for name in set(before) | set(after) if not name.rsplit(".", 1)[-1].startswith("_")]
+    return sorted(name for name in public if before.get(name) != after.get(name))
