@@ -41,6 +41,8 @@ _VERSION_RE = re.compile(r"^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)$")
 # or a module name would trip over.
 _NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 _SHA_RE = re.compile(r"^[0-9a-f]{64}$")
+# a CUDA compute capability as torch reports it, with the suffix Triton and nvcc use for sm_90a
+_ARCH_RE = re.compile(r"^sm_[0-9]{2,3}[a-z]?$")
 
 # field -> the type it must have, for one config of a manifest
 _CONFIG_FIELDS: dict[str, type] = {
@@ -141,6 +143,8 @@ def _check_config(config: object, where: str, *, op: str, needs_file: bool) -> N
             _check_name(field, config[field])
         except ZooError as err:
             raise ZooError(f"{where}: {err}") from None
+    if _ARCH_RE.match(config["arch"]) is None:
+        raise ZooError(f"{where}: arch must look like 'sm_90', got {config['arch']!r}")
     for field in ("name", "sha256"):
         if not isinstance(config["task"].get(field), str):
             raise ZooError(f"{where}: field 'task' needs a string {field!r}")

@@ -7,6 +7,7 @@ import hashlib
 import json
 import logging
 import os
+import shutil
 import subprocess
 import sys
 import textwrap
@@ -17,11 +18,14 @@ from typing import Any
 import pytest
 import torch
 
+import kernel_zoo
 from agent import zoo_cli
-from kernel_zoo import _home, ops, store
+from kernel_zoo import _home, buckets, ops, store
 from kernel_zoo.store import ZooError, ZooIntegrityError
 
 REPO = Path(__file__).resolve().parents[1]
+# read before any fixture points _home.SHIPPED_ZOO into a temp folder
+REAL_SHIPPED_ZOO = _home.SHIPPED_ZOO
 
 
 def make_record(arch: str = "sm_90", dtype: str = "bfloat16", **overrides: Any) -> dict[str, Any]:
@@ -385,6 +389,29 @@ def test_tampered_kernel_is_not_hidden_by_the_ops_fallback(tmp_path: Path):
         (lambda m: m["files"].clear(), "has no sha256"),
         (lambda m: m.update(version="1.0"), "not a MAJOR.MINOR.PATCH version"),
         (lambda m: m["configs"][0].update(params=[1]), "'params' must be dict"),
+        (lambda m: m.update(created="yesterday"), "'created' must be an ISO 8601 time"),
+        (lambda m: m["configs"][0].update(arch="hopper"), "arch must look like 'sm_90'"),
+        (lambda m: m.update(created="2026-11-22T02:40:49"), "with a UTC offset"),
+        (
+            lambda m: m["configs"][0].update(shape_bucket="cols_le_999"),
+            "shape_bucket 'cols_le_999' is not one of softmax's buckets: any, cols_le_1024",
+        ),
+        (
+            lambda m: m["configs"][0]["verdict"].update(accepted=False),
+            "'verdict'['accepted'] must be true",
+        ),
+        (
+            lambda m: m["configs"][0]["environment"].pop("driver"),
+            "'environment' needs 'driver'",
+        ),
+        (
+            lambda m: m["configs"][0]["task"].update(sha256="abc"),
+            "'task'['sha256'] is not a sha256 hex digest",
+        ),
+        (
+            lambda m: m["files"].update({"manifest.json": "0" * 64}),
+            "'files' holds 'manifest.json', which is not a plain file name",
+        ),
     ],
 )
 def test_malformed_manifest_names_file_and_problem(tmp_path: Path, breakage, problem: str):
@@ -543,3 +570,390 @@ def test_cli_reports_zoo_errors_without_traceback(tmp_path: Path, capsys):
     (Path(result["path"]) / "manifest.json").write_text("{not json")
     code, _, err = run_cli(["zoo", "list", "--zoo", str(zoo)], capsys)
     assert code == 2 and err.startswith("kzoo: error: ") and "manifest.json" in err
+
+
+# ---------------------------------------------------------------------------------------------
+# shape buckets
+
+
+@pytest.mark.parametrize(
+    "cols,bucket",
+    [
+        (1, "cols_le_1024"),
+        (1024, "cols_le_1024"),
+        (1025, "cols_le_4096"),
+        (4097, "cols_le_16384"),
+        (32768, "cols_le_65536"),
+        (65536, "cols_le_65536"),
+        (65537, "cols_gt_65536"),
+        (128256, "cols_gt_65536"),
+    ],
+)
+def test_softmax_bucket_is_chosen_by_the_last_dim(cols: int, bucket: str):
+    assert buckets.bucket_of("softmax", (7, 3, cols)) == bucket
+    assert buckets.bucket_of("softmax", (cols,)) == bucket
+
+
+def test_bucket_names_and_distance():
+    assert buckets.bucket_names("softmax") == (
+        "any", "cols_le_1024", "cols_le_4096", "cols_le_16384", "cols_le_65536", "cols_gt_65536"
+    )
+    assert buckets.bucket_names("layernorm") == ("any",)  # no scheme: every config is "any"
+    assert buckets.bucket_of("layernorm", (4, 4096)) == "any"
+    softmax = buckets.scheme("softmax")
+    assert softmax is not None
+    assert softmax.distance("cols_le_1024", "cols_gt_65536") == 4
+    assert softmax.distance("cols_le_16384", "cols_le_4096") == 1
+    with pytest.raises(ValueError, match="strictly ascending"):
+        buckets.BucketScheme("cols", -1, (4096, 1024))
+
+
+@pytest.mark.parametrize(
+    "wanted,present,chosen",
+    [
+        ("cols_le_4096", ["any", "cols_le_4096", "cols_le_1024"], "cols_le_4096"),  # exact
+        ("cols_le_4096", ["cols_le_1024", "cols_gt_65536"], "cols_le_1024"),  # 1 away, not 3
+        ("cols_le_16384", ["cols_le_1024", "cols_gt_65536"], "cols_gt_65536"),  # tie: wider
+        ("cols_le_16384", ["cols_le_4096", "cols_le_65536"], "cols_le_65536"),  # tie: wider
+        ("cols_gt_65536", ["any", "cols_le_1024"], "cols_le_1024"),  # nearest beats "any"
+        ("cols_le_1024", ["any"], "any"),  # entries from before buckets keep working
+        ("any", ["cols_le_1024", "cols_le_65536"], "cols_le_65536"),  # shape unknown: widest
+        ("any", ["any", "cols_le_1024"], "any"),
+        ("cols_le_1024", [], None),
+    ],
+)
+def test_bucket_pick(wanted: str, present: list[str], chosen: str | None):
+    assert buckets.pick("softmax", wanted, present) == chosen
+
+
+def test_dispatch_picks_the_nearest_bucket_of_the_newest_entry(tmp_path: Path):
+    zoo = _home.user_zoo()
+    for bucket in ("cols_le_1024", "cols_gt_65536"):
+        store.promote(
+            "softmax", kernel_source(bucket), make_record(shape_bucket=bucket), zoo_dir=zoo
+        )
+
+    def tag(bucket: str) -> str:
+        launcher = ops._zoo_launcher("softmax", "sm_90", "bfloat16", bucket)
+        assert launcher is not None
+        return launcher.__globals__["TAG"]
+
+    assert tag("cols_le_1024") == "cols_le_1024"
+    assert tag("cols_le_4096") == "cols_le_1024"
+    assert tag("cols_le_16384") == "cols_gt_65536"
+    assert tag("cols_gt_65536") == "cols_gt_65536"
+    # a config tuned over all shapes serves only where no bucket of this (arch, dtype) exists
+    store.promote("softmax", kernel_source("any"), make_record(), zoo_dir=zoo)
+    ops.clear_cache()
+    assert tag("cols_le_4096") == "cols_le_1024"
+    found = store.find_config("softmax", "sm_90", "bfloat16", bucket="cols_le_65536")
+    assert found is not None and found[1]["shape_bucket"] == "cols_gt_65536"
+    assert found[2].name == "1.2.0"
+
+
+def test_a_layer_with_any_config_for_the_arch_and_dtype_wins_over_the_layers_below(
+    tmp_path: Path,
+):
+    store.promote("softmax", kernel_source("shipped"), make_record(), zoo_dir=_home.SHIPPED_ZOO)
+    store.promote(
+        "softmax",
+        kernel_source("user"),
+        make_record(shape_bucket="cols_le_1024"),
+        zoo_dir=_home.user_zoo(),
+    )
+    launcher = ops._zoo_launcher("softmax", "sm_90", "bfloat16", "cols_gt_65536")
+    assert launcher is not None and launcher.__globals__["TAG"] == "user"
+    # float32 only the shipped layer has
+    store.promote(
+        "softmax", kernel_source("shipped-f32"), make_record(dtype="float32"),
+        zoo_dir=_home.SHIPPED_ZOO,
+    )
+    launcher = ops._zoo_launcher("softmax", "sm_90", "float32", "cols_le_1024")
+    assert launcher is not None and launcher.__globals__["TAG"] == "shipped-f32"
+
+
+# ---------------------------------------------------------------------------------------------
+# pinned versions
+
+
+def promote_versions(zoo: Path, tags: list[str]) -> list[str]:
+    return [
+        store.promote("softmax", kernel_source(tag), make_record(), zoo_dir=zoo)["version"]
+        for tag in tags
+    ]
+
+
+def test_pinned_version_is_used_even_when_a_newer_exists(tmp_path: Path):
+    assert promote_versions(_home.user_zoo(), ["v1", "v2", "v3"]) == ["1.0.0", "1.1.0", "1.2.0"]
+    pinned = kernel_zoo.load("softmax", version="1.0.0")
+    assert isinstance(pinned, ops.PinnedSoftmax)
+    assert (pinned.op, pinned.version, pinned.layer) == ("softmax", "1.0.0", "user")
+    assert pinned.path == _home.user_zoo().resolve() / "softmax" / "1.0.0"
+    assert "softmax 1.0.0 (user)" in repr(pinned)
+
+    pinned_launcher = ops._zoo_launcher("softmax", "sm_90", "bfloat16", "any", pinned._entry)
+    newest_launcher = ops._zoo_launcher("softmax", "sm_90", "bfloat16", "any")
+    assert pinned_launcher is not None and pinned_launcher.__globals__["TAG"] == "v1"
+    assert newest_launcher is not None and newest_launcher.__globals__["TAG"] == "v3"
+    # a version promoted after pinning does not move the pin
+    promote_versions(_home.user_zoo(), ["v4"])
+    ops.clear_cache()
+    again = ops._zoo_launcher("softmax", "sm_90", "bfloat16", "any", pinned._entry)
+    assert again is not None and again.__globals__["TAG"] == "v1"
+    assert kernel_zoo.load("softmax").version == "1.3.0"  # no version: the newest, now
+
+
+def test_pinned_op_falls_back_on_cpu_and_says_which_entry(caplog: pytest.LogCaptureFixture):
+    promote_versions(_home.user_zoo(), ["v1"])
+    pinned = kernel_zoo.load("softmax", version="1.0.0")
+    caplog.set_level(logging.INFO, logger="kernel_zoo")
+    x = torch.randn(3, 50, generator=torch.Generator().manual_seed(0))
+    assert torch.equal(pinned(x, dim=-1), torch.softmax(x, -1))
+    assert torch.equal(pinned(x.t(), dim=0), torch.softmax(x.t(), 0))
+    messages = [r.getMessage() for r in caplog.records if r.name == "kernel_zoo"]
+    assert messages == [
+        f"no zoo entry for softmax on cpu float32 in pinned entry {pinned.path}; "
+        "using torch.softmax"
+    ]
+
+
+def test_pin_resolves_in_layer_order_or_in_the_given_zoo(tmp_path: Path):
+    promote_versions(_home.SHIPPED_ZOO, ["shipped-1.0", "shipped-1.1"])
+    promote_versions(_home.user_zoo(), ["user-1.0"])
+    other = tmp_path / "other"
+    promote_versions(other, ["other-1.0"])
+
+    def tag(pinned: ops.PinnedOp) -> str:
+        launcher = ops._zoo_launcher("softmax", "sm_90", "bfloat16", "any", pinned._entry)
+        assert launcher is not None
+        return launcher.__globals__["TAG"]
+
+    assert tag(kernel_zoo.load("softmax", version="1.0.0")) == "user-1.0"
+    assert tag(kernel_zoo.load("softmax", version="1.1.0")) == "shipped-1.1"
+    assert kernel_zoo.load("softmax", version="1.1.0").layer == "shipped"
+    assert tag(kernel_zoo.load("softmax", version="1.0.0", zoo=_home.SHIPPED_ZOO)) == "shipped-1.0"
+    from_other = kernel_zoo.load("softmax", version="1.0.0", zoo=str(other))
+    assert tag(from_other) == "other-1.0" and from_other.layer == "custom"
+
+
+def test_pin_errors_name_what_there_is(tmp_path: Path):
+    promote_versions(_home.SHIPPED_ZOO, ["a"])
+    promote_versions(_home.user_zoo(), ["b", "c"])
+    with pytest.raises(ZooError) as excinfo:
+        kernel_zoo.load("softmax", version="2.0.0")
+    message = str(excinfo.value)
+    assert message.startswith("softmax has no version 2.0.0 in ")
+    assert message.endswith("versions there: 1.0.0 (user), 1.1.0 (user), 1.0.0 (shipped)")
+    with pytest.raises(ZooError, match="not a MAJOR.MINOR.PATCH version: '1.0'"):
+        kernel_zoo.load("softmax", version="1.0")
+    with pytest.raises(ZooError, match="kernel_zoo.ops has no op 'layernorm'; ops: softmax"):
+        kernel_zoo.load("layernorm", version="1.0.0")
+    with pytest.raises(ZooError, match="no such zoo folder"):
+        kernel_zoo.load("softmax", version="1.0.0", zoo=tmp_path / "nowhere")
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    with pytest.raises(ZooError, match="no zoo entry for op 'softmax' in .*ops there: none"):
+        kernel_zoo.load("softmax", zoo=empty)
+
+
+def test_tampered_entry_is_refused_when_pinned(tmp_path: Path):
+    promote_versions(_home.user_zoo(), ["v1"])
+    kernel = _home.user_zoo() / "softmax" / "1.0.0" / "softmax_sm_90_bfloat16.py"
+    kernel.write_text(kernel.read_text().replace("v1", "v9"))
+    with pytest.raises(ZooIntegrityError) as excinfo:
+        kernel_zoo.load("softmax", version="1.0.0")
+    assert str(kernel.resolve()) in str(excinfo.value)
+    assert "will not be loaded" in str(excinfo.value)
+
+
+def test_pinned_op_under_torch_compile_fullgraph(tmp_path: Path):
+    promote_versions(_home.user_zoo(), ["v1", "v2"])
+    pinned = kernel_zoo.load("softmax", version="1.0.0")
+    graphs: list[str] = []
+
+    def recording_backend(gm: torch.fx.GraphModule, example_inputs: list[Any]):
+        graphs.append(gm.code)
+        return gm.forward
+
+    def f(x: torch.Tensor) -> torch.Tensor:
+        return pinned(x * 2.0, dim=-1) + ops.softmax(x, dim=-1)
+
+    torch._dynamo.reset()
+    x = torch.randn(4, 50, generator=torch.Generator().manual_seed(0))
+    out = torch.compile(f, fullgraph=True, backend=recording_backend)(x)
+    torch.testing.assert_close(out, torch.softmax(x * 2.0, -1) + torch.softmax(x, -1))
+    assert len(graphs) == 1 and graphs[0].count("kzoo.softmax") == 2
+    # the pin is a constant of the graph: the compiled code calls exactly that entry
+    assert repr(str(pinned.path)) in graphs[0]
+
+    torch._dynamo.reset()
+    inductor = torch.compile(lambda t: pinned(t.t(), dim=0) * 3.0, fullgraph=True)
+    torch.testing.assert_close(inductor(x), torch.softmax(x.t(), 0) * 3.0)
+
+
+def test_pinned_op_opcheck_and_gradient(tmp_path: Path):
+    promote_versions(_home.user_zoo(), ["v1"])
+    pinned = kernel_zoo.load("softmax", version="1.0.0")
+    x = torch.randn(3, 17, requires_grad=True)
+    results = torch.library.opcheck(torch.ops.kzoo.softmax.default, (x, -1, pinned._entry))
+    assert set(results.values()) == {"SUCCESS"}
+    upstream = torch.randn(3, 17)
+    x_ref = x.detach().clone().requires_grad_()
+    pinned(x, dim=-1).backward(upstream)
+    torch.softmax(x_ref, -1).backward(upstream)
+    torch.testing.assert_close(x.grad, x_ref.grad)
+
+
+def test_kernel_zoo_imports_stay_light(tmp_path: Path):
+    # a broken user zoo: importing must not read it (nothing runs at import time)
+    broken = tmp_path / "home" / "zoo" / "softmax" / "1.0.0"
+    broken.mkdir(parents=True)
+    (broken / "manifest.json").write_text("{not json")
+    code = textwrap.dedent(
+        """\
+        import sys
+        import kernel_zoo
+        assert "torch" not in sys.modules, "import kernel_zoo pulled in torch"
+        from kernel_zoo import ops
+        assert "torch" in sys.modules
+        print("ok")
+        """
+    )
+    env = {**os.environ, "PYTHONPATH": str(REPO), "KZOO_HOME": str(tmp_path / "home")}
+    proc = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120
+    )
+    assert proc.returncode == 0 and proc.stdout == "ok\n", proc.stderr
+
+
+# ---------------------------------------------------------------------------------------------
+# import_entry
+
+
+def test_import_entry_adds_refuses_conflicts_and_is_idempotent(tmp_path: Path):
+    source_zoo, target = tmp_path / "source", tmp_path / "target"
+    store.promote("softmax", kernel_source("a"), make_record(), zoo_dir=source_zoo)
+    entry = store.find_entry("softmax", "1.0.0", [source_zoo])
+    files = store.read_entry_files(entry.path, entry.manifest)
+
+    result = store.import_entry(entry.manifest, files, zoo_dir=target, source="test")
+    assert result["status"] == "imported" and result["version"] == "1.0.0"
+    imported = Path(result["path"])
+    assert store.read_manifest(imported) == entry.manifest
+    for name, data in files.items():
+        assert (imported / name).read_bytes() == data
+    again = store.import_entry(entry.manifest, files, zoo_dir=target, source="test")
+    assert again["status"] == "identical"
+
+    other_zoo = tmp_path / "other"
+    store.promote("softmax", kernel_source("b"), make_record(), zoo_dir=other_zoo)
+    other = store.find_entry("softmax", "1.0.0", [other_zoo])
+    with pytest.raises(store.ZooConflictError, match="already holds softmax 1.0.0 with other"):
+        store.import_entry(
+            other.manifest,
+            store.read_entry_files(other.path, other.manifest),
+            zoo_dir=target,
+            source="test",
+        )
+    assert store.read_entry_files(imported, entry.manifest) == files  # untouched
+
+    name = next(iter(files))
+    with pytest.raises(ZooIntegrityError, match=f"bundle.json: {name}: sha256 .* does not match"):
+        store.import_entry(
+            entry.manifest, {name: files[name] + b"#"}, zoo_dir=tmp_path / "t2",
+            source="bundle.json",
+        )
+    assert not (tmp_path / "t2").exists()
+    with pytest.raises(ZooError, match=r"missing \['" + name):
+        store.import_entry(entry.manifest, {}, zoo_dir=tmp_path / "t3", source="bundle.json")
+
+    # the same manifest over a modified copy in the target is not "identical"
+    (imported / name).write_bytes(files[name] + b"#")
+    with pytest.raises(ZooIntegrityError, match=str(imported / name)):
+        store.import_entry(entry.manifest, files, zoo_dir=target, source="test")
+
+
+# ---------------------------------------------------------------------------------------------
+# on a GPU: the shipped kernels in CUDA graphs, pinned and bucketed dispatch
+
+
+def copy_shipped_entries() -> None:
+    """The real shipped softmax entries, into the test's stand-in for the shipped zoo."""
+    shutil.copytree(REAL_SHIPPED_ZOO / "softmax", _home.SHIPPED_ZOO / "softmax")
+
+
+def _device_arch() -> str:
+    major, minor = torch.cuda.get_device_capability()
+    return f"sm_{major}{minor}"
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA GPU")
+@pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float32])
+def test_shipped_kernel_in_a_cuda_graph_replays_on_new_inputs(dtype: torch.dtype, monkeypatch):
+    copy_shipped_entries()
+    dtype_name = str(dtype).removeprefix("torch.")
+    found = store.find_config("softmax", _device_arch(), dtype_name)
+    if found is None:
+        pytest.skip(f"no shipped softmax entry for {_device_arch()} {dtype_name}")
+    module = store.load_kernel(found[2], found[1], found[0])
+    calls: list[tuple[int, ...]] = []
+    original = module.launch_softmax
+    monkeypatch.setattr(
+        module, "launch_softmax", lambda t: calls.append(tuple(t.shape)) or original(t)
+    )
+
+    gen = torch.Generator(device="cuda").manual_seed(0)
+    x = torch.randn(257, 4097, device="cuda", generator=gen).mul(4).to(dtype)
+    # warm up on a side stream, as torch.cuda.graphs asks: Triton compiles on first launch
+    side = torch.cuda.Stream()
+    side.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(side):
+        for _ in range(2):
+            ops.softmax(x, dim=-1)
+    torch.cuda.current_stream().wait_stream(side)
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        y = ops.softmax(x, dim=-1)
+    assert calls == [(257, 4097)] * 3, "the zoo kernel was not the one captured"
+
+    tolerance = 1e-2 if dtype == torch.bfloat16 else 1e-5
+    for _ in range(3):
+        x.copy_(torch.randn(x.shape, device="cuda", generator=gen).mul(4).to(dtype))
+        graph.replay()
+        torch.cuda.synchronize()
+        ref = torch.softmax(x.double(), dim=-1)
+        assert ((y.double() - ref).norm() / ref.norm()).item() < tolerance
+    assert len(calls) == 3  # replays run the captured kernel, not Python
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA GPU")
+def test_pinned_and_bucketed_dispatch_on_cuda_under_compile():
+    record = {"arch": _device_arch(), "dtype": "float32"}
+    zoo = _home.user_zoo()
+    store.promote("softmax", kernel_source("old"), make_record(**record), zoo_dir=zoo)
+    store.promote(
+        "softmax", kernel_source("wide"),
+        make_record(**record, shape_bucket="cols_gt_65536"), zoo_dir=zoo,
+    )
+    pinned = kernel_zoo.load("softmax", version="1.0.0")
+    x_narrow = torch.randn(4, 100, device="cuda")
+    x_wide = torch.randn(2, 70000, device="cuda")
+
+    # 1.0.0 holds only "any"; 1.1.0 adds a wide-row config: pinned 1.0.0 must ignore it
+    torch._dynamo.reset()
+    pinned_fn = torch.compile(lambda t: pinned(t, dim=-1) * 2.0, fullgraph=True)
+    newest_fn = torch.compile(lambda t: ops.softmax(t, dim=-1) * 2.0, fullgraph=True)
+    torch.testing.assert_close(pinned_fn(x_wide), torch.softmax(x_wide, -1) * 2.0)
+    torch.testing.assert_close(newest_fn(x_wide), torch.softmax(x_wide, -1) * 2.0)
+    # the nearest bucket present (cols_gt_65536) serves a narrow tensor before "any" does
+    torch.testing.assert_close(newest_fn(x_narrow), torch.softmax(x_narrow, -1) * 2.0)
+
+    arch = _device_arch()
+    pinned_old = ops._zoo_launcher("softmax", arch, "float32", "cols_gt_65536", pinned._entry)
+    newest_wide = ops._zoo_launcher("softmax", arch, "float32", "cols_gt_65536")
+    assert pinned_old is not None and newest_wide is not None
+    assert pinned_old.__globals__["TAG"] == "old" and newest_wide.__globals__["TAG"] == "wide"
+    assert pinned_old.__globals__["calls"] == [(2, 70000)]
+    assert newest_wide.__globals__["calls"] == [(2, 70000), (4, 100)]

@@ -1,0 +1,478 @@
+"""`kzoo zoo show|diff|verify|export|import`: on copies of the shipped entries and on small zoos.
+
+`verify` really runs the kernels: in Triton's interpreter here, on the GPU on the device machine.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from conftest import run_kzoo
+from kernel_zoo import _home, bundle, ops, store
+from test_zoo import REAL_SHIPPED_ZOO, kernel_source, make_record, run_cli
+
+SHIPPED_FILES = {
+    "softmax_sm_90_bfloat16.py": "ea737c41ad88c8dd0df222bc095a69e4e357c5cc329ee1482af82466ec524b3c",
+    "softmax_sm_90_float32.py": "549f271c2b5a2916bcefc53936832da9e946e74869ffb09de48733a00fe16760",
+}
+
+
+@pytest.fixture(autouse=True)
+def isolated_zoo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """Default layers point into tmp_path: the real user and shipped zoos are never touched."""
+    monkeypatch.setenv("KZOO_HOME", str(tmp_path / "kzoo_home"))
+    monkeypatch.setattr(_home, "SHIPPED_ZOO", tmp_path / "shipped_zoo")
+    ops.clear_cache()
+    yield
+    ops.clear_cache()
+
+
+@pytest.fixture
+def shipped_copy(tmp_path: Path) -> Path:
+    """A zoo folder holding a byte-for-byte copy of the shipped softmax entries."""
+    zoo = tmp_path / "shipped_copy"
+    shutil.copytree(REAL_SHIPPED_ZOO / "softmax", zoo / "softmax")
+    return zoo
+
+
+def run_json(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, Any, str]:
+    code, out, err = run_cli(argv, capsys)
+    return code, json.loads(out) if out else None, err
+
+
+def flip_byte(path: Path, old: bytes, new: bytes) -> None:
+    data = path.read_bytes()
+    assert data.count(old) >= 1
+    path.write_bytes(data.replace(old, new, 1))
+
+
+# ---------------------------------------------------------------------------------------------
+# show, diff
+
+
+def test_show_json_is_the_newest_manifest_and_pins_with_version(shipped_copy: Path, capsys):
+    code, shown, err = run_json(["zoo", "show", "softmax", "--json", "--zoo", str(shipped_copy)],
+                                capsys)
+    assert code == 0 and err == ""
+    entry_dir = shipped_copy.resolve() / "softmax" / "1.1.0"
+    assert shown == {
+        "op": "softmax",
+        "version": "1.1.0",
+        "layer": "custom",
+        "zoo": str(shipped_copy.resolve()),
+        "path": str(entry_dir),
+        "manifest": json.loads((entry_dir / "manifest.json").read_text()),
+    }
+    assert shown["manifest"]["files"] == SHIPPED_FILES
+
+    code, shown, _ = run_json(
+        ["zoo", "show", "softmax", "--version", "1.0.0", "--json", "--zoo", str(shipped_copy)],
+        capsys,
+    )
+    assert code == 0 and shown["version"] == "1.0.0"
+    assert [c["dtype"] for c in shown["manifest"]["configs"]] == ["bfloat16"]
+
+
+def test_show_text_has_configs_params_timings_and_environment(shipped_copy: Path, capsys):
+    code, out, _ = run_cli(["zoo", "show", "softmax", "--zoo", str(shipped_copy)], capsys)
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0] == f"softmax 1.1.0 (custom) {shipped_copy.resolve() / 'softmax' / '1.1.0'}"
+    assert "config sm_90/float32/any -> softmax_sm_90_float32.py" in lines
+    assert any(
+        line.startswith("  params       single_pass_max=32768 tile_elems=8192")
+        and "keep_in_l2=false" in line
+        for line in lines
+    )
+    assert (
+        "  verdict      accepted (gpu, float32): 0.3125 ms over 5 shape(s), 1.35x eager, "
+        "1.52x torch.compile, 70% of copy bandwidth (4250 GB/s)"
+    ) in lines
+    assert (
+        "    batch_size=256 dim=128256: correct, 0.1189 ms (eager 0.1388, compile 0.1573), "
+        "2208 GB/s"
+    ) in lines
+    assert any(
+        line.startswith("  environment  gpu=NVIDIA H200 arch=sm_90")
+        and "driver=580.159.04 cuda=13.0" in line
+        for line in lines
+    )
+    for name, digest in SHIPPED_FILES.items():
+        assert any(line.split() == [name, "sha256", digest] for line in lines)
+
+
+def test_diff_of_the_shipped_versions(shipped_copy: Path, capsys):
+    argv = ["zoo", "diff", "softmax", "1.0.0", "1.1.0", "--zoo", str(shipped_copy)]
+    code, diff, _ = run_json([*argv, "--json"], capsys)
+    assert code == 0
+    assert (diff["old"]["version"], diff["new"]["version"]) == ("1.0.0", "1.1.0")
+    assert diff["configs"] == {
+        "added": ["sm_90/float32/any"],
+        "removed": [],
+        "changed": {},
+        "unchanged": ["sm_90/bfloat16/any"],
+    }
+    assert diff["files"] == {
+        "added": {"softmax_sm_90_float32.py": SHIPPED_FILES["softmax_sm_90_float32.py"]},
+        "removed": {},
+        "changed": {},
+    }
+    code, out, _ = run_cli(argv, capsys)
+    assert code == 0 and out.splitlines() == [
+        "softmax 1.0.0 (custom) -> 1.1.0 (custom)",
+        "files",
+        f"  + softmax_sm_90_float32.py  {SHIPPED_FILES['softmax_sm_90_float32.py']}",
+        "config sm_90/float32/any: added",
+        "config sm_90/bfloat16/any: unchanged",
+    ]
+
+
+def test_diff_reports_params_verdict_environment_and_file_hash_changes(tmp_path: Path, capsys):
+    zoo = tmp_path / "zoo"
+    old = make_record(
+        verdict={"accepted": True, "ms": 0.5, "shapes": [{"shape": {"dim": 8}, "ms": 0.5}]}
+    )
+    new = make_record(
+        params={"BLOCK": 2048, "num_warps": 4},
+        verdict={"accepted": True, "ms": 0.4, "shapes": [{"shape": {"dim": 8}, "ms": 0.4}]},
+        environment={**old["environment"], "torch": "2.14.0"},
+    )
+    store.promote("softmax", kernel_source("a"), old, zoo_dir=zoo)
+    store.promote("softmax", kernel_source("b"), new, zoo_dir=zoo)
+    store.promote("softmax", kernel_source("c"), make_record(dtype="float32"), zoo_dir=zoo)
+    manifests = [store.read_manifest(zoo / "softmax" / v) for v in ("1.0.0", "1.2.0")]
+    name = "softmax_sm_90_bfloat16.py"
+    old_sha, new_sha = (m["files"][name] for m in manifests)
+    assert old_sha != new_sha
+
+    argv = ["zoo", "diff", "softmax", "1.0.0", "1.2.0", "--zoo", str(zoo)]
+    code, diff, _ = run_json([*argv, "--json"], capsys)
+    assert code == 0
+    assert diff["configs"]["added"] == ["sm_90/float32/any"]
+    assert diff["configs"]["changed"] == {
+        "sm_90/bfloat16/any": {
+            "params": {"BLOCK": {"old": 1024, "new": 2048}},
+            "verdict": {
+                "ms": {"old": 0.5, "new": 0.4},
+                "shapes[dim=8].ms": {"old": 0.5, "new": 0.4},
+            },
+            "environment": {"torch": {"old": "2.13.0", "new": "2.14.0"}},
+            "file": {"old": {"name": name, "sha256": old_sha},
+                     "new": {"name": name, "sha256": new_sha}},
+        }
+    }
+    assert diff["files"]["changed"] == {name: {"old": old_sha, "new": new_sha}}
+    code, out, _ = run_cli(argv, capsys)
+    assert code == 0
+    for line in (
+        "config sm_90/bfloat16/any: changed",
+        "  params.BLOCK: 1024 -> 2048",
+        "  verdict.shapes[dim=8].ms: 0.5 -> 0.4",
+        "  environment.torch: 2.13.0 -> 2.14.0",
+        f"  file: {name} {old_sha[:12]} -> {name} {new_sha[:12]}",
+        f"  ~ {name}  {old_sha} -> {new_sha}",
+    ):
+        assert line in out.splitlines()
+
+
+@pytest.mark.parametrize(
+    "argv,message",
+    [
+        (["show", "layernorm"], "no zoo entry for op 'layernorm' in "),
+        (["show", "softmax", "--version", "3.0.0"], "softmax has no version 3.0.0 in "),
+        (["diff", "softmax", "1.0.0", "1.7.0"], "softmax has no version 1.7.0 in "),
+        (["export", "softmax", "--version", "x", "--out", "b.json"], "not a MAJOR.MINOR.PATCH"),
+        (["verify", "layernorm"], "no zoo entry for op 'layernorm' in "),
+        (["verify", "softmax", "--version", "9.0.0"], "softmax has no version 9.0.0 in "),
+        (["verify", "--version", "1.0.0"], "--version needs OP"),
+    ],
+)
+def test_usage_errors_exit_2_with_one_line(shipped_copy: Path, capsys, argv, message):
+    code, out, err = run_cli(["zoo", *argv, "--zoo", str(shipped_copy)], capsys)
+    assert code == 2 and out == ""
+    assert err.startswith(f"kzoo: error: {message}") and err.count("\n") == 1
+    if "has no version" in message:
+        assert err.rstrip().endswith("versions there: 1.0.0 (custom), 1.1.0 (custom)")
+
+
+# ---------------------------------------------------------------------------------------------
+# export, import
+
+
+def test_export_import_round_trip(shipped_copy: Path, tmp_path: Path, capsys):
+    out = tmp_path / "softmax-1.0.0.json"
+    argv = ["zoo", "export", "softmax", "--version", "1.0.0", "--out", str(out)]
+    code, summary, _ = run_json([*argv, "--json", "--zoo", str(shipped_copy)], capsys)
+    assert code == 0
+    assert summary["out"] == str(out.resolve()) and summary["files"] == [
+        "softmax_sm_90_bfloat16.py"
+    ]
+    exported = out.read_bytes()
+    data = json.loads(exported)
+    assert (data["format"], data["bundle_version"]) == (bundle.FORMAT, bundle.BUNDLE_VERSION)
+    source_dir = shipped_copy / "softmax" / "1.0.0"
+    assert data["manifest"] == json.loads((source_dir / "manifest.json").read_text())
+    # exporting again gives the same bytes: a bundle carries no date or host
+    assert run_cli([*argv, "--zoo", str(shipped_copy)], capsys)[0] == 0
+    assert out.read_bytes() == exported
+
+    code, result, _ = run_json(["zoo", "import", str(out), "--json"], capsys)
+    imported = _home.user_zoo() / "softmax" / "1.0.0"
+    assert code == 0 and result["status"] == "imported"
+    assert result["path"] == str(imported) and result["zoo"] == str(_home.user_zoo())
+    assert sorted(p.name for p in imported.iterdir()) == [
+        "manifest.json", "softmax_sm_90_bfloat16.py"
+    ]
+    assert (imported / "softmax_sm_90_bfloat16.py").read_bytes() == (
+        source_dir / "softmax_sm_90_bfloat16.py"
+    ).read_bytes()
+    assert store.read_manifest(imported) == data["manifest"]
+    # the imported entry is what the layered zoo now serves, and it loads
+    found = store.find_config("softmax", "sm_90", "bfloat16")
+    assert found is not None and found[2] == imported
+    assert callable(store.load_kernel(found[2], found[1], found[0]).launch_softmax)
+
+    code, out_text, _ = run_cli(["zoo", "import", str(out)], capsys)
+    assert code == 0
+    assert out_text == f"softmax 1.0.0 is already at {imported}, identical\n"
+
+
+def test_import_refuses_a_tampered_bundle_naming_the_file(
+    shipped_copy: Path, tmp_path: Path, capsys
+):
+    out = tmp_path / "bundle.json"
+    assert run_cli(["zoo", "export", "softmax", "--out", str(out), "--zoo", str(shipped_copy)],
+                   capsys)[0] == 0
+    data = json.loads(out.read_text())
+    name = "softmax_sm_90_float32.py"
+    source = data["files"][name]
+    assert "LOOP_WARPS = 8\n" in source
+    data["files"][name] = source.replace("LOOP_WARPS = 8\n", "LOOP_WARPS = 4\n")
+    out.write_text(json.dumps(data))
+
+    target = tmp_path / "target"
+    code, stdout, err = run_cli(["zoo", "import", str(out), "--zoo", str(target)], capsys)
+    assert code == 1 and stdout == ""
+    assert err.startswith(f"kzoo: error: {out}: {name}: sha256 ")
+    assert f"does not match the manifest's {SHIPPED_FILES[name]}" in err
+    assert "will not be imported" in err
+    assert not target.exists()  # nothing written, not even the folder
+
+
+def test_import_refuses_the_same_version_with_other_content(
+    shipped_copy: Path, tmp_path: Path, capsys
+):
+    other = tmp_path / "other"
+    store.promote("softmax", kernel_source("mine"), make_record(), zoo_dir=other)
+    out = tmp_path / "mine.json"
+    assert run_cli(["zoo", "export", "softmax", "--out", str(out), "--zoo", str(other)],
+                   capsys)[0] == 0
+    before = sorted((p.name, p.read_bytes()) for p in (shipped_copy / "softmax/1.0.0").iterdir())
+    code, _, err = run_cli(["zoo", "import", str(out), "--zoo", str(shipped_copy)], capsys)
+    assert code == 1
+    assert err == (
+        f"kzoo: error: {shipped_copy.resolve() / 'softmax' / '1.0.0'} already holds softmax "
+        "1.0.0 with other content; entries are immutable, so it was not replaced\n"
+    )
+    after = sorted((p.name, p.read_bytes()) for p in (shipped_copy / "softmax/1.0.0").iterdir())
+    assert after == before
+
+
+@pytest.mark.parametrize(
+    "content,message",
+    [
+        ("{not json", "not a zoo bundle (cannot read it as JSON"),
+        ('{"format": "tar"}', 'not a zoo bundle (no "format": "kzoo-entry-bundle")'),
+        ('{"format": "kzoo-entry-bundle", "bundle_version": 7}', "bundle_version 7 is not"),
+    ],
+)
+def test_import_of_a_file_that_is_not_a_bundle_exits_2(tmp_path: Path, capsys, content, message):
+    path = tmp_path / "thing.json"
+    path.write_text(content)
+    code, _, err = run_cli(["zoo", "import", str(path)], capsys)
+    assert code == 2 and err.startswith(f"kzoo: error: {path}: {message}")
+    code, _, err = run_cli(["zoo", "import", str(tmp_path / "missing.json")], capsys)
+    assert code == 2 and "no such bundle file" in err
+
+
+def test_import_of_a_bundle_missing_a_file_exits_2(shipped_copy: Path, tmp_path: Path, capsys):
+    out = tmp_path / "bundle.json"
+    run_cli(["zoo", "export", "softmax", "--out", str(out), "--zoo", str(shipped_copy)], capsys)
+    data = json.loads(out.read_text())
+    del data["files"]["softmax_sm_90_float32.py"]
+    out.write_text(json.dumps(data))
+    code, _, err = run_cli(["zoo", "import", str(out)], capsys)
+    assert code == 2
+    assert "files do not match the manifest (missing ['softmax_sm_90_float32.py']" in err
+
+
+def test_export_refuses_a_tampered_entry(shipped_copy: Path, tmp_path: Path, capsys):
+    kernel = shipped_copy / "softmax" / "1.1.0" / "softmax_sm_90_float32.py"
+    flip_byte(kernel, b"NUM_STAGES = 2", b"NUM_STAGES = 3")
+    out = tmp_path / "bundle.json"
+    code, _, err = run_cli(
+        ["zoo", "export", "softmax", "--out", str(out), "--zoo", str(shipped_copy)], capsys
+    )
+    assert code == 1 and err.startswith(f"kzoo: error: {kernel.resolve()}: sha256 ")
+    assert not out.exists()
+
+
+# ---------------------------------------------------------------------------------------------
+# verify
+
+
+def test_verify_passes_on_the_shipped_entries_in_this_device(shipped_copy: Path, capsys):
+    code, report, err = run_json(["zoo", "verify", "--json", "--zoo", str(shipped_copy)], capsys)
+    assert code == 0, err
+    assert report["ok"] is True and report["mode"] in ("interpreter", "gpu")
+    assert [(e["version"], e["ok"]) for e in report["entries"]] == [
+        ("1.0.0", True), ("1.1.0", True)
+    ]
+    files = {f["name"]: f for e in report["entries"] for f in e["files"]}
+    assert {name: (f["sha256"], f["actual"], f["ok"]) for name, f in files.items()} == {
+        name: (digest, digest, True) for name, digest in SHIPPED_FILES.items()
+    }
+    configs = [c for e in report["entries"] for c in e["configs"]]
+    assert [(c["dtype"], c["status"]) for c in configs] == [
+        ("bfloat16", "correct"), ("bfloat16", "correct"), ("float32", "correct")
+    ]
+    for config in configs:
+        verdict = config["verdict"]
+        assert verdict["accepted"] is True and verdict["mode"] == report["mode"]
+        assert len(verdict["shapes"]) >= 4 and all(s["correct"] for s in verdict["shapes"])
+        assert config["task_warning"] is None
+        assert config["task_path"].endswith("tasks/softmax.py")
+    # the byte-identical bf16 file carried into 1.1.0 is checked once, and says so
+    assert configs[1]["same_as"] == "softmax 1.0.0 (custom) sm_90/bfloat16/any"
+    assert "all good: 2 entries, 3 config(s)" in err
+
+
+def test_verify_fails_naming_the_file_when_a_kernel_byte_changes(shipped_copy: Path, capsys):
+    kernel = shipped_copy / "softmax" / "1.0.0" / "softmax_sm_90_bfloat16.py"
+    flip_byte(kernel, b"LOOP_WARPS = 16", b"LOOP_WARPS = 32")
+    argv = ["zoo", "verify", "softmax", "--version", "1.0.0", "--zoo", str(shipped_copy)]
+    code, out, err = run_cli(argv, capsys)
+    assert code == 1
+    problem = (
+        f"{kernel.resolve()}: sha256 {store.sha256_bytes(kernel.read_bytes())} does not match "
+        f"the manifest's {SHIPPED_FILES['softmax_sm_90_bfloat16.py']}"
+    )
+    assert f"  file softmax_sm_90_bfloat16.py: FAILED: {problem}" in out.splitlines()
+    assert (
+        "  sm_90/bfloat16/any: not run (its file softmax_sm_90_bfloat16.py failed the hash check)"
+    ) in out.splitlines()
+    assert err == f"kzoo: 1 failure(s):\n  softmax 1.0.0 (custom): {problem}\n"
+
+    code, report, _ = run_json([*argv, "--json"], capsys)
+    assert code == 1 and report["ok"] is False
+    (entry,) = report["entries"]
+    assert entry["files"][0]["ok"] is False and entry["configs"][0]["status"] == "skipped"
+
+
+def test_verify_fails_a_wrong_kernel_and_a_missing_task_and_a_broken_manifest(
+    tmp_path: Path, capsys
+):
+    zoo = tmp_path / "zoo"
+    shipped_f32 = (REAL_SHIPPED_ZOO / "softmax/1.1.0/softmax_sm_90_float32.py").read_text()
+    wrong = shipped_f32.replace("    y = e * inv[:, None]\n", "    y = e * inv[:, None] * 1.01\n")
+    assert wrong != shipped_f32
+    # intact (its sha256 matches) and wrong: only running it can tell
+    store.promote("softmax", wrong, make_record(dtype="float32"), zoo_dir=zoo)
+    store.promote(
+        "softmax", "x = 1\n",
+        make_record(task={"name": "no_such_task", "sha256": "1" * 64}), zoo_dir=zoo,
+    )
+    broken = zoo / "layernorm" / "1.0.0"
+    broken.mkdir(parents=True)
+    (broken / "manifest.json").write_text("{}")
+
+    code, report, err = run_json(["zoo", "verify", "--json", "--zoo", str(zoo)], capsys)
+    assert code == 1 and report["ok"] is False
+    broken_entry, v1, v11 = report["entries"]
+    assert broken_entry == {
+        "ok": False,
+        "error": f"{broken.resolve() / 'manifest.json'}: missing field 'schema'",
+    }
+    (wrong_config,) = v1["configs"]
+    assert wrong_config["status"] == "wrong" and wrong_config["verdict"]["accepted"] is False
+    assert wrong_config["verdict"]["stage"] == "correctness"
+    assert wrong_config["task_warning"].endswith(
+        f"the entry was verified against {'0' * 64}; checking against the task as it is now"
+    )
+    statuses = {c["dtype"]: c for c in v11["configs"]}
+    assert statuses["float32"]["status"] == "wrong"
+    assert statuses["float32"]["same_as"] == "softmax 1.0.0 (custom) sm_90/float32/any"
+    missing_task = statuses["bfloat16"]
+    assert missing_task["status"] == "error"
+    assert missing_task["reason"].startswith("cannot read the task ")
+    assert "no_such_task.py" in missing_task["reason"]
+
+    failures = err.split("kzoo: 4 failure(s):\n")[1].splitlines()
+    assert failures[0] == f"  {broken.resolve() / 'manifest.json'}: missing field 'schema'"
+    kernel_file = zoo.resolve() / "softmax" / "1.0.0" / "softmax_sm_90_float32.py"
+    assert failures[1].startswith(
+        f"  softmax 1.0.0 (custom) sm_90/float32/any ({kernel_file}): WRONG at correctness: "
+    )
+    assert failures[3].startswith("  softmax 1.1.0 (custom) sm_90/bfloat16/any (")
+
+
+def test_verify_of_an_empty_zoo(tmp_path: Path, capsys):
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    code, out, _ = run_cli(["zoo", "verify", "--zoo", str(empty)], capsys)
+    assert code == 0 and out == f"no zoo entries in {empty.resolve()}\n"
+    code, report, _ = run_json(["zoo", "verify", "--json"], capsys)
+    assert code == 0 and report == {"mode": None, "ok": True, "entries": []}
+
+
+# ---------------------------------------------------------------------------------------------
+# through the real `kzoo` entry point
+
+
+def test_kzoo_zoo_commands_end_to_end(shipped_copy: Path, tmp_path: Path):
+    home = tmp_path / "home"
+    kernel = shipped_copy / "softmax" / "1.1.0" / "softmax_sm_90_float32.py"
+    flip_byte(kernel, b"TILE_ELEMS = 8192", b"TILE_ELEMS = 4096")
+    proc = run_kzoo("zoo", "verify", "softmax", "--version", "1.1.0", "--zoo", str(shipped_copy),
+                    env_home=home, timeout=300)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert "Traceback" not in proc.stderr and str(kernel.resolve()) in proc.stderr
+
+    proc = run_kzoo("zoo", "show", "nope", "--zoo", str(shipped_copy), env_home=home)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert proc.stderr.startswith("kzoo: error: no zoo entry for op 'nope'")
+
+    out = tmp_path / "b.json"
+    proc = run_kzoo("zoo", "export", "softmax", "--version", "1.0.0", "--out", str(out), "--zoo",
+                    str(shipped_copy), env_home=home)
+    assert proc.returncode == 0, proc.stderr
+    proc = run_kzoo("zoo", "import", str(out), "--json", env_home=home)
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["path"] == str(home.resolve() / "zoo" / "softmax" / "1.0.0")
+
+
+@pytest.mark.parametrize("command", ["list", "show", "diff", "verify", "export", "import"])
+def test_every_zoo_command_takes_json_and_zoo(command: str, tmp_path: Path):
+    proc = run_kzoo("zoo", command, "--help", env_home=tmp_path)
+    assert proc.returncode == 0
+    assert "--json" in proc.stdout and "--zoo DIR" in proc.stdout
+
+
+# ---------------------------------------------------------------------------------------------
+# on the GPU machine
+
+
+@pytest.mark.gpu
+def test_kzoo_zoo_verify_passes_for_every_shipped_entry_on_the_gpu(tmp_path: Path):
+    proc = run_kzoo("zoo", "verify", "--json", "--zoo", str(REAL_SHIPPED_ZOO),
+                    env_home=tmp_path / "home")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    report = json.loads(proc.stdout)
+    assert report["mode"] == "gpu" and report["ok"] is True
+    configs = [c for e in report["entries"] for c in e["configs"]]
+    assert configs and all(c["status"] == "correct" for c in configs)
