@@ -131,6 +131,11 @@ def cmd_optimize(args) -> int:
         if out["mode"] == "interpreter":
             print("interpreter mode: correctness only; run on a GPU to time and promote",
                   file=report)
+    tp = out["throughput"]
+    print(f"throughput: {tp['verified']} candidates verified in {tp['wall_s']:.0f} s by "
+          f"{tp['actors']} worker(s): {tp['candidates_per_minute']:.1f} per minute, "
+          f"{tp['candidates_per_actor_minute']:.1f} per worker-minute, workers idle "
+          f"{tp['idle_fraction']:.0%} of the time", file=report)
     if out["promoted"]:
         p = out["promoted"]
         print(f"promoted {p['op']} {p['version']} -> {p['path']}", file=report)

@@ -16,27 +16,45 @@ from verifier.worker import VerifierWorker, VerifyRequest
 CUDA_ERROR_MARKERS = ("illegal memory access", "CUDA error", "device-side assert", "unspecified launch")
 
 
-def init_ray(address: str | None, mode: str, workers: int) -> dict[str, Any]:
-    """Start or join Ray; returns what a report needs about it."""
+PROJECT_PACKAGES = ("agent", "search", "templates", "verifier", "kernel_zoo", "tasks")
+
+
+def _project_modules() -> list:
+    import importlib
+
+    return [importlib.import_module(name) for name in PROJECT_PACKAGES]
+
+
+def init_ray(address: str | None, mode: str, workers: int,
+             local_gpus: int | None = None) -> dict[str, Any]:
+    """Start or join Ray; returns what a report needs about it.
+
+    Joining a cluster (`auto`, `HOST:PORT` or `ray://HOST:10001`) ships this project's packages to
+    the workers through Ray's runtime environment, so the nodes need only Python, torch, triton and
+    ray. `local_gpus` declares GPU resources to a local instance (tests run "GPU" actors that way on
+    machines without one; the actors still use Triton's interpreter there).
+    """
     import ray
 
-    if ray.is_initialized():
-        return {"address": "already-initialized"}
-    if address:
-        ray.init(address=address, log_to_driver=False)
-        return {"address": address}
-    import torch
+    if not ray.is_initialized():
+        if address:
+            ray.init(address=address, log_to_driver=False,
+                     runtime_env={"py_modules": _project_modules()})
+        else:
+            import torch
 
-    gpus = torch.cuda.device_count() if mode == "gpu" else 0
-    ray.init(
-        num_cpus=max(workers, os.cpu_count() or 1),
-        num_gpus=gpus,
-        include_dashboard=False,
-        log_to_driver=False,
-        object_store_memory=256 << 20,  # verdicts are small; keep the local instance light
-        configure_logging=False,
-    )
-    return {"address": "local", "gpus": gpus}
+            gpus = local_gpus if local_gpus is not None else (
+                torch.cuda.device_count() if mode == "gpu" else 0)
+            ray.init(
+                num_cpus=max(workers, os.cpu_count() or 1),
+                num_gpus=gpus,
+                include_dashboard=False,
+                log_to_driver=False,
+                object_store_memory=256 << 20,  # verdicts are small; keep the instance light
+                configure_logging=False,
+            )
+    gpus = int(ray.cluster_resources().get("GPU", 0))
+    return {"address": address or "local", "gpus": gpus}
 
 
 def _actor_class():
@@ -48,7 +66,12 @@ def _actor_class():
             self.worker = VerifierWorker(mode, cache_dir)
 
         def verify(self, request: VerifyRequest) -> dict:
+            import ray
+
+            started = time.monotonic()
             verdict = self.worker.verify(request)
+            verdict["worker_seconds"] = time.monotonic() - started
+            verdict["worker"] = {"pid": os.getpid(), "gpu_ids": [str(g) for g in ray.get_gpu_ids()]}
             if self.worker.mode == "gpu" and any(
                 m in r for r in verdict.get("reasons", []) for m in CUDA_ERROR_MARKERS
             ):
@@ -71,7 +94,8 @@ class InFlight:
 class VerifierPool:
     """N verifier actors; submit to a free slot, collect finished verdicts with timeouts enforced."""
 
-    def __init__(self, n: int, mode: str, cache_dir: str, timeout_s: float):
+    def __init__(self, n: int, mode: str, cache_dir: str, timeout_s: float,
+                 gpus_per_actor: int = 0):
         import ray
 
         self._ray = ray
@@ -79,9 +103,10 @@ class VerifierPool:
         self.timeout_s = timeout_s
         actor = _actor_class()
         env = {"TRITON_INTERPRET": "1"} if mode == "interpreter" else {}
+        # One GPU per actor where the cluster has GPUs: Ray then places one actor per device.
         self.actors = [
             actor.options(
-                num_gpus=1 if mode == "gpu" else 0, num_cpus=1,
+                num_gpus=gpus_per_actor, num_cpus=1,
                 runtime_env={"env_vars": env} if env else None,
             ).remote(mode, cache_dir)
             for _ in range(n)
@@ -89,10 +114,19 @@ class VerifierPool:
         self.inflight: dict[Any, InFlight] = {}
         self.busy: set[int] = set()
         self.restarts = 0
+        self.started = time.monotonic()
+        self.verified = 0  # candidates that came back with a verdict, crashes and timeouts included
+        self.busy_s = 0.0  # time actors spent verifying
+        self.workers_seen: dict[int, list[str]] = {}  # pid -> the GPU ids Ray gave it
+        # Slots whose actor died or was killed: pinged until Ray has it back, so the next
+        # candidate is not lost to the restart window.
+        self.recovering: dict[int, Any] = {}
+        self.max_pings = 120
 
     @property
     def free_slots(self) -> list[int]:
-        return [i for i in range(len(self.actors)) if i not in self.busy]
+        return [i for i in range(len(self.actors))
+                if i not in self.busy and i not in self.recovering]
 
     def submit(self, slot: int, request: VerifyRequest, payload: Any) -> None:
         ref = self.actors[slot].verify.remote(request)
@@ -104,6 +138,25 @@ class VerifierPool:
         self._ray.kill(self.actors[slot], no_restart=False)
         self.restarts += 1
 
+    def _recover(self, slot: int) -> None:
+        self.recovering[slot] = (self.actors[slot].pid.remote(), 0)
+
+    def _check_recovering(self) -> None:
+        from ray.exceptions import GetTimeoutError, RayActorError
+
+        for slot, (ping, tries) in list(self.recovering.items()):
+            try:
+                self._ray.get(ping, timeout=0.5)
+            except GetTimeoutError:
+                continue
+            except RayActorError:
+                if tries >= self.max_pings:
+                    raise RuntimeError(f"verifier actor {slot} does not come back after restarts")
+                time.sleep(0.25)
+                self.recovering[slot] = (self.actors[slot].pid.remote(), tries + 1)
+                continue
+            del self.recovering[slot]
+
     def collect(self, wait_s: float = 1.0) -> list[tuple[Any, dict]]:
         """Finished (payload, verdict dict) pairs; timeouts and dead actors become failed verdicts."""
         from ray.exceptions import RayActorError, RayTaskError
@@ -111,7 +164,10 @@ class VerifierPool:
         from verifier.verdict import Verdict
 
         done: list[tuple[Any, dict]] = []
+        self._check_recovering()
         if not self.inflight:
+            if self.recovering:
+                time.sleep(min(wait_s, 0.25))
             return done
         ready, _ = self._ray.wait(list(self.inflight), num_returns=1, timeout=wait_s)
         for ref in ready:
@@ -125,8 +181,15 @@ class VerifierPool:
                 )
                 stage = "timeout" if getattr(info.payload, "timeout_reason", None) else "crash"
                 verdict = Verdict.failure(stage, self.mode, "", reason).to_dict()
+                self._recover(info.slot)
             if verdict.pop("worker_poisoned", False):
                 self._restart(info.slot)
+                self._recover(info.slot)
+            self.verified += 1
+            self.busy_s += verdict.pop("worker_seconds", time.monotonic() - info.started)
+            worker = verdict.pop("worker", None)
+            if worker:
+                self.workers_seen[worker["pid"]] = worker["gpu_ids"]
             done.append((info.payload, verdict))
         now = time.monotonic()
         for ref, info in self.inflight.items():
@@ -136,6 +199,20 @@ class VerifierPool:
                 )
                 self._restart(info.slot)  # its pending call fails with RayActorError next round
         return done
+
+    def throughput(self) -> dict[str, Any]:
+        """Verified candidates per minute (and per actor-minute) and how idle the actors were."""
+        wall_s = max(time.monotonic() - self.started, 1e-9)
+        actors = len(self.actors)
+        return {
+            "verified": self.verified,
+            "wall_s": round(wall_s, 2),
+            "actors": actors,
+            "candidates_per_minute": round(self.verified * 60 / wall_s, 3),
+            "candidates_per_actor_minute": round(self.verified * 60 / wall_s / actors, 3),
+            "idle_fraction": round(max(0.0, 1 - self.busy_s / (wall_s * actors)), 3),
+            "workers": [{"pid": pid, "gpu_ids": ids} for pid, ids in self.workers_seen.items()],
+        }
 
     def shutdown(self) -> None:
         for actor in self.actors:

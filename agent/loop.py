@@ -36,6 +36,7 @@ class OptimizeOptions:
     timeout_s: float = 600.0
     seed: int | None = None
     quiet: bool = False
+    local_gpus: int | None = None  # GPU resources to declare to a local Ray instance (tests)
 
 
 @dataclass
@@ -49,14 +50,6 @@ class Pending:
 class OptimizeResult:
     payload: dict[str, Any]
     table: list[dict[str, Any]] = field(default_factory=list)
-
-
-def _default_workers(mode: str) -> int:
-    if mode == "gpu":
-        import torch
-
-        return max(1, torch.cuda.device_count())
-    return 2
 
 
 def optimize(opts: OptimizeOptions) -> OptimizeResult:
@@ -73,7 +66,6 @@ def optimize(opts: OptimizeOptions) -> OptimizeResult:
     template = get_template(plan.template)
     mode = detect_mode()
     device = device_label()
-    workers = opts.workers or _default_workers(mode)
     storage = opts.storage or search.default_storage()
     name = search.study_name(task.name, task.sha256, template.name, dtype, device)
     study = search.open_study(name, storage, seed=opts.seed)
@@ -84,8 +76,12 @@ def optimize(opts: OptimizeOptions) -> OptimizeResult:
     from agent.cluster import VerifierPool, init_ray
 
     cache_dir = str(kzoo_home() / "candidates")
-    ray_info = init_ray(opts.address, mode, workers)
-    pool = VerifierPool(workers, mode, cache_dir, opts.timeout_s)
+    ray_info = init_ray(opts.address, mode, opts.workers or 1, opts.local_gpus)
+    # Default: one actor per GPU of the cluster (each takes one); two in the interpreter.
+    default_workers = max(1, ray_info["gpus"]) if mode == "gpu" else 2
+    workers = opts.workers or default_workers
+    pool = VerifierPool(workers, mode, cache_dir, opts.timeout_s,
+                        gpus_per_actor=1 if ray_info["gpus"] else 0)
     progress = Progress(opts.trials, quiet=opts.quiet)
     progress.note(
         f"{task.name} {dtype} on {device} ({mode}); study {name!r} in {storage}; {workers} worker(s)"
@@ -139,13 +135,14 @@ def optimize(opts: OptimizeOptions) -> OptimizeResult:
                     new_trials += 1
                 done = completed()
                 want = opts.trials - done - len(pool.inflight)
-            if not pool.inflight:
-                break
+            if not pool.inflight and (want <= 0 or over_time or not pool.recovering):
+                break  # done; or nothing running and nothing coming back to run it
             for pending, verdict in pool.collect(wait_s=1.0):
                 verdict["dtype"] = verdict.get("dtype") or dtype
                 summary = _summary(verdict)
                 tell(pending.trial, pending.params, search.score(summary), summary)
             done = completed()
+        throughput = pool.throughput()
         best = search.best_accepted(study)
         promoted, best_out = None, None
         if best is not None:
@@ -195,6 +192,7 @@ def optimize(opts: OptimizeOptions) -> OptimizeResult:
         "pruned_by_constraints": pruned,
         "elapsed_s": round(time.monotonic() - started, 2),
         "worker_restarts": pool.restarts,
+        "throughput": throughput,
         "best": best_out,
         "promoted": promoted,
     }

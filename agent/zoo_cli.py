@@ -42,6 +42,13 @@ _TASK_NAME_RE = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_-]*$")
 # parser
 
 
+def _positive_float(text: str) -> float:
+    value = float(text)
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"must be positive, got {value}")
+    return value
+
+
 def add_zoo_parser(subparsers: Any) -> None:
     """Add the `zoo` command and its subcommands to the main parser's subparsers."""
     zoo = subparsers.add_parser(
@@ -88,7 +95,7 @@ def add_zoo_parser(subparsers: Any) -> None:
     verify.add_argument("op", metavar="OP", nargs="?", help="only this op's entries")
     verify.add_argument("--version", metavar="V", help="only this version (needs OP)")
     verify.add_argument(
-        "--timeout", type=float, default=600.0, metavar="SECONDS",
+        "--timeout", type=_positive_float, default=600.0, metavar="SECONDS",
         help="limit per kernel check before its process is killed (default 600)",
     )
     export = command(
@@ -441,9 +448,8 @@ class _Verifier:
 
     def __init__(self, timeout_s: float) -> None:
         # the verifier pulls in torch; only this command needs it
-        from verifier.worker import detect_mode
-
         import tasks
+        from verifier.worker import detect_mode
 
         self.mode = detect_mode()
         self.timeout_s = timeout_s
@@ -475,13 +481,17 @@ class _Verifier:
                 f"{task['sha256']}; checking against the task as it is now"
             )
             print(f"    warning: {result['task_warning']}", file=report, flush=True)
+        try:
+            source_text = source.decode("utf-8")
+        except UnicodeDecodeError as err:
+            return {**result, "reason": f"the kernel file is not UTF-8 text: {err}"}
         key = (task_sha, store.sha256_bytes(source), config["dtype"])
         if key in self._done:
             verdict, first = self._done[key]
             result["same_as"] = first
         else:
             request = VerifyRequest(
-                str(task_path), task_source, source.decode("utf-8"), config["dtype"], time=False
+                str(task_path), task_source, source_text, config["dtype"], time=False
             )
             verdict = verify_in_subprocess(
                 request, self.mode, str(self.cache_dir), self.timeout_s

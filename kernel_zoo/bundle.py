@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
+import secrets
 from pathlib import Path
 from typing import Any
 
@@ -53,16 +53,15 @@ def export_entry(entry: store.Entry, out: Path) -> dict[str, Any]:
     out = Path(out).expanduser().resolve()
     if not out.parent.is_dir():
         raise store.ZooError(f"{out.parent}: no such folder to write the bundle into")
-    handle = tempfile.NamedTemporaryFile(
-        "w", encoding="utf-8", dir=out.parent, prefix=f".{out.name}.", delete=False
-    )
+    # open(..., "x") rather than tempfile: the bundle gets the umask's usual permissions, not 0600
+    tmp = out.parent / f".{out.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp"
     try:
-        with handle:
+        with open(tmp, "x", encoding="utf-8") as handle:
             json.dump(bundle, handle, indent=2)
             handle.write("\n")
-        os.replace(handle.name, out)
+        os.replace(tmp, out)
     except BaseException:
-        Path(handle.name).unlink(missing_ok=True)
+        tmp.unlink(missing_ok=True)
         raise
     return {"op": entry.op, "version": entry.version, "out": str(out), "files": sorted(texts)}
 
