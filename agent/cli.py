@@ -182,6 +182,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     from agent.errors import OptimizeError, PlanError
+    from search.study import StorageError
     from tasks import TaskError
 
     try:
@@ -193,7 +194,7 @@ def main(argv: list[str] | None = None) -> int:
             from agent.zoo_cli import run_zoo
 
             return run_zoo(args)
-    except (TaskError, PlanError) as exc:
+    except (TaskError, PlanError, StorageError) as exc:
         return _error(str(exc))
     except OptimizeError as exc:
         print(f"kzoo: error: {exc}", file=sys.stderr)

@@ -47,7 +47,7 @@ class BucketScheme:
         return (*closed, f"{self.size_name}_gt_{self.bounds[-1]}")
 
     def bucket_of_size(self, size: int) -> str:
-        for name, bound in zip(self.names, self.bounds):
+        for name, bound in zip(self.names[:-1], self.bounds, strict=True):
             if size <= bound:
                 return name
         return self.names[-1]
@@ -89,12 +89,16 @@ def bucket_of(op: str, shape: Sequence[int]) -> str:
 def pick(op: str, wanted: str, present: Iterable[str]) -> str | None:
     """The bucket, among `present`, whose config should serve a tensor in bucket `wanted`.
 
+    The exact bucket first; then "any", a config tuned across every shape of its task, which
+    serves an unseen bucket better than one tuned for another bucket; then the nearest bucket.
     `wanted` == "any" (the shape is unknown) takes the "any" config, else the widest bucket there
     is, which copes with every size. None when `present` is empty.
     """
     have = set(present)
     if wanted in have:
         return wanted
+    if ANY in have:
+        return ANY
     found = scheme(op)
     ranked = [name for name in (found.names if found else ()) if name in have]
     if wanted != ANY and found is not None and wanted in found.names and ranked:

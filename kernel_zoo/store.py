@@ -11,6 +11,7 @@ triton imports, at load time.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import datetime
 import fcntl
 import hashlib
@@ -25,7 +26,6 @@ import tempfile
 import threading
 import types
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -267,7 +267,7 @@ def _layers(zoo_dirs: list[Path] | None) -> list[tuple[Path, str]]:
     return layers
 
 
-@dataclass(frozen=True)
+@dataclasses.dataclass(frozen=True)
 class Entry:
     """One version of one op in one zoo folder, with its validated manifest."""
 
@@ -276,7 +276,7 @@ class Entry:
     zoo: Path
     layer: str  # "user", "shipped", or "custom" for a folder given explicitly
     path: Path
-    manifest: dict[str, Any] = field(compare=False, repr=False)
+    manifest: dict[str, Any] = dataclasses.field(compare=False, repr=False)
 
 
 def _entry_dirs(zoo_dirs: list[Path] | None) -> list[tuple[Path, str, str, str]]:

@@ -33,6 +33,10 @@ def _storage(url: str):
     return optuna.storages.RDBStorage(url, engine_kwargs=engine_kwargs)
 
 
+class StorageError(Exception):
+    """The study storage cannot be opened; the message says what to do."""
+
+
 def open_study(name: str, storage_url: str, seed: int | None = None):
     """Create the study or load it when it exists: the same command resumes where it stopped."""
     import optuna
@@ -41,8 +45,20 @@ def open_study(name: str, storage_url: str, seed: int | None = None):
     sampler = optuna.samplers.TPESampler(
         constant_liar=True, multivariate=True, n_startup_trials=8, seed=seed
     )
+    try:
+        storage = _storage(storage_url)
+    except ModuleNotFoundError as exc:
+        raise StorageError(
+            f"study storage {storage_url!r} needs the Python package {exc.name!r}; for "
+            "PostgreSQL install kernel-zoo[postgres] (psycopg 3)"
+        ) from exc
+    except Exception as exc:
+        raise StorageError(
+            f"cannot open study storage {storage_url!r}: {type(exc).__name__}: "
+            f"{str(exc).splitlines()[0] if str(exc) else ''}"
+        ) from exc
     return optuna.create_study(
-        study_name=name, storage=_storage(storage_url), sampler=sampler,
+        study_name=name, storage=storage, sampler=sampler,
         direction="maximize", load_if_exists=True,
     )
 

@@ -615,7 +615,8 @@ def test_bucket_names_and_distance():
         ("cols_le_4096", ["cols_le_1024", "cols_gt_65536"], "cols_le_1024"),  # 1 away, not 3
         ("cols_le_16384", ["cols_le_1024", "cols_gt_65536"], "cols_gt_65536"),  # tie: wider
         ("cols_le_16384", ["cols_le_4096", "cols_le_65536"], "cols_le_65536"),  # tie: wider
-        ("cols_gt_65536", ["any", "cols_le_1024"], "cols_le_1024"),  # nearest beats "any"
+        ("cols_gt_65536", ["any", "cols_le_1024"], "any"),  # tuned on all shapes beats another
+        ("cols_gt_65536", ["cols_le_16384", "cols_le_1024"], "cols_le_16384"),  # else nearest
         ("cols_le_1024", ["any"], "any"),  # entries from before buckets keep working
         ("any", ["cols_le_1024", "cols_le_65536"], "cols_le_65536"),  # shape unknown: widest
         ("any", ["any", "cols_le_1024"], "any"),
@@ -642,12 +643,13 @@ def test_dispatch_picks_the_nearest_bucket_of_the_newest_entry(tmp_path: Path):
     assert tag("cols_le_4096") == "cols_le_1024"
     assert tag("cols_le_16384") == "cols_gt_65536"
     assert tag("cols_gt_65536") == "cols_gt_65536"
-    # a config tuned over all shapes serves only where no bucket of this (arch, dtype) exists
+    # a config tuned over all shapes serves every bucket that has no config of its own
     store.promote("softmax", kernel_source("any"), make_record(), zoo_dir=zoo)
     ops.clear_cache()
-    assert tag("cols_le_4096") == "cols_le_1024"
+    assert tag("cols_le_4096") == "any"
+    assert tag("cols_le_1024") == "cols_le_1024"  # an exact bucket still wins
     found = store.find_config("softmax", "sm_90", "bfloat16", bucket="cols_le_65536")
-    assert found is not None and found[1]["shape_bucket"] == "cols_gt_65536"
+    assert found is not None and found[1]["shape_bucket"] == "any"
     assert found[2].name == "1.2.0"
 
 

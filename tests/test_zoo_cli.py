@@ -11,10 +11,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from conftest import run_kzoo
-from kernel_zoo import _home, bundle, ops, store
 from test_zoo import REAL_SHIPPED_ZOO, kernel_source, make_record, run_cli
+
+from kernel_zoo import _home, bundle, ops, store
 
 SHIPPED_FILES = {
     "softmax_sm_90_bfloat16.py": "ea737c41ad88c8dd0df222bc095a69e4e357c5cc329ee1482af82466ec524b3c",
