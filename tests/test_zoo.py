@@ -949,13 +949,17 @@ def test_pinned_and_bucketed_dispatch_on_cuda_under_compile():
     newest_fn = torch.compile(lambda t: ops.softmax(t, dim=-1) * 2.0, fullgraph=True)
     torch.testing.assert_close(pinned_fn(x_wide), torch.softmax(x_wide, -1) * 2.0)
     torch.testing.assert_close(newest_fn(x_wide), torch.softmax(x_wide, -1) * 2.0)
-    # the nearest bucket present (cols_gt_65536) serves a narrow tensor before "any" does
+    # a narrow tensor has no bucket of its own in 1.1.0: its "any" config serves it, not the
+    # wide-row one
     torch.testing.assert_close(newest_fn(x_narrow), torch.softmax(x_narrow, -1) * 2.0)
 
     arch = _device_arch()
     pinned_old = ops._zoo_launcher("softmax", arch, "float32", "cols_gt_65536", pinned._entry)
     newest_wide = ops._zoo_launcher("softmax", arch, "float32", "cols_gt_65536")
-    assert pinned_old is not None and newest_wide is not None
+    newest_any = ops._zoo_launcher("softmax", arch, "float32", "cols_le_1024")
+    assert pinned_old is not None and newest_wide is not None and newest_any is not None
     assert pinned_old.__globals__["TAG"] == "old" and newest_wide.__globals__["TAG"] == "wide"
+    assert newest_any.__globals__["TAG"] == "old"
     assert pinned_old.__globals__["calls"] == [(2, 70000)]
-    assert newest_wide.__globals__["calls"] == [(2, 70000), (4, 100)]
+    assert newest_wide.__globals__["calls"] == [(2, 70000)]
+    assert newest_any.__globals__["calls"] == [(4, 100)]

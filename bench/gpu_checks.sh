@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# On the single-GPU machine: the gpu-marked tests, the adversarial corpus, and `kzoo zoo verify` of
+# the shipped zoo; logs and JSON land in bench/results/ (and $OUT when set).
+set -uo pipefail
+out=${OUT:-/tmp/kzoo-out}
+mkdir -p "$out" bench/results/runs
+dev=$(python3 -c "from verifier.environment import device_label; print(device_label())")
+python3 -m pytest -q -m gpu tests/ -p no:cacheprovider 2>&1 | tail -25 | tee bench/results/runs/gpu-tests-$dev.txt
+python3 bench/verifier_corpus.py 2>&1 | tail -30
+KZOO_HOME=$(mktemp -d) python3 -m agent zoo verify --zoo kernel_zoo/entries --json \
+    > bench/results/zoo-verify-$dev.json; echo "zoo verify exit $?"
+cp bench/results/verifier-$dev.json bench/results/zoo-verify-$dev.json bench/results/runs/gpu-tests-$dev.txt "$out/"
