@@ -157,8 +157,7 @@ def _softmax_launcher(
     return launcher, "", logging.NOTSET
 
 
-@torch.library.custom_op("kzoo::softmax", mutates_args=())
-def _softmax_op(x: torch.Tensor, dim: int, entry: str | None = None) -> torch.Tensor:
+def _softmax_impl(x: torch.Tensor, dim: int, entry: str | None) -> torch.Tensor:
     launcher, reason, level = _softmax_launcher(x, dim, entry)
     if launcher is None:
         _report_fallback("softmax", reason, level)
@@ -166,6 +165,20 @@ def _softmax_op(x: torch.Tensor, dim: int, entry: str | None = None) -> torch.Te
     else:
         out = launcher(x)
     return _match_fake_layout(out, x)
+
+
+@torch.library.custom_op("kzoo::softmax", mutates_args=())
+def _softmax_op(x: torch.Tensor, dim: int, entry: str | None = None) -> torch.Tensor:
+    return _softmax_impl(x, dim, entry)
+
+
+def _softmax_call(x: torch.Tensor, dim: int, entry: str | None) -> torch.Tensor:
+    """The custom op where it is needed (torch.compile traces it; autograd records it), else the
+    same implementation called directly: the dispatcher costs an eager call ~10-20 us of host
+    time, as much as the kernel itself on a launch-bound tensor."""
+    if torch.compiler.is_compiling() or (x.requires_grad and torch.is_grad_enabled()):
+        return _softmax_op(x, dim, entry)
+    return _softmax_impl(x, dim, entry)
 
 
 @_softmax_op.register_fake
@@ -209,7 +222,7 @@ def softmax(x: torch.Tensor, dim: int = -1) -> torch.Tensor:
     Raises `ZooError` (`ZooIntegrityError` for a file modified after verification) when the
     matching zoo entry is broken, rather than falling back silently.
     """
-    return _softmax_op(x, dim)
+    return _softmax_call(x, dim, None)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -243,7 +256,7 @@ class PinnedSoftmax(PinnedOp):
 
     def __call__(self, x: torch.Tensor, dim: int = -1) -> torch.Tensor:
         """`ops.softmax(x, dim)` restricted to this entry's kernels; same backward."""
-        return _softmax_op(x, dim, self._entry)
+        return _softmax_call(x, dim, self._entry)
 
 
 _PINNABLE: dict[str, type[PinnedOp]] = {PinnedSoftmax.op: PinnedSoftmax}

@@ -329,6 +329,9 @@ class Verifier:
             key = (task.sha256, dtype_name, tuple(sorted(result.shape.items())))
             fns = {"candidate": lambda: candidate(*inputs)}
             if refresh or key not in self._baselines:
+                # One compiled entry, as a user's steady state has: entries from other shapes and
+                # trials would each add guard checks to every call of the baseline.
+                torch._dynamo.reset()
                 compiled = torch.compile(model, dynamic=False)
                 fns["eager"] = lambda: model(*inputs)
                 fns["compile"] = lambda: compiled(*inputs)

@@ -38,6 +38,9 @@ def _in_launch() -> bool:
 
 def _wrap_run(original):
     def run(self, *args, grid, warmup, **kwargs):
+        if not getattr(_state, "watching", False):
+            # Outside a watched call (timing, baselines, users' code) the hook costs one lookup.
+            return original(self, *args, grid=grid, warmup=warmup, **kwargs)
         if not warmup:
             _launches[getattr(getattr(self, "fn", None), "__module__", None)] += 1
         _state.depth = getattr(_state, "depth", 0) + 1
@@ -102,10 +105,12 @@ def watch_call(candidate_module: str):
     threads_before = {t.ident for t in threading.enumerate()}
     record = CallRecord()
     monitor = _AtenMonitor()
+    _state.watching = True
     try:
         with monitor:
             yield record
     finally:
+        _state.watching = False
         for module, count in _launches.items():
             delta = count - before.get(module, 0)
             if module == candidate_module:
