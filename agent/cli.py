@@ -182,6 +182,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     from agent.errors import OptimizeError, PlanError
+    from agent.errors import ClusterError
     from search.study import StorageError
     from tasks import TaskError
 
@@ -196,6 +197,9 @@ def main(argv: list[str] | None = None) -> int:
             return run_zoo(args)
     except (TaskError, PlanError, StorageError) as exc:
         return _error(str(exc))
+    except ClusterError as exc:
+        print(f"kzoo: error: {exc}", file=sys.stderr)
+        return EXIT_REJECTED
     except OptimizeError as exc:
         print(f"kzoo: error: {exc}", file=sys.stderr)
         return EXIT_REJECTED

@@ -11,6 +11,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+from agent.errors import ClusterError
 from verifier.worker import VerifierWorker, VerifyRequest
 
 CUDA_ERROR_MARKERS = ("illegal memory access", "CUDA error", "device-side assert", "unspecified launch")
@@ -23,6 +24,24 @@ def _project_modules() -> list:
     import importlib
 
     return [importlib.import_module(name) for name in PROJECT_PACKAGES]
+
+
+def _check_reachable(address: str) -> None:
+    """Fail in seconds, not after Ray's minutes of retries, when nothing listens at HOST:PORT."""
+    import socket
+
+    if address == "auto":
+        return  # Ray finds the local cluster's address itself
+    host, _, port = address.removeprefix("ray://").rpartition(":")
+    if not host or not port.isdigit():
+        raise ClusterError(f"--address {address!r}: expected auto, HOST:PORT or ray://HOST:PORT")
+    try:
+        socket.create_connection((host, int(port)), timeout=5).close()
+    except OSError as exc:
+        raise ClusterError(
+            f"nothing answers at {host}:{port} ({exc.strerror or exc}): start the cluster with "
+            "`ray start --head`, or leave --address out to start a local instance"
+        ) from exc
 
 
 def init_ray(address: str | None, mode: str, workers: int,
@@ -38,8 +57,18 @@ def init_ray(address: str | None, mode: str, workers: int,
 
     if not ray.is_initialized():
         if address:
-            ray.init(address=address, log_to_driver=False,
-                     runtime_env={"py_modules": _project_modules()})
+            _check_reachable(address)
+            try:
+                ray.init(address=address, log_to_driver=False,
+                         runtime_env={"py_modules": _project_modules()})
+            except (ConnectionError, RuntimeError, ValueError) as exc:
+                raise ClusterError(
+                    f"cannot join the Ray cluster at {address!r}: {exc}. Check that `ray start "
+                    "--head` runs there and that this machine reaches it (or leave --address "
+                    "out to start a local instance). A head with token authentication (Ray's "
+                    "default since 2.59 where ~/.ray/auth_token exists) needs RAY_AUTH_MODE=token "
+                    "here so this driver presents its token."
+                ) from exc
         else:
             import torch
 
@@ -72,10 +101,13 @@ def _actor_class():
             verdict = self.worker.verify(request)
             verdict["worker_seconds"] = time.monotonic() - started
             verdict["worker"] = {"pid": os.getpid(), "gpu_ids": [str(g) for g in ray.get_gpu_ids()]}
-            if self.worker.mode == "gpu" and any(
+            cuda_gone = self.worker.mode == "gpu" and any(
                 m in r for r in verdict.get("reasons", []) for m in CUDA_ERROR_MARKERS
-            ):
-                verdict["worker_poisoned"] = True  # the CUDA context is gone; restart the actor
+            )
+            # A candidate that patched a module was caught, but the patch lives on in this
+            # process; like a lost CUDA context, that calls for a fresh one.
+            if cuda_gone or "module-patching" in verdict.get("exploits", []):
+                verdict["worker_poisoned"] = True
             return verdict
 
         def pid(self) -> int:

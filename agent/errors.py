@@ -7,3 +7,7 @@ class PlanError(Exception):
 
 class OptimizeError(Exception):
     """The search cannot go on; the message says why."""
+
+
+class ClusterError(Exception):
+    """Ray could not be started or joined; the message says what to check."""
