@@ -183,7 +183,10 @@ class VerifierPool:
                 continue
             except RayActorError:
                 if tries >= self.max_pings:
-                    raise RuntimeError(f"verifier actor {slot} does not come back after restarts")
+                    raise ClusterError(
+                        f"verifier worker {slot} did not come back after a restart; Ray could not "
+                        "start a replacement (see `ray status` and the Ray logs)"
+                    ) from None
                 time.sleep(0.25)
                 self.recovering[slot] = (self.actors[slot].pid.remote(), tries + 1)
                 continue
@@ -224,7 +227,7 @@ class VerifierPool:
                 self.workers_seen[worker["pid"]] = worker["gpu_ids"]
             done.append((info.payload, verdict))
         now = time.monotonic()
-        for ref, info in self.inflight.items():
+        for info in self.inflight.values():
             if now - info.started > self.timeout_s and not getattr(info.payload, "timeout_reason", None):
                 info.payload.timeout_reason = (
                     f"the candidate did not finish within {self.timeout_s:.0f} s (hang or far too slow)"

@@ -519,37 +519,42 @@ def promote(op: str, source: str, record: dict[str, Any], *, zoo_dir: Path) -> d
         if final_dir.exists():
             raise ZooError(f"{final_dir} exists but is not a valid newest version")
 
-        tmp_dir = Path(tempfile.mkdtemp(prefix=f".tmp-{version}-", dir=op_dir))
-        try:
-            files: dict[str, str] = {}
-            for config in kept:
-                name = config["file"]
-                if name in files:  # several configs may share one source file
-                    continue
-                data = _read_verified(previous_dir / name, previous_files[name])
-                _write_durably(tmp_dir / name, data)
-                files[name] = previous_files[name]
-            _write_durably(tmp_dir / file_name, source_bytes)
-            files[file_name] = sha256_bytes(source_bytes)
-            manifest = {
-                "schema": SCHEMA,
-                "op": op,
-                "version": version,
-                "created": _now(),
-                "configs": kept + [new_config],
-                "files": files,
-            }
-            validate_manifest(manifest, f"new manifest for {op} {version}")
-            text = json.dumps(manifest, indent=2) + "\n"
-            _write_durably(tmp_dir / MANIFEST, text.encode("utf-8"))
-            # mkdtemp makes the folder private; an entry is meant to be read by anyone
-            tmp_dir.chmod(0o755)
-            os.rename(tmp_dir, final_dir)
-        except BaseException:
-            shutil.rmtree(tmp_dir, ignore_errors=True)
-            raise
-        _fsync_dir(op_dir)
+        contents: dict[str, bytes] = {}
+        for config in kept:
+            name = config["file"]
+            if name not in contents:  # several configs may share one source file
+                contents[name] = _read_verified(previous_dir / name, previous_files[name])
+        contents[file_name] = source_bytes
+        manifest = {
+            "schema": SCHEMA,
+            "op": op,
+            "version": version,
+            "created": _now(),
+            "configs": kept + [new_config],
+            "files": {name: sha256_bytes(data) for name, data in contents.items()},
+        }
+        validate_manifest(manifest, f"new manifest for {op} {version}")
+        _write_entry(op_dir, final_dir, contents, manifest)
     return {"op": op, "version": version, "path": str(final_dir)}
+
+
+def _write_entry(op_dir: Path, final_dir: Path, files: dict[str, bytes],
+                 manifest: dict[str, Any]) -> None:
+    """Build an entry in a temp folder beside its final place and rename it there: readers see a
+    whole entry or none. The caller holds the zoo lock."""
+    tmp_dir = Path(tempfile.mkdtemp(prefix=f".tmp-{final_dir.name}-", dir=op_dir))
+    try:
+        for name, data in files.items():
+            _write_durably(tmp_dir / name, data)
+        text = json.dumps(manifest, indent=2) + "\n"
+        _write_durably(tmp_dir / MANIFEST, text.encode("utf-8"))
+        # mkdtemp makes the folder private; an entry is meant to be read by anyone
+        tmp_dir.chmod(0o755)
+        os.rename(tmp_dir, final_dir)
+    except BaseException:
+        shutil.rmtree(tmp_dir, ignore_errors=True)
+        raise
+    _fsync_dir(op_dir)
 
 
 def import_entry(
@@ -597,18 +602,7 @@ def import_entry(
             for name, digest in existing["files"].items():
                 _read_verified(final_dir / name, digest)
             return {**result, "status": "identical"}
-        tmp_dir = Path(tempfile.mkdtemp(prefix=f".tmp-{version}-", dir=op_dir))
-        try:
-            for name, data in files.items():
-                _write_durably(tmp_dir / name, data)
-            text = json.dumps(manifest, indent=2) + "\n"
-            _write_durably(tmp_dir / MANIFEST, text.encode("utf-8"))
-            tmp_dir.chmod(0o755)
-            os.rename(tmp_dir, final_dir)
-        except BaseException:
-            shutil.rmtree(tmp_dir, ignore_errors=True)
-            raise
-        _fsync_dir(op_dir)
+        _write_entry(op_dir, final_dir, files, manifest)
     return {**result, "status": "imported"}
 
 

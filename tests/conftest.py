@@ -50,3 +50,15 @@ def run_kzoo(*args: str, env_home: Path, timeout: float = 600, cwd: Path = ROOT)
         [sys.executable, "-m", "agent", *args], cwd=cwd, env=env, capture_output=True, text=True,
         timeout=timeout,
     )
+
+
+@pytest.fixture
+def isolated_zoo(tmp_path, monkeypatch):
+    """Default zoo layers point into tmp_path: the real user and shipped zoos are never touched."""
+    from kernel_zoo import _home, ops
+
+    monkeypatch.setenv("KZOO_HOME", str(tmp_path / "kzoo_home"))
+    monkeypatch.setattr(_home, "SHIPPED_ZOO", tmp_path / "shipped_zoo")
+    ops.clear_cache()
+    yield
+    ops.clear_cache()

@@ -77,13 +77,8 @@ def sha256_file(path: Path) -> str:
 
 
 @pytest.fixture(autouse=True)
-def isolated_zoo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
-    """Default layers point into tmp_path: the real user and shipped zoos are never touched."""
-    monkeypatch.setenv("KZOO_HOME", str(tmp_path / "kzoo_home"))
-    monkeypatch.setattr(_home, "SHIPPED_ZOO", tmp_path / "shipped_zoo")
-    ops.clear_cache()
-    yield
-    ops.clear_cache()
+def _isolated(isolated_zoo):
+    """Every test here runs against zoos under tmp_path (conftest.isolated_zoo)."""
 
 
 # ---------------------------------------------------------------------------------------------

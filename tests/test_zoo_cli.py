@@ -14,7 +14,7 @@ import pytest
 from conftest import run_kzoo
 from test_zoo import REAL_SHIPPED_ZOO, kernel_source, make_record, run_cli
 
-from kernel_zoo import _home, bundle, ops, store
+from kernel_zoo import _home, bundle, store
 
 SHIPPED_FILES = {
     "softmax_sm_90_bfloat16.py": "ea737c41ad88c8dd0df222bc095a69e4e357c5cc329ee1482af82466ec524b3c",
@@ -23,13 +23,8 @@ SHIPPED_FILES = {
 
 
 @pytest.fixture(autouse=True)
-def isolated_zoo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
-    """Default layers point into tmp_path: the real user and shipped zoos are never touched."""
-    monkeypatch.setenv("KZOO_HOME", str(tmp_path / "kzoo_home"))
-    monkeypatch.setattr(_home, "SHIPPED_ZOO", tmp_path / "shipped_zoo")
-    ops.clear_cache()
-    yield
-    ops.clear_cache()
+def _isolated(isolated_zoo):
+    """Every test here runs against zoos under tmp_path (conftest.isolated_zoo)."""
 
 
 @pytest.fixture

@@ -98,5 +98,4 @@ def copy_bandwidth(device: torch.device, flusher: L2Flusher, nbytes: int = 1 << 
     src = torch.empty(nbytes // 4, dtype=torch.float32, device=device).uniform_()
     dst = torch.empty_like(src)
     timing = bench({"copy": lambda: dst.copy_(src)}, flusher=flusher, budget_ms=200.0)["copy"]
-    del src, dst
     return 2 * nbytes / (timing.median_ms * 1e-3)
