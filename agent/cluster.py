@@ -75,6 +75,9 @@ def init_ray(address: str | None, mode: str, workers: int,
             gpus = local_gpus if local_gpus is not None else (
                 torch.cuda.device_count() if mode == "gpu" else 0)
             ray.init(
+                # "local": a new instance even where a `ray start` cluster already runs (plain
+                # ray.init() would join that one, which --address is for).
+                address="local",
                 num_cpus=max(workers, os.cpu_count() or 1),
                 num_gpus=gpus,
                 include_dashboard=False,

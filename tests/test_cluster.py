@@ -52,6 +52,16 @@ def test_optimize_joins_an_existing_cluster(tmp_path):
         assert payload["ray"]["address"] == f"127.0.0.1:{port}"
         assert payload["trials"] == 3 and payload["best"]["correct"]
         assert len(payload["throughput"]["workers"]) == 2
+
+        # With that cluster still up, no --address means a local instance of its own.
+        alone = subprocess.run(
+            [sys.executable, "-m", "agent", "optimize", str(ROOT / "tasks" / "softmax.py"),
+             "--trials", "2", "--json", str(out)],
+            cwd=ROOT, env=dict(env, KZOO_HOME=str(tmp_path / "home2")),
+            capture_output=True, text=True, timeout=400,
+        )
+        assert alone.returncode == 0, alone.stdout + alone.stderr[-3000:]
+        assert json.loads(out.read_text())["ray"]["address"] == "local"
     finally:
         os.killpg(head.pid, signal.SIGKILL)  # the head and everything it started, nothing else
         head.wait(30)
