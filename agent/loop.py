@@ -93,18 +93,15 @@ def optimize(opts: OptimizeOptions) -> OptimizeResult:
         for r in search.completed_trials(study) if r.verdict
     }
 
-    def completed() -> int:
-        return len(search.completed_trials(study))
-
     def tell(trial, params: dict, value: float, verdict: dict) -> None:
         trial.set_user_attr("verdict", json.dumps(verdict))
         study.tell(trial, value)
         seen[json.dumps(params, sort_keys=True)] = (value, json.dumps(verdict))
-        progress.update(completed(), value, verdict)
+        progress.update(search.count_completed(study), value, verdict)
 
     new_trials = pruned = 0
     try:
-        done = completed()
+        done = search.count_completed(study)
         progress.update(done, None, None)
         while True:
             over_time = opts.time_budget is not None and time.monotonic() - started > opts.time_budget
@@ -133,7 +130,7 @@ def optimize(opts: OptimizeOptions) -> OptimizeResult:
                     request = VerifyRequest(str(task.path), task.source, source, dtype)
                     pool.submit(pool.free_slots[0], request, Pending(trial, params))
                     new_trials += 1
-                done = completed()
+                done = search.count_completed(study)
                 want = opts.trials - done - len(pool.inflight)
             if not pool.inflight and (want <= 0 or over_time or not pool.recovering):
                 break  # done; or nothing running and nothing coming back to run it
@@ -141,7 +138,7 @@ def optimize(opts: OptimizeOptions) -> OptimizeResult:
                 verdict["dtype"] = verdict.get("dtype") or dtype
                 summary = _summary(verdict)
                 tell(pending.trial, pending.params, search.score(summary), summary)
-            done = completed()
+            done = search.count_completed(study)
         throughput = pool.throughput()
         best = search.best_accepted(study)
         promoted, best_out = None, None
@@ -187,7 +184,7 @@ def optimize(opts: OptimizeOptions) -> OptimizeResult:
         "study": name,
         "storage": storage,
         "ray": ray_info,
-        "trials": completed(),
+        "trials": search.count_completed(study),
         "new_trials": new_trials,
         "pruned_by_constraints": pruned,
         "elapsed_s": round(time.monotonic() - started, 2),

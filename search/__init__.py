@@ -2,11 +2,12 @@
 
 from search.space import space_size, suggest
 from search.study import (
-    TrialRecord, best_accepted, completed_trials, default_storage, open_study,
+    TrialRecord, best_accepted, completed_trials, count_completed, default_storage, open_study,
     reclaim_stale_trials, score, study_name, this_driver,
 )
 
 __all__ = [
-    "TrialRecord", "best_accepted", "completed_trials", "default_storage", "open_study",
+    "TrialRecord", "best_accepted", "completed_trials", "count_completed", "default_storage",
+    "open_study",
     "reclaim_stale_trials", "score", "space_size", "study_name", "suggest", "this_driver",
 ]

@@ -114,6 +114,13 @@ def score(verdict: dict[str, Any]) -> float:
     return float(speedup) if speedup else 1.0
 
 
+def count_completed(study) -> int:
+    """Completed trials, without reading their verdicts (the loop asks after every tell)."""
+    from optuna.trial import TrialState
+
+    return len(study.get_trials(deepcopy=False, states=(TrialState.COMPLETE,)))
+
+
 def completed_trials(study) -> list[TrialRecord]:
     from optuna.trial import TrialState
 

@@ -70,7 +70,7 @@ class VerifierWorker:
                 refresh_baselines=request.refresh_baselines, seed_offset=request.seed_offset,
             )
         except Exception as exc:  # anything unforeseen is the candidate's failure, as data
-            verdict = Verdict.failure("crash", self.mode, request.dtype, _brief(exc))
+            verdict = Verdict.failure("error", self.mode, request.dtype, _brief(exc))
         speedup = verdict.speedup_vs_best_baseline
         if request.remeasure and verdict.accepted and speedup and speedup > REMEASURE_SPEEDUP:
             self._remeasure(request, verdict, speedup)
