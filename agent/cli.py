@@ -181,8 +181,7 @@ def cmd_verify(args) -> int:
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    from agent.errors import OptimizeError, PlanError
-    from agent.errors import ClusterError
+    from agent.errors import ClusterError, OptimizeError, PlanError
     from search.study import StorageError
     from tasks import TaskError
 
@@ -197,10 +196,7 @@ def main(argv: list[str] | None = None) -> int:
             return run_zoo(args)
     except (TaskError, PlanError, StorageError) as exc:
         return _error(str(exc))
-    except ClusterError as exc:
-        print(f"kzoo: error: {exc}", file=sys.stderr)
-        return EXIT_REJECTED
-    except OptimizeError as exc:
+    except (ClusterError, OptimizeError) as exc:  # the run failed, not the command line
         print(f"kzoo: error: {exc}", file=sys.stderr)
         return EXIT_REJECTED
     except KeyboardInterrupt:

@@ -77,6 +77,17 @@ def _brief(exc: BaseException, path: Path | None = None) -> str:
     return text
 
 
+def _cast_floating(values: list, dtype: torch.dtype, device: torch.device | None = None) -> list:
+    """Floating tensors to `dtype` (and `device`); other tensors to `device`; the rest as given."""
+
+    def cast(v):
+        if not isinstance(v, torch.Tensor):
+            return v
+        return v.to(device, dtype) if v.is_floating_point() else v.to(device)
+
+    return [cast(v) for v in values]
+
+
 def _as_list(out: Any) -> list:
     return list(out) if isinstance(out, (tuple, list)) else [out]
 
@@ -104,9 +115,6 @@ class Verifier:
             # fp32 compares IEEE against IEEE: TF32 on either side would hide or fake errors.
             torch.backends.cuda.matmul.allow_tf32 = False
             torch.backends.cudnn.allow_tf32 = False
-            import torch._dynamo as dynamo
-
-            dynamo.config.cache_size_limit = 64  # one static compile per shape and dtype
 
     # ---- entry point -------------------------------------------------------------------------
     def verify(
@@ -166,11 +174,7 @@ class Verifier:
         torch.manual_seed(seed)
         with torch.device(self.device):
             inputs = task.make_inputs()
-        return [
-            t.to(self.device, dtype) if isinstance(t, torch.Tensor) and t.is_floating_point()
-            else (t.to(self.device) if isinstance(t, torch.Tensor) else t)
-            for t in inputs
-        ]
+        return _cast_floating(inputs, dtype, self.device)
 
     def _instantiate(self, task: Task, module, dtype: torch.dtype, seed: int):
         torch.manual_seed(seed)
@@ -195,10 +199,7 @@ class Verifier:
 
     def _reference64(self, model, inputs: list) -> list:
         model64 = copy.deepcopy(model).to(torch.float64)
-        return _as_list(model64(*[
-            t.to(torch.float64) if isinstance(t, torch.Tensor) and t.is_floating_point() else t
-            for t in inputs
-        ]))
+        return _as_list(model64(*_cast_floating(inputs, torch.float64)))
 
     def _check_shape(self, task: Task, module, dtype_name: str, shape: dict,
                      seeds: list[int]) -> tuple[ShapeResult, list[Problem]]:
