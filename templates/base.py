@@ -18,6 +18,7 @@ _ENV = jinja2.Environment(
     lstrip_blocks=True,
     keep_trailing_newline=True,
     autoescape=False,
+    extensions=["jinja2.ext.do"],
 )
 
 
