@@ -69,6 +69,9 @@ def build_parser() -> argparse.ArgumentParser:
     opt.add_argument("--timeout", type=_positive_float, default=600.0, metavar="SECONDS",
                      help="per-candidate limit before its worker is killed (default 600)")
     opt.add_argument("--seed", type=int, help="sampler seed, for reproducible searches")
+    opt.add_argument("--template", metavar="NAME",
+                     help="search this template instead of the plan's first (e.g. a CUDA C++ "
+                     "one: softmax_cuda); `kzoo optimize` names the choices when it is wrong")
 
     ver = sub.add_parser(
         "verify", help="check one candidate file against a task",
@@ -111,6 +114,7 @@ def cmd_optimize(args) -> int:
         task=args.task, trials=args.trials, time_budget=args.time_budget, dtype=args.dtype,
         workers=args.workers, address=args.address, storage=args.storage, zoo=args.zoo,
         promote=not args.no_promote, timeout_s=args.timeout, seed=args.seed,
+        template=args.template,
     )
     result = optimize(opts)
     out = result.payload

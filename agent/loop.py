@@ -14,7 +14,7 @@ from typing import Any
 
 import search
 import tasks
-from agent.errors import OptimizeError
+from agent.errors import OptimizeError, PlanError
 from agent.plan import plan as make_plan
 from agent.progress import Progress
 from kernel_zoo._home import kzoo_home, user_zoo
@@ -37,6 +37,7 @@ class OptimizeOptions:
     seed: int | None = None
     quiet: bool = False
     local_gpus: int | None = None  # GPU resources to declare to a local Ray instance (tests)
+    template: str | None = None  # one of the plan's templates (default: its first, Triton)
 
 
 @dataclass
@@ -63,7 +64,7 @@ def optimize(opts: OptimizeOptions) -> OptimizeResult:
             "(KZOO['dtypes'])."
         )
     plan = make_plan(task)
-    template = get_template(plan.template)
+    template = get_template(_template_name(plan, opts.template))
     mode = detect_mode()
     device = device_label()
     storage = opts.storage or search.default_storage()
@@ -196,6 +197,17 @@ def optimize(opts: OptimizeOptions) -> OptimizeResult:
     return OptimizeResult(payload, _table(study))
 
 
+def _template_name(plan, wanted: str | None) -> str:
+    """The plan's own template, or one of its alternatives (a CUDA C++ one) when asked for."""
+    choices = (plan.template, *plan.alternatives)
+    if wanted is None:
+        return plan.template
+    if wanted not in choices:
+        raise PlanError(f"template {wanted!r} does not cover {plan.op}; "
+                            f"its templates: {', '.join(choices)}")
+    return wanted
+
+
 def _state(name: str):
     from optuna.trial import TrialState
 
@@ -225,7 +237,7 @@ def _promote(task, plan, template, cfg, source, dtype, verdict, env, zoo_dir: Pa
     from kernel_zoo.store import promote
 
     record = {
-        "arch": env["arch"], "dtype": dtype, "shape_bucket": "any",
+        "arch": env["arch"], "dtype": dtype, "shape_bucket": plan.shape_bucket,
         "template": template.name, "params": params_of(cfg),
         "task": {"name": task.name, "sha256": task.sha256},
         "device": env["gpu"], "verdict": verdict, "environment": env,

@@ -1,23 +1,24 @@
 """Plan: capture Model.forward with torch.fx on meta tensors and match it to a template family.
 
-The spine knows one family, row-wise softmax; a graph it cannot cover is reported plainly, with what
-it found, rather than guessed at.
+Each family has a matcher that reads the captured graph and, when the graph is that family's op,
+returns the render context its templates need. The families: row-wise softmax and log-softmax
+(any dim), row normalizations (RMSNorm, LayerNorm, residual add + RMSNorm), reductions over a dim
+(sum, mean, amax, amin, argmax), cross-entropy, and fused pointwise chains. A graph no matcher
+covers is reported plainly, with what was found, rather than guessed at.
 """
 
 from __future__ import annotations
 
 import operator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 import torch
 import torch.fx
+import torch.nn.functional as F
 
 from agent.errors import PlanError
 from tasks import Task
-
-_SOFTMAX_FUNCTIONS = {torch.softmax, torch.nn.functional.softmax, torch.Tensor.softmax}
-_SOFTMAX_NAMES = {"softmax"}
 
 
 @dataclass(frozen=True)
@@ -27,9 +28,11 @@ class Plan:
     template: str
     context: dict[str, Any] = field(default_factory=dict)  # render-time facts (dim, ...)
     graph: tuple[str, ...] = ()  # the captured nodes, for reports
+    alternatives: tuple[str, ...] = ()  # other templates (CUDA C++) that cover the same op
+    shape_bucket: str = "any"  # the zoo bucket a winner is promoted under
 
     def describe(self) -> str:
-        ctx = ", ".join(f"{k}={v}" for k, v in self.context.items())
+        ctx = ", ".join(f"{k}={v}" for k, v in self.context.items() if k != "params")
         return f"{self.op}: family {self.family}, template {self.template} ({ctx})"
 
 
@@ -61,31 +64,355 @@ def _node_text(node: torch.fx.Node) -> str:
     return f"{node.op}:{target}{shape}"
 
 
+@dataclass
+class Graph:
+    """The captured graph, with what matchers ask of it."""
+
+    gm: torch.fx.GraphModule
+    task: Task
+
+    @property
+    def placeholders(self) -> list[torch.fx.Node]:
+        return [n for n in self.gm.graph.nodes if n.op == "placeholder"]
+
+    @property
+    def compute(self) -> list[torch.fx.Node]:
+        return [n for n in self.gm.graph.nodes
+                if n.op in ("call_function", "call_method", "call_module")
+                and n.target is not operator.getitem]
+
+    @property
+    def outputs(self) -> list:
+        out = next(n for n in self.gm.graph.nodes if n.op == "output").args[0]
+        return list(out) if isinstance(out, (tuple, list)) else [out]
+
+    def module(self, node: torch.fx.Node) -> torch.nn.Module | None:
+        return self.gm.get_submodule(node.target) if node.op == "call_module" else None
+
+    def rank(self, node: Any) -> int:
+        meta = node.meta.get("tensor_meta") if isinstance(node, torch.fx.Node) else None
+        return len(meta.shape) if meta is not None else 0
+
+    def shape(self, node: Any) -> tuple[int, ...] | None:
+        meta = node.meta.get("tensor_meta") if isinstance(node, torch.fx.Node) else None
+        return tuple(meta.shape) if meta is not None else None
+
+
+def _is(node: torch.fx.Node, functions: tuple = (), methods: tuple = (),
+        modules: tuple = (), graph: Graph | None = None) -> bool:
+    if node.op == "call_function":
+        return node.target in functions
+    if node.op == "call_method":
+        return node.target in methods
+    if node.op == "call_module" and graph is not None:
+        return isinstance(graph.module(node), modules)
+    return False
+
+
+def _arg(node: torch.fx.Node, index: int, name: str, default: Any = None) -> Any:
+    if name in node.kwargs:
+        return node.kwargs[name]
+    return node.args[index] if len(node.args) > index else default
+
+
+def _param_path(node: Any) -> str | None:
+    """The state_dict path of a parameter read by a get_attr node."""
+    if isinstance(node, torch.fx.Node) and node.op == "get_attr":
+        return str(node.target)
+    return None
+
+
+# ---- softmax, log-softmax ----------------------------------------------------------------------
+
+def _match_softmax(graph: Graph) -> dict | None:
+    compute = graph.compute
+    if len(compute) != 1:
+        return None
+    node = compute[0]
+    log = _is(node, (torch.log_softmax, F.log_softmax, torch.Tensor.log_softmax),
+              ("log_softmax",), (torch.nn.LogSoftmax,), graph)
+    plain = _is(node, (torch.softmax, F.softmax, torch.Tensor.softmax), ("softmax",),
+                (torch.nn.Softmax,), graph)
+    if not (log or plain):
+        return None
+    module = graph.module(node)
+    dim = module.dim if module is not None else _arg(node, 1, "dim")
+    if not isinstance(dim, int):
+        raise PlanError(f"{graph.task.path}: softmax needs an explicit integer dim, got {dim!r}.")
+    if module is None and _arg(node, 2, "dtype") is not None:
+        raise PlanError(f"{graph.task.path}: softmax with a dtype= argument is not covered yet.")
+    rank = max(graph.rank(node.args[0]), 1)
+    dim %= rank
+    return {"op": "log_softmax" if log else "softmax", "family": "softmax_rows",
+            "template": "softmax", "alternatives": ("softmax_cuda",),
+            "bucket": "any" if dim == rank - 1 else "inner_dim",
+            "context": {"op": "log_softmax" if log else "softmax", "log": log, "dim": dim,
+                        "dim_is_last": dim == rank - 1, "params": []}}
+
+
+# ---- RMSNorm, LayerNorm, residual add + RMSNorm ---------------------------------------------------
+
+def _norm_node(graph: Graph, node: torch.fx.Node) -> dict | None:
+    """kind, weight/bias paths, eps and normalized dims of one norm node, or None."""
+    module = graph.module(node)
+    if isinstance(module, (torch.nn.RMSNorm, torch.nn.LayerNorm)):
+        kind = "rms" if isinstance(module, torch.nn.RMSNorm) else "layer"
+        prefix = f"{node.target}."
+        weight = prefix + "weight" if getattr(module, "weight", None) is not None else None
+        bias = prefix + "bias" if getattr(module, "bias", None) is not None else None
+        return {"kind": kind, "weight_path": weight, "bias_path": bias, "eps": module.eps,
+                "normalized_ndim": len(module.normalized_shape)}
+    if _is(node, (F.rms_norm, torch.rms_norm)):
+        kind = "rms"
+    elif _is(node, (F.layer_norm, torch.layer_norm)):
+        kind = "layer"
+    else:
+        return None
+    shape = _arg(node, 1, "normalized_shape")
+    weight = _arg(node, 2, "weight")
+    bias = _arg(node, 3, "bias") if kind == "layer" else None
+    eps = _arg(node, 4 if kind == "layer" else 3, "eps", 1e-5 if kind == "layer" else None)
+    for what, value in (("weight", weight), ("bias", bias)):
+        if value is not None and _param_path(value) is None:
+            raise PlanError(f"{graph.task.path}: the norm's {what} is not a Model parameter; "
+                            "pass it as an nn.Parameter of the Model.")
+    return {"kind": kind, "weight_path": _param_path(weight),
+            "bias_path": _param_path(bias), "eps": eps,
+            "normalized_ndim": 1 if isinstance(shape, int) else len(shape)}
+
+
+def _norm_context(op: str, found: dict, residual: bool) -> dict:
+    params = [{"path": p} for p in (found["weight_path"], found["bias_path"]) if p]
+    return {"op": op, "family": "norm_rows", "template": "norm", "alternatives": (),
+            "bucket": "any",
+            "context": {"op": op, "residual": residual, "params": params, **found}}
+
+
+def _match_norm(graph: Graph) -> dict | None:
+    compute = graph.compute
+    if len(compute) == 1:
+        found = _norm_node(graph, compute[0])
+        if found is None:
+            return None
+        return _norm_context("rms_norm" if found["kind"] == "rms" else "layer_norm", found, False)
+    if len(compute) == 2:
+        add, norm = compute
+        found = _norm_node(graph, norm)
+        is_add = _is(add, (operator.add, torch.add), ("add",))
+        placeholders = graph.placeholders
+        if (found is None or found["kind"] != "rms" or not is_add or norm.args[0] is not add
+                or len(placeholders) != 2 or set(add.args) != set(placeholders)):
+            return None
+        if graph.outputs != [norm, add]:
+            raise PlanError(f"{graph.task.path}: residual add + RMSNorm must return "
+                            "(normed, x + residual), in that order.")
+        return _norm_context("add_rms_norm", found, True)
+    return None
+
+
+# ---- reductions over a dim --------------------------------------------------------------------
+
+_REDUCTIONS = {
+    "sum": (torch.sum, torch.Tensor.sum), "mean": (torch.mean, torch.Tensor.mean),
+    "amax": (torch.amax, torch.Tensor.amax), "amin": (torch.amin, torch.Tensor.amin),
+    "argmax": (torch.argmax, torch.Tensor.argmax),
+}
+
+
+def _match_reduce(graph: Graph) -> dict | None:
+    compute = graph.compute
+    if len(compute) != 1:
+        return None
+    node = compute[0]
+    for op, functions in _REDUCTIONS.items():
+        if _is(node, functions, (op,)):
+            break
+    else:
+        return None
+    dim = _arg(node, 1, "dim")
+    if isinstance(dim, (tuple, list)) and len(dim) == 1:
+        dim = dim[0]
+    if not isinstance(dim, int):
+        raise PlanError(f"{graph.task.path}: {op} needs one integer dim (a reduction over all "
+                        f"elements or several dims is not covered yet), got {dim!r}.")
+    if _arg(node, 2, "keepdim", False):
+        raise PlanError(f"{graph.task.path}: {op} with keepdim=True is not covered yet.")
+    rank = max(graph.rank(node.args[0]), 1)
+    dim %= rank
+    return {"op": op, "family": "reduce", "template": "reduce", "alternatives": (),
+            "bucket": "any" if dim == rank - 1 else "inner_dim",
+            "context": {"op": op, "dim": dim, "rank": rank, "params": []}}
+
+
+# ---- cross-entropy ----------------------------------------------------------------------------
+
+def _match_cross_entropy(graph: Graph) -> dict | None:
+    compute = graph.compute
+    if len(compute) != 1:
+        return None
+    node = compute[0]
+    module = graph.module(node)
+    if isinstance(module, torch.nn.CrossEntropyLoss):
+        ignore, reduction = module.ignore_index, module.reduction
+        weight, smoothing = module.weight, module.label_smoothing
+    elif _is(node, (F.cross_entropy,)):
+        ignore = _arg(node, 4, "ignore_index", -100)
+        reduction = _arg(node, 6, "reduction", "mean")
+        weight = _arg(node, 2, "weight")
+        smoothing = _arg(node, 7, "label_smoothing", 0.0)
+    else:
+        return None
+    if reduction != "mean" or weight is not None or smoothing:
+        raise PlanError(f"{graph.task.path}: cross-entropy is covered with reduction='mean', no "
+                        "class weights and no label smoothing.")
+    if graph.rank(node.args[0]) != 2:
+        raise PlanError(f"{graph.task.path}: cross-entropy is covered for (N, C) logits.")
+    return {"op": "cross_entropy", "family": "cross_entropy", "template": "cross_entropy",
+            "alternatives": (), "bucket": "any",
+            "context": {"op": "cross_entropy", "ignore_index": int(ignore), "params": []}}
+
+
+# ---- fused pointwise chains -------------------------------------------------------------------
+
+def _unary(name: str) -> Callable[[list, dict], list]:
+    return lambda args, kw: [name, args[0]]
+
+
+# fx target -> builder of the expression node from the converted args and kwargs
+_POINTWISE_FUNCTIONS: dict[Any, Callable[[list, dict], list]] = {
+    operator.add: lambda a, k: ["add", a[0], a[1]], torch.add: lambda a, k: ["add", a[0], a[1]],
+    operator.sub: lambda a, k: ["sub", a[0], a[1]], torch.sub: lambda a, k: ["sub", a[0], a[1]],
+    operator.mul: lambda a, k: ["mul", a[0], a[1]], torch.mul: lambda a, k: ["mul", a[0], a[1]],
+    operator.truediv: lambda a, k: ["div", a[0], a[1]],
+    torch.div: lambda a, k: ["div", a[0], a[1]],
+    operator.neg: _unary("neg"), torch.neg: _unary("neg"),
+    torch.relu: _unary("relu"), F.relu: _unary("relu"),
+    F.silu: _unary("silu"), torch.sigmoid: _unary("sigmoid"), F.sigmoid: _unary("sigmoid"),
+    torch.tanh: _unary("tanh"), F.tanh: _unary("tanh"), F.mish: _unary("mish"),
+    torch.exp: _unary("exp"), torch.abs: _unary("abs"), torch.square: _unary("square"),
+    F.gelu: lambda a, k: ["gelu", a[0], k.get("approximate", a[1] if len(a) > 1 else "none")],
+    F.leaky_relu: lambda a, k: ["leaky_relu", a[0],
+                                k.get("negative_slope", a[1] if len(a) > 1 else 0.01)],
+    F.hardtanh: lambda a, k: ["hardtanh", a[0], k.get("min_val", a[1] if len(a) > 1 else -1.0),
+                              k.get("max_val", a[2] if len(a) > 2 else 1.0)],
+    torch.clamp: lambda a, k: ["clamp", a[0], k.get("min", a[1] if len(a) > 1 else None),
+                               k.get("max", a[2] if len(a) > 2 else None)],
+    F.softplus: lambda a, k: ["softplus", a[0], k.get("beta", a[1] if len(a) > 1 else 1.0),
+                              k.get("threshold", a[2] if len(a) > 2 else 20.0)],
+}
+_POINTWISE_METHODS = {
+    name: _POINTWISE_FUNCTIONS[fn] for name, fn in (
+        ("add", torch.add), ("sub", torch.sub), ("mul", torch.mul), ("div", torch.div),
+        ("neg", torch.neg), ("relu", torch.relu), ("sigmoid", torch.sigmoid),
+        ("tanh", torch.tanh), ("exp", torch.exp), ("abs", torch.abs), ("square", torch.square),
+        ("clamp", torch.clamp), ("clip", torch.clamp),
+    )
+}
+
+
+def _module_expr(module: torch.nn.Module, arg: list) -> list | None:
+    table: list[tuple[type, Callable[[Any], list]]] = [
+        (torch.nn.ReLU, lambda m: ["relu", arg]),
+        (torch.nn.SiLU, lambda m: ["silu", arg]),
+        (torch.nn.Sigmoid, lambda m: ["sigmoid", arg]),
+        (torch.nn.Tanh, lambda m: ["tanh", arg]),
+        (torch.nn.Mish, lambda m: ["mish", arg]),
+        (torch.nn.GELU, lambda m: ["gelu", arg, m.approximate]),
+        (torch.nn.LeakyReLU, lambda m: ["leaky_relu", arg, m.negative_slope]),
+        (torch.nn.Hardtanh, lambda m: ["hardtanh", arg, m.min_val, m.max_val]),
+        (torch.nn.Softplus, lambda m: ["softplus", arg, m.beta, m.threshold]),
+    ]
+    for cls, build in table:
+        if isinstance(module, cls):
+            return build(module)
+    return None
+
+
+def _match_pointwise(graph: Graph) -> dict | None:
+    outputs = graph.outputs
+    if len(outputs) != 1 or not isinstance(outputs[0], torch.fx.Node):
+        return None
+    out_shape = graph.shape(outputs[0])
+    if out_shape is None:
+        return None
+    inputs: list[dict] = []
+    leaf_index: dict[str, int] = {}
+
+    def leaf(node: torch.fx.Node) -> list | None:
+        if node.name not in leaf_index:
+            shape = graph.shape(node)
+            if node.op == "get_attr":
+                shape = tuple(graph.gm.get_parameter(str(node.target)).shape)
+                source = {"source": "param", "path": str(node.target)}
+            else:
+                source = {"source": "arg", "index": graph.placeholders.index(node)}
+            if shape == out_shape:
+                kind = "full"
+            elif shape is not None and len(shape) == 1 and shape[0] == out_shape[-1]:
+                kind = "row"
+            elif shape is not None and len(shape) == 0:
+                kind = "scalar"
+            else:
+                return None  # a broadcast the template does not cover
+            leaf_index[node.name] = len(inputs)
+            inputs.append({"kind": kind, **source})
+        return ["input", leaf_index[node.name]]
+
+    def convert(value: Any) -> list | None:
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            return ["const", float(value)]
+        if not isinstance(value, torch.fx.Node):
+            return None
+        if value.op in ("placeholder", "get_attr"):
+            return leaf(value)
+        args = [convert(a) if isinstance(a, torch.fx.Node) else a for a in value.args]
+        tensor_args = [a for a, raw in zip(args, value.args) if isinstance(raw, torch.fx.Node)]
+        if any(a is None for a in tensor_args):
+            return None
+        # scalars in arithmetic positions become constants
+        args = [["const", float(a)] if isinstance(a, (int, float)) and not isinstance(a, bool)
+                and i < 2 and _is_arith(value) else a for i, a in enumerate(args)]
+        if value.op == "call_function" and value.target in _POINTWISE_FUNCTIONS:
+            return _POINTWISE_FUNCTIONS[value.target](args, dict(value.kwargs))
+        if value.op == "call_method" and value.target in _POINTWISE_METHODS:
+            return _POINTWISE_METHODS[value.target](args, dict(value.kwargs))
+        if value.op == "call_module":
+            return _module_expr(graph.module(value), args[0])
+        return None
+
+    expr = convert(outputs[0])
+    if expr is None or not inputs or not any(i["kind"] == "full" for i in inputs):
+        return None
+    op = graph.task.op or "pointwise"
+    params = [{"path": i["path"]} for i in inputs if i["source"] == "param"]
+    return {"op": op, "family": "pointwise", "template": "pointwise",
+            "alternatives": ("pointwise_cuda",), "bucket": "any",
+            "context": {"op": op, "expr": expr, "inputs": inputs, "params": params}}
+
+
+def _is_arith(node: torch.fx.Node) -> bool:
+    return node.target in (operator.add, operator.sub, operator.mul, operator.truediv, torch.add,
+                           torch.sub, torch.mul, torch.div) or node.target in (
+        "add", "sub", "mul", "div")
+
+
+MATCHERS: tuple[Callable[[Graph], dict | None], ...] = (
+    _match_softmax, _match_norm, _match_reduce, _match_cross_entropy, _match_pointwise,
+)
+
+
 def plan(task: Task) -> Plan:
     gm, _ = capture(task)
-    compute = [n for n in gm.graph.nodes if n.op in ("call_function", "call_method", "call_module")]
-    graph = tuple(_node_text(n) for n in gm.graph.nodes)
-    softmax = [
-        n for n in compute
-        if (n.op == "call_function" and n.target in _SOFTMAX_FUNCTIONS)
-        or (n.op == "call_method" and n.target in _SOFTMAX_NAMES)
-    ]
-    others = [n for n in compute if n not in softmax and n.target is not operator.getitem]
-    if len(softmax) != 1 or others:
-        raise PlanError(
-            f"{task.path}: the captured graph ({', '.join(graph)}) matches no template family yet. "
-            "This version plans a single row-wise softmax; other ops are not covered."
-        )
-    node = softmax[0]
-    src = node.args[0]
-    rank = len(src.meta["tensor_meta"].shape)
-    dim = node.kwargs.get("dim", node.args[1] if len(node.args) > 1 else None)
-    if not isinstance(dim, int):
-        raise PlanError(f"{task.path}: softmax needs an explicit integer dim, got {dim!r}.")
-    dim = dim % rank
-    if node.kwargs.get("dtype") is not None or (len(node.args) > 2 and node.args[2] is not None):
-        raise PlanError(f"{task.path}: softmax with a dtype= argument is not covered yet.")
-    return Plan(
-        op=task.op or "softmax", family="softmax_rows", template="softmax",
-        context={"dim": dim, "dim_is_last": dim == rank - 1}, graph=graph,
+    graph = Graph(gm, task)
+    text = tuple(_node_text(n) for n in gm.graph.nodes)
+    for matcher in MATCHERS:
+        found = matcher(graph)
+        if found is not None:
+            return Plan(op=task.op or found["op"], family=found["family"],
+                        template=found["template"], context=found["context"], graph=text,
+                        alternatives=found["alternatives"], shape_bucket=found["bucket"])
+    raise PlanError(
+        f"{task.path}: the captured graph ({', '.join(text)}) matches no template family. "
+        "Covered: softmax and log-softmax, RMSNorm, LayerNorm, residual add + RMSNorm, "
+        "sum/mean/amax/amin/argmax over one dim, cross-entropy, and pointwise chains."
     )

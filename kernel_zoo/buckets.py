@@ -22,6 +22,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 ANY = "any"
+# Ops that reduce over a dim serve a call over a dim other than the last with another kernel (a
+# strided one), so such calls have a bucket of their own.
+INNER_DIM = "inner_dim"
+DIM_OPS = frozenset({"softmax", "log_softmax", "sum", "mean", "amax", "amin", "argmax"})
 
 
 @dataclass(frozen=True)
@@ -64,9 +68,8 @@ class BucketScheme:
 
 # Powers of two because the kernels round a row up to a power-of-two block, and that block (rows
 # per program, registers per thread, one pass or a loop) is what a tuned setting depends on.
-SCHEMES: dict[str, BucketScheme] = {
-    "softmax": BucketScheme(size_name="cols", axis=-1, bounds=(1024, 4096, 16384, 65536)),
-}
+_COLS = BucketScheme(size_name="cols", axis=-1, bounds=(1024, 4096, 16384, 65536))
+SCHEMES: dict[str, BucketScheme] = {"softmax": _COLS, "log_softmax": _COLS}
 
 
 def scheme(op: str) -> BucketScheme | None:
@@ -75,13 +78,22 @@ def scheme(op: str) -> BucketScheme | None:
 
 
 def bucket_names(op: str) -> tuple[str, ...]:
-    """Every shape_bucket a manifest config of `op` may carry: "any", then the scheme's."""
+    """Every shape_bucket a manifest config of `op` may carry: "any", the scheme's, then
+    "inner_dim" for an op that reduces over a dim."""
     found = scheme(op)
-    return (ANY,) if found is None else (ANY, *found.names)
+    names = (ANY,) if found is None else (ANY, *found.names)
+    return (*names, INNER_DIM) if op in DIM_OPS else names
 
 
-def bucket_of(op: str, shape: Sequence[int]) -> str:
-    """The bucket a tensor of `shape` (the op's first input) falls in; "any" without a scheme."""
+def bucket_of(op: str, shape: Sequence[int], dim: int | None = None) -> str:
+    """The bucket a tensor of `shape` (the op's first input) falls in; "any" without a scheme.
+    `dim`, for an op that reduces over one: a dim followed by more elements is "inner_dim"."""
+    if dim is not None and op in DIM_OPS and len(shape) > 1:
+        trailing = 1
+        for size in shape[dim % len(shape) + 1:]:
+            trailing *= int(size)
+        if trailing > 1:
+            return INNER_DIM
     found = scheme(op)
     return ANY if found is None else found.bucket_of_shape(shape)
 
@@ -101,6 +113,9 @@ def pick(op: str, wanted: str, present: Iterable[str]) -> str | None:
         return ANY
     found = scheme(op)
     ranked = [name for name in (found.names if found else ()) if name in have]
+    if wanted == INNER_DIM or (not ranked and INNER_DIM in have):
+        # every kernel of such an op takes any dim: the widest-tuned config, else the other kind
+        return ranked[-1] if ranked else (INNER_DIM if INNER_DIM in have else None)
     if wanted != ANY and found is not None and wanted in found.names and ranked:
         # min over (distance, -position): the nearest, and of two equally near the wider
         return min(

@@ -1,4 +1,4 @@
-"""What users call: `from kernel_zoo import ops; ops.softmax(x, dim=-1)`, or a pinned version:
+"""What users call: `from kernel_zoo import ops; ops.rms_norm(x, (4096,), w)`, or a pinned version:
 `kernel_zoo.load("softmax", version="1.1.0")(x, dim=-1)`.
 
 Each op is a `torch.library` custom op (so torch.compile treats it as one opaque node with a fake
@@ -10,13 +10,20 @@ argument: absent, the newest entry of the layered zoo serves the call; present, 
 Zoo look-ups and loaded kernels are cached for the life of the process; `clear_cache()` forgets
 them. Importing this module reads no zoo file.
 
-| op      | custom op                                              | backward                      |
-| ------- | ------------------------------------------------------ | ----------------------------- |
-| softmax | `kzoo::softmax(Tensor x, SymInt dim, str? entry=None)` | the reference's, in PyTorch   |
+| op            | mirrors                                   | backward                            |
+| ------------- | ----------------------------------------- | ----------------------------------- |
+| softmax       | torch.softmax(x, dim)                     | closed form, in PyTorch             |
+| log_softmax   | torch.log_softmax(x, dim)                 | closed form, in PyTorch             |
+| rms_norm      | F.rms_norm(x, shape, weight, eps)         | the reference's, by recomputation   |
+| layer_norm    | F.layer_norm(x, shape, weight, bias, eps) | the reference's, by recomputation   |
+| add_rms_norm  | (rms_norm(x + r, w), x + r)               | the reference's, by recomputation   |
+| cross_entropy | F.cross_entropy(logits, target, ignore)   | the reference's, by recomputation   |
+| swiglu, geglu | silu(a) * b, gelu(a) * b                  | the reference's, by recomputation   |
+| sum, mean, amax, amin | torch.<op>(x, dim)                | the reference's, by recomputation   |
+| argmax        | torch.argmax(x, dim)                      | none (integer output)               |
 
-The zoo holds forward kernels only today, so every backward is the reference's formula written
-in PyTorch, whichever forward ran (see each op's docstring); a zoo backward kernel would be listed
-here.
+The zoo holds forward kernels only, so every backward is the reference's formula in PyTorch,
+whichever forward ran; "by recomputation" differentiates the reference at the saved inputs.
 
 A broken zoo entry (a tampered file, a malformed manifest, a kernel that fails to import) raises
 `ZooError`; it is never hidden behind the fallback, since the user believes a verified kernel runs.
@@ -24,19 +31,22 @@ A broken zoo entry (a tampered file, a malformed manifest, a kernel that fails t
 
 from __future__ import annotations
 
+import inspect
 import logging
 import threading
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
 
 import torch
+import torch.nn.functional as F
 
 from kernel_zoo import buckets, store
 
 logger = logging.getLogger("kernel_zoo")
 
-Launcher = Callable[[torch.Tensor], torch.Tensor]
+Launcher = Callable[..., Any]
 
 # (op, pinned entry folder or "", arch, dtype, shape bucket) -> the zoo launcher, or None when
 # no entry has a config for it
@@ -127,63 +137,273 @@ def _match_fake_layout(out: torch.Tensor, x: torch.Tensor) -> torch.Tensor:
 
 
 # ---------------------------------------------------------------------------------------------
-# softmax
+# dispatch, shared by every op
 
 
-def _softmax_launcher(
-    x: torch.Tensor, dim: int, entry: str | None
-) -> tuple[Launcher | None, str, int]:
-    """The zoo launcher for this call, or None with the reason and the log level for it."""
-    dtype = _dtype_name(x.dtype)
-    pinned = "" if entry is None else f" in pinned entry {entry}"
-    if x.device.type != "cuda":
-        reason = f"no zoo entry for softmax on {x.device.type} {dtype}{pinned}; using torch.softmax"
-        return None, reason, logging.INFO
-    rank = max(x.dim(), 1)
-    if not -rank <= dim < rank or dim % rank != x.dim() - 1:
-        reason = (
-            f"softmax over dim {dim} of a {x.dim()}-d tensor: zoo kernels reduce the last dim "
-            "only; using torch.softmax"
-        )
-        return None, reason, logging.WARNING
-    if x.numel() == 0:
-        return None, "softmax of an empty tensor; using torch.softmax", logging.INFO
-    arch = _cuda_arch(x.device)
-    bucket = buckets.bucket_of("softmax", tuple(x.shape))
-    launcher = _zoo_launcher("softmax", arch, dtype, bucket, entry)
+@dataclass(frozen=True)
+class _Op:
+    """One zoo op: its PyTorch reference and what makes a call eligible for a zoo kernel."""
+
+    name: str
+    reference: Callable[..., Any]  # the op's arguments (without `entry`) -> the reference result
+    reference_name: str  # for the fallback message
+    reduces_dim: bool = False  # args[1] is a dim the op reduces over
+    same_layout: bool = True  # the output has the first input's shape and strides
+    # the op's own reasons to run the reference for these arguments, or None
+    ineligible: Callable[[tuple], str | None] = lambda args: None
+
+
+def _pinned_text(entry: str | None) -> str:
+    return "" if entry is None else f" in pinned entry {entry}"
+
+
+def _dispatch(op: _Op, args: tuple, entry: str | None) -> Any:
+    launcher, reason, level, call_args = _choose(op, args, entry)
     if launcher is None:
-        reason = f"no zoo entry for softmax on {arch} {dtype}{pinned}; using torch.softmax"
-        return None, reason, logging.WARNING
-    return launcher, "", logging.NOTSET
-
-
-def _softmax_impl(x: torch.Tensor, dim: int, entry: str | None) -> torch.Tensor:
-    launcher, reason, level = _softmax_launcher(x, dim, entry)
-    if launcher is None:
-        _report_fallback("softmax", reason, level)
-        out = torch.softmax(x, dim)
+        _report_fallback(op.name, reason, level)
+        out = op.reference(*args)
     else:
-        out = launcher(x)
-    return _match_fake_layout(out, x)
+        out = launcher(*call_args)
+    if op.same_layout and isinstance(out, torch.Tensor):
+        out = _match_fake_layout(out, args[0])
+    return out
 
 
-@torch.library.custom_op("kzoo::softmax", mutates_args=())
-def _softmax_op(x: torch.Tensor, dim: int, entry: str | None = None) -> torch.Tensor:
-    return _softmax_impl(x, dim, entry)
+def _choose(op: _Op, args: tuple, entry: str | None):
+    """The zoo launcher and its arguments for this call, or None with the reason and log level."""
+    x = args[0]
+    dtype = _dtype_name(x.dtype)
+    fallback = f"using {op.reference_name}"
+    if x.device.type != "cuda":
+        return None, (f"no zoo entry for {op.name} on {x.device.type} {dtype}"
+                      f"{_pinned_text(entry)}; {fallback}"), logging.INFO, args
+    dim = None
+    if op.reduces_dim:
+        rank = max(x.dim(), 1)
+        dim = args[1]
+        if not -rank <= dim < rank:
+            return None, f"{op.name}: dim {dim} out of range; {fallback}", logging.INFO, args
+    if x.numel() == 0:
+        return None, f"{op.name} of an empty tensor; {fallback}", logging.INFO, args
+    reason = op.ineligible(args)
+    if reason is not None:
+        return None, f"{op.name}: {reason}; {fallback}", logging.WARNING, args
+    arch = _cuda_arch(x.device)
+    bucket = buckets.bucket_of(op.name, tuple(x.shape), dim)
+    launcher = _zoo_launcher(op.name, arch, dtype, bucket, entry)
+    if launcher is None:
+        return None, (f"no zoo entry for {op.name} on {arch} {dtype}{_pinned_text(entry)}; "
+                       f"{fallback}"), logging.WARNING, args
+    if op.reduces_dim and not launcher.__globals__.get("SUPPORTS_ANY_DIM", False):
+        # entries from before the strided kernels: launch_<op>(x) over the last dim only
+        if dim % max(x.dim(), 1) != x.dim() - 1:
+            return None, (f"{op.name} over dim {dim} of a {x.dim()}-d tensor: this entry's "
+                          f"kernels reduce the last dim only; {fallback}"), logging.WARNING, args
+        return launcher, "", logging.NOTSET, (x,)
+    return launcher, "", logging.NOTSET, args
 
 
-def _softmax_call(x: torch.Tensor, dim: int, entry: str | None) -> torch.Tensor:
+def _call(op: _Op, custom_op: Any, args: tuple, entry: str | None) -> Any:
     """The custom op where it is needed (torch.compile traces it; autograd records it), else the
     same implementation called directly: the dispatcher costs an eager call ~10-20 us of host
     time, as much as the kernel itself on a launch-bound tensor."""
-    if torch.compiler.is_compiling() or (x.requires_grad and torch.is_grad_enabled()):
-        return _softmax_op(x, dim, entry)
-    return _softmax_impl(x, dim, entry)
+    tensors = [a for a in args if isinstance(a, torch.Tensor)]
+    grad = torch.is_grad_enabled() and any(t.requires_grad for t in tensors)
+    if torch.compiler.is_compiling() or grad:
+        return custom_op(*args, entry)
+    return _dispatch(op, args, entry)
 
 
-@_softmax_op.register_fake
-def _softmax_fake(x: torch.Tensor, dim: int, entry: str | None = None) -> torch.Tensor:
+def _register_recompute_autograd(custom_op: Any, op: _Op) -> None:
+    """Backward by differentiating the PyTorch reference at the saved inputs: the zoo holds
+    forward kernels, and this keeps every op's gradient the reference's."""
+
+    def setup_context(ctx: Any, inputs: tuple, output: Any) -> None:
+        tensor_positions = [i for i, a in enumerate(inputs) if isinstance(a, torch.Tensor)]
+        ctx.save_for_backward(*(inputs[i] for i in tensor_positions))
+        ctx.tensor_positions = tensor_positions
+        ctx.others = [None if isinstance(a, torch.Tensor) else a for a in inputs]
+
+    def backward(ctx: Any, *grads: torch.Tensor) -> tuple:
+        args = list(ctx.others)
+        leaves = []
+        with torch.enable_grad():
+            for i, saved in zip(ctx.tensor_positions, ctx.saved_tensors):
+                wants = ctx.needs_input_grad[i] and saved.is_floating_point()
+                args[i] = saved.detach().requires_grad_(wants)
+                if wants:
+                    leaves.append(i)
+            out = op.reference(*args[:-1])  # the last input is the pinned entry
+            outs = out if isinstance(out, tuple) else (out,)
+            upstream = [g if g is not None else torch.zeros_like(o) for g, o in zip(grads, outs)]
+            found = torch.autograd.grad(outs, [args[i] for i in leaves], upstream,
+                                        allow_unused=True) if leaves else ()
+        result: list[Any] = [None] * len(args)
+        for i, g in zip(leaves, found):
+            result[i] = g
+        return tuple(result)
+
+    torch.library.register_autograd(custom_op, backward, setup_context=setup_context)
+
+
+def _define(op: _Op, schema: str, fake: Callable[..., Any], differentiable: bool = True):
+    """The custom op `kzoo::<name>` over `_dispatch`, with its fake and (by recompute) autograd."""
+
+    # The dispatcher may pass trailing arguments that equal their defaults as keywords, or not at
+    # all: put every argument back in schema order.
+    arguments = torch._C.parse_schema(f"kzoo::{op.name}{schema}").arguments
+    defaults = {a.name: a.default_value for a in arguments if a.has_default_value()}
+
+    def impl(*args: Any, **kwargs: Any) -> Any:
+        full = list(args) + [kwargs.get(a.name, defaults.get(a.name)) for a in arguments[len(args):]]
+        *call_args, entry = full
+        return _dispatch(op, tuple(call_args), entry)
+
+    custom_op = torch.library.custom_op(f"kzoo::{op.name}", impl, mutates_args=(), schema=schema)
+    custom_op.register_fake(fake)
+    if differentiable:
+        _register_recompute_autograd(custom_op, op)
+    return custom_op
+
+
+def _same_dtype_device(x: torch.Tensor, others: dict[str, Any]) -> str | None:
+    for name, t in others.items():
+        if t is None:
+            continue
+        if t.device != x.device or t.dtype != x.dtype:
+            return (f"{name} is {t.dtype} on {t.device}, the input {x.dtype} on {x.device} "
+                    "(zoo kernels take one dtype)")
+    return None
+
+
+def _norm_ineligible(args: tuple) -> str | None:
+    x, shape, weight = args[0], list(args[1]), args[2]
+    bias = args[3] if len(args) > 4 else None
+    if list(x.shape[x.dim() - len(shape):]) != shape or len(shape) > x.dim():
+        return f"normalized_shape {shape} does not end x's shape {list(x.shape)}"
+    for name, vec in (("weight", weight), ("bias", bias)):
+        if vec is not None and list(vec.shape) != shape:
+            return f"{name} shape {list(vec.shape)} is not normalized_shape {shape}"
+    return _same_dtype_device(x, {"weight": weight, "bias": bias})
+
+
+def _reduced_shape(x: torch.Tensor, dim: int) -> list[int]:
+    shape = list(x.shape)
+    if shape:
+        del shape[dim % len(shape)]
+    return shape
+
+
+# ---------------------------------------------------------------------------------------------
+# the ops
+
+
+def _like(x: torch.Tensor, *rest: Any) -> torch.Tensor:
     return torch.empty_like(x)
+
+
+SOFTMAX = _Op("softmax", lambda x, dim: torch.softmax(x, dim), "torch.softmax", reduces_dim=True)
+LOG_SOFTMAX = _Op("log_softmax", lambda x, dim: torch.log_softmax(x, dim), "torch.log_softmax",
+                  reduces_dim=True)
+RMS_NORM = _Op(
+    "rms_norm", lambda x, shape, weight, eps: F.rms_norm(x, shape, weight, eps), "F.rms_norm",
+    ineligible=_norm_ineligible,
+)
+LAYER_NORM = _Op(
+    "layer_norm", lambda x, shape, weight, bias, eps: F.layer_norm(x, shape, weight, bias, eps),
+    "F.layer_norm", ineligible=_norm_ineligible,
+)
+
+
+def _add_rms_norm_reference(x, residual, weight, eps):
+    s = x + residual
+    return F.rms_norm(s, list(weight.shape), weight, eps), s
+
+
+def _add_rms_norm_ineligible(args: tuple) -> str | None:
+    x, residual, weight = args[0], args[1], args[2]
+    if residual.shape != x.shape:
+        return f"residual {list(residual.shape)} is not x's shape {list(x.shape)}"
+    if weight.dim() != 1 or x.dim() == 0 or weight.shape[0] != x.shape[-1]:
+        return f"weight {list(weight.shape)} does not match x's last dim"
+    return _same_dtype_device(x, {"residual": residual, "weight": weight})
+
+
+ADD_RMS_NORM = _Op("add_rms_norm", _add_rms_norm_reference, "x + residual and F.rms_norm",
+                   same_layout=False, ineligible=_add_rms_norm_ineligible)
+
+
+def _cross_entropy_ineligible(args: tuple) -> str | None:
+    logits, target = args[0], args[1]
+    if logits.dim() != 2 or target.dim() != 1 or target.shape[0] != logits.shape[0]:
+        return "zoo kernels take (N, C) logits and (N,) class indices"
+    if target.dtype != torch.int64 or target.device != logits.device:
+        return f"target is {target.dtype} on {target.device}; zoo kernels take int64 on the GPU"
+    return None
+
+
+CROSS_ENTROPY = _Op(
+    "cross_entropy",
+    lambda logits, target, ignore_index: F.cross_entropy(logits, target, ignore_index=ignore_index),
+    "F.cross_entropy", same_layout=False, ineligible=_cross_entropy_ineligible,
+)
+
+
+def _gated_ineligible(args: tuple) -> str | None:
+    a, b = args
+    if a.shape != b.shape:
+        return f"the two inputs differ in shape ({list(a.shape)}, {list(b.shape)})"
+    return _same_dtype_device(a, {"b": b})
+
+
+SWIGLU = _Op("swiglu", lambda a, b: F.silu(a) * b, "F.silu(a) * b", ineligible=_gated_ineligible)
+GEGLU = _Op("geglu", lambda a, b: F.gelu(a) * b, "F.gelu(a) * b", ineligible=_gated_ineligible)
+
+REDUCTIONS = {
+    name: _Op(name, fn, f"torch.{name}", reduces_dim=True, same_layout=False)
+    for name, fn in (
+        ("sum", lambda x, dim: torch.sum(x, dim)), ("mean", lambda x, dim: torch.mean(x, dim)),
+        ("amax", lambda x, dim: torch.amax(x, dim)), ("amin", lambda x, dim: torch.amin(x, dim)),
+        ("argmax", lambda x, dim: torch.argmax(x, dim)),
+    )
+}
+
+_DIM_SCHEMA = "(Tensor x, SymInt dim, str? entry=None) -> Tensor"
+_softmax_op = _define(SOFTMAX, _DIM_SCHEMA, _like, differentiable=False)
+_log_softmax_op = _define(LOG_SOFTMAX, _DIM_SCHEMA, _like, differentiable=False)
+_rms_norm_op = _define(
+    RMS_NORM,
+    "(Tensor x, SymInt[] normalized_shape, Tensor? weight=None, float? eps=None, "
+    "str? entry=None) -> Tensor", _like,
+)
+_layer_norm_op = _define(
+    LAYER_NORM,
+    "(Tensor x, SymInt[] normalized_shape, Tensor? weight=None, Tensor? bias=None, "
+    "float eps=1e-05, str? entry=None) -> Tensor", _like,
+)
+_add_rms_norm_op = _define(
+    ADD_RMS_NORM,
+    "(Tensor x, Tensor residual, Tensor weight, float eps=1e-06, str? entry=None) "
+    "-> (Tensor, Tensor)",
+    lambda x, *rest: (torch.empty_like(x), torch.empty_like(x)),
+)
+_cross_entropy_op = _define(
+    CROSS_ENTROPY,
+    "(Tensor logits, Tensor target, SymInt ignore_index=-100, str? entry=None) -> Tensor",
+    lambda logits, *rest: logits.new_empty(()),
+)
+_GATED_SCHEMA = "(Tensor a, Tensor b, str? entry=None) -> Tensor"
+_swiglu_op = _define(SWIGLU, _GATED_SCHEMA, _like)
+_geglu_op = _define(GEGLU, _GATED_SCHEMA, _like)
+_reduction_ops = {
+    name: _define(
+        op, _DIM_SCHEMA,
+        (lambda x, dim, entry=None: x.new_empty(_reduced_shape(x, dim), dtype=torch.int64))
+        if name == "argmax" else (lambda x, dim, entry=None: x.new_empty(_reduced_shape(x, dim))),
+        differentiable=name != "argmax",
+    )
+    for name, op in REDUCTIONS.items()
+}
 
 
 def _softmax_setup_context(ctx: Any, inputs: tuple[Any, ...], output: torch.Tensor) -> None:
@@ -201,40 +421,138 @@ def _softmax_backward(ctx: Any, grad: torch.Tensor) -> tuple[torch.Tensor, None,
     return grad_x.to(y.dtype), None, None
 
 
+def _log_softmax_backward(ctx: Any, grad: torch.Tensor) -> tuple[torch.Tensor, None, None]:
+    (y,) = ctx.saved_tensors
+    compute = torch.float32 if y.dtype in (torch.float16, torch.bfloat16) else y.dtype
+    yc, gc = y.to(compute), grad.to(compute)
+    grad_x = gc - yc.exp() * gc.sum(ctx.dim, keepdim=True)
+    return grad_x.to(y.dtype), None, None
+
+
 torch.library.register_autograd(
     _softmax_op, _softmax_backward, setup_context=_softmax_setup_context
 )
+torch.library.register_autograd(
+    _log_softmax_op, _log_softmax_backward, setup_context=_softmax_setup_context
+)
+
+
+# ---------------------------------------------------------------------------------------------
+# the public functions (torch.nn.functional's signatures where there is a counterpart)
 
 
 def softmax(x: torch.Tensor, dim: int = -1) -> torch.Tensor:
     """Softmax of `x` along `dim`: the zoo kernel where one fits, else `torch.softmax`.
 
-    Runs the kernel when `x` is on CUDA, `dim` is the last dimension and the zoo (user layer,
-    then shipped) has an entry for the device's arch and `x`'s dtype; among that entry's configs,
-    the one for the bucket of `x.shape[-1]` (else the nearest bucket, else "any"). Any other call
-    uses `torch.softmax`, and the first fallback of each kind is logged on the "kernel_zoo" logger.
+    Runs the kernel when `x` is on CUDA and the zoo (user layer, then shipped) has an entry for
+    the device's arch and `x`'s dtype; among that entry's configs, the one for the bucket of
+    the call (the width of the last dim, or "inner_dim" for another dim), else the nearest.
+    Entries older than the strided kernels serve the last dim only. Any other call uses
+    `torch.softmax`, and the first fallback of each kind is logged on the "kernel_zoo" logger.
 
-    Registered as the custom op `kzoo::softmax(Tensor x, SymInt dim, str? entry=None) -> Tensor`,
-    so it traces under `torch.compile(fullgraph=True)`. The backward is the reference's,
-    whichever forward ran: with y = softmax(x) and upstream grad g,
-    dx = y * (g - sum(g * y, dim, keepdim=True)), computed in float32 for float16 and bfloat16.
+    Registered as `kzoo::softmax(Tensor x, SymInt dim, str? entry=None) -> Tensor`, so it traces
+    under `torch.compile(fullgraph=True)`. The backward is the reference's, whichever forward
+    ran: with y = softmax(x) and upstream grad g, dx = y * (g - sum(g * y, dim, keepdim=True)),
+    computed in float32 for float16 and bfloat16.
 
     Raises `ZooError` (`ZooIntegrityError` for a file modified after verification) when the
     matching zoo entry is broken, rather than falling back silently.
     """
-    return _softmax_call(x, dim, None)
+    return _call(SOFTMAX, _softmax_op, (x, dim), None)
+
+
+def log_softmax(x: torch.Tensor, dim: int = -1) -> torch.Tensor:
+    """Log-softmax of `x` along `dim`; dispatch and fallback as `softmax` (`kzoo::log_softmax`).
+    Backward: dx = g - exp(y) * sum(g, dim, keepdim=True), in float32 for half types."""
+    return _call(LOG_SOFTMAX, _log_softmax_op, (x, dim), None)
+
+
+def rms_norm(x: torch.Tensor, normalized_shape: list[int] | tuple[int, ...],
+             weight: torch.Tensor | None = None, eps: float | None = None) -> torch.Tensor:
+    """`F.rms_norm`: RMSNorm over the trailing `normalized_shape` dims (eps None: the dtype's
+    machine epsilon). Zoo kernel on CUDA when weight (if any) has x's dtype; `kzoo::rms_norm`."""
+    return _call(RMS_NORM, _rms_norm_op, (x, list(normalized_shape), weight, eps), None)
+
+
+def layer_norm(x: torch.Tensor, normalized_shape: list[int] | tuple[int, ...],
+               weight: torch.Tensor | None = None, bias: torch.Tensor | None = None,
+               eps: float = 1e-5) -> torch.Tensor:
+    """`F.layer_norm` (biased variance); zoo kernel as `rms_norm`; `kzoo::layer_norm`."""
+    return _call(LAYER_NORM, _layer_norm_op, (x, list(normalized_shape), weight, bias, eps), None)
+
+
+def add_rms_norm(x: torch.Tensor, residual: torch.Tensor, weight: torch.Tensor,
+                 eps: float = 1e-6) -> tuple[torch.Tensor, torch.Tensor]:
+    """`(rms_norm(x + residual, weight), x + residual)` in one pass over the data, the sum rounded
+    to x's dtype before it is normalized (as the unfused code computes it); `kzoo::add_rms_norm`."""
+    return _call(ADD_RMS_NORM, _add_rms_norm_op, (x, residual, weight, eps), None)
+
+
+def cross_entropy(logits: torch.Tensor, target: torch.Tensor,
+                  ignore_index: int = -100) -> torch.Tensor:
+    """`F.cross_entropy(logits, target, ignore_index=...)` with mean reduction over the targets
+    that are not ignored, for (N, C) logits; `kzoo::cross_entropy`."""
+    return _call(CROSS_ENTROPY, _cross_entropy_op, (logits, target, ignore_index), None)
+
+
+def swiglu(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+    """`silu(a) * b`, one kernel (`kzoo::swiglu`)."""
+    return _call(SWIGLU, _swiglu_op, (a, b), None)
+
+
+def geglu(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+    """`gelu(a) * b` with the exact (erf) GELU, one kernel (`kzoo::geglu`)."""
+    return _call(GEGLU, _geglu_op, (a, b), None)
+
+
+def sum(x: torch.Tensor, dim: int) -> torch.Tensor:  # noqa: A001 - mirrors torch.sum
+    """`torch.sum(x, dim)` (keepdim=False), accumulated in float32; `kzoo::sum`."""
+    return _call(REDUCTIONS["sum"], _reduction_ops["sum"], (x, dim), None)
+
+
+def mean(x: torch.Tensor, dim: int) -> torch.Tensor:
+    """`torch.mean(x, dim)` (keepdim=False), accumulated in float32; `kzoo::mean`."""
+    return _call(REDUCTIONS["mean"], _reduction_ops["mean"], (x, dim), None)
+
+
+def amax(x: torch.Tensor, dim: int) -> torch.Tensor:
+    """`torch.amax(x, dim)`; `kzoo::amax`."""
+    return _call(REDUCTIONS["amax"], _reduction_ops["amax"], (x, dim), None)
+
+
+def amin(x: torch.Tensor, dim: int) -> torch.Tensor:
+    """`torch.amin(x, dim)`; `kzoo::amin`."""
+    return _call(REDUCTIONS["amin"], _reduction_ops["amin"], (x, dim), None)
+
+
+def argmax(x: torch.Tensor, dim: int) -> torch.Tensor:
+    """`torch.argmax(x, dim)`: int64, the first index of the maximum; `kzoo::argmax`."""
+    return _call(REDUCTIONS["argmax"], _reduction_ops["argmax"], (x, dim), None)
 
 
 # ---------------------------------------------------------------------------------------------
 # pinned versions
 
+_PUBLIC: dict[str, tuple[Callable[..., Any], _Op, Any]] = {
+    "softmax": (softmax, SOFTMAX, _softmax_op),
+    "log_softmax": (log_softmax, LOG_SOFTMAX, _log_softmax_op),
+    "rms_norm": (rms_norm, RMS_NORM, _rms_norm_op),
+    "layer_norm": (layer_norm, LAYER_NORM, _layer_norm_op),
+    "add_rms_norm": (add_rms_norm, ADD_RMS_NORM, _add_rms_norm_op),
+    "cross_entropy": (cross_entropy, CROSS_ENTROPY, _cross_entropy_op),
+    "swiglu": (swiglu, SWIGLU, _swiglu_op),
+    "geglu": (geglu, GEGLU, _geglu_op),
+    **{name: (globals()[name], REDUCTIONS[name], _reduction_ops[name]) for name in REDUCTIONS},
+}
+
 
 class PinnedOp:
     """One zoo entry (op and version), resolved once: calls use its kernels and no other.
 
-    Dispatch inside the entry is as for the unpinned op (arch, dtype, nearest shape bucket), and
-    so is the fallback to the reference where the entry has no config for the call. Attributes:
-    `op`, `version`, `layer`, `path` (the entry folder), `manifest`.
+    Called like the op's public function (`kernel_zoo.ops.<op>`). Dispatch inside the entry is as
+    for the unpinned op (arch, dtype, nearest shape bucket), and so is the fallback to the
+    reference where the entry has no config for the call. Attributes: `op`, `version`, `layer`,
+    `path` (the entry folder), `manifest`.
     """
 
     op: ClassVar[str]
@@ -250,16 +568,28 @@ class PinnedOp:
     def __repr__(self) -> str:
         return f"<kernel_zoo {self.op} {self.version} ({self.layer}) at {self.path}>"
 
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        public, op, custom_op = _PUBLIC[self.op]
+        bound = inspect.signature(public).bind(*args, **kwargs)
+        bound.apply_defaults()
+        call_args = tuple(bound.arguments.values())
+        if op in (RMS_NORM, LAYER_NORM):  # the custom op takes the shape as a list
+            call_args = (call_args[0], list(call_args[1]), *call_args[2:])
+        return _call(op, custom_op, call_args, self._entry)
+
 
 class PinnedSoftmax(PinnedOp):
     op = "softmax"
 
     def __call__(self, x: torch.Tensor, dim: int = -1) -> torch.Tensor:
         """`ops.softmax(x, dim)` restricted to this entry's kernels; same backward."""
-        return _softmax_call(x, dim, self._entry)
+        return _call(SOFTMAX, _softmax_op, (x, dim), self._entry)
 
 
-_PINNABLE: dict[str, type[PinnedOp]] = {PinnedSoftmax.op: PinnedSoftmax}
+_PINNABLE: dict[str, type[PinnedOp]] = {
+    name: PinnedSoftmax if name == "softmax" else type(f"Pinned_{name}", (PinnedOp,), {"op": name})
+    for name in _PUBLIC
+}
 
 
 def load(op: str, version: str | None = None, *, zoo: str | Path | None = None) -> PinnedOp:

@@ -38,7 +38,7 @@ def test_constraints_prune_before_compiling():
     bad = dataclasses.replace(SOFTMAX.default, loop_block=8192, single_pass_max=4096)
     assert any("loop_block exceeds" in p for p in SOFTMAX.violations(bad))
     with pytest.raises(InvalidConfig):
-        SOFTMAX.render(bad, dim=1, dim_is_last=True)
+        SOFTMAX.render(bad, op="softmax", log=False, dim=1, params=[])
     # The register guards sit past the edges of today's space; they keep a widened space honest.
     spills = dataclasses.replace(SOFTMAX.default, single_pass_max=262144)
     assert any("spills" in p for p in SOFTMAX.violations(spills))
@@ -72,14 +72,14 @@ def test_sampled_configs_are_all_correct(tmp_path, dtype):
     task = tasks.load(ROOT / "tasks" / "softmax.py")
     verifier = Verifier(detect_mode(), tmp_path)
     for cfg in _valid_sample(4, seed={"float32": 0, "bfloat16": 1, "float16": 2}[dtype]):
-        verdict = verifier.verify(task, SOFTMAX.render(cfg, dim=1, dim_is_last=True), dtype)
+        verdict = verifier.verify(task, SOFTMAX.render(cfg, op="softmax", log=False, dim=1, params=[]), dtype)
         assert verdict.accepted, (params_of(cfg), verdict.reasons)
 
 
-def test_non_last_dim_renders_a_transposing_model(tmp_path):
+def test_non_last_dim_runs_the_strided_kernel(tmp_path):
     import torch
 
-    source = SOFTMAX.render(SOFTMAX.default, dim=0, dim_is_last=False)
+    source = SOFTMAX.render(SOFTMAX.default, op="softmax", log=False, dim=0, params=[])
     from verifier.core import load_candidate
 
     module = load_candidate(source, tmp_path)

@@ -27,7 +27,7 @@ def verifier(tmp_path):
 
 def honest_template_source() -> str:
     t = get_template("softmax")
-    return t.render(t.default, dim=1, dim_is_last=True)
+    return t.render(t.default, op="softmax", log=False, dim=1, params=[])
 
 
 # Each wrong candidate is the honest template source with one edit, and the reason it must produce.

@@ -1,0 +1,94 @@
+"""Row normalizations: RMSNorm, LayerNorm, and residual add fused into RMSNorm.
+
+Render context (from the planner, agent.plan):
+- `op`: "rms_norm" | "layer_norm" | "add_rms_norm" (the zoo op; the launcher is `launch_<op>`)
+- `kind`: "rms" | "layer"; `residual`: the add_rms_norm form (returns (normed, x + residual))
+- `weight_path`, `bias_path`: ModelNew attribute paths of the affine parameters, or None
+- `eps`: the Model's epsilon; `params`: the Model's parameters to mirror (see _model.jinja)
+
+The knobs are scale-free, as in the softmax template: rows up to `single_pass_max` wide (rounded up
+to a power of two) are read once into registers, `tile_elems / width` rows per program so narrow
+rows are batched; wider rows take a looped kernel (a statistics pass, then a normalize pass) whose
+re-read of the row is hinted to stay in L2. `programs_per_sm` > 0 makes the one-pass grid
+persistent (each program walks row tiles, its weight vector loaded once).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from templates.base import Param, Template
+
+MAX_REGS_ELEMS_PER_THREAD = 64  # fp32 values per thread per tile vector before the compiler spills
+
+
+@dataclass(frozen=True)
+class NormConfig:
+    single_pass_max: int
+    tile_elems: int
+    elems_per_thread: int
+    loop_block: int
+    loop_warps: int
+    num_stages: int
+    programs_per_sm: int
+    keep_in_l2: bool
+
+
+SPACE = (
+    Param("single_pass_max", (4096, 8192, 16384, 32768)),
+    Param("tile_elems", (1024, 2048, 4096, 8192, 16384)),
+    Param("elems_per_thread", (4, 8, 16, 32)),
+    Param("loop_block", (1024, 2048, 4096, 8192)),
+    Param("loop_warps", (4, 8, 16)),
+    Param("num_stages", (1, 2, 3, 4)),
+    Param("programs_per_sm", (0, 1, 2, 4, 8)),
+    Param("keep_in_l2", (False, True)),
+)
+
+DEFAULT = NormConfig(
+    single_pass_max=16384, tile_elems=4096, elems_per_thread=8, loop_block=4096, loop_warps=8,
+    num_stages=2, programs_per_sm=0, keep_in_l2=True,
+)
+
+
+def _warps(elems: int, elems_per_thread: int) -> int:
+    return max(1, min(elems // (32 * elems_per_thread), 32))
+
+
+def constraints(cfg: NormConfig) -> list[str]:
+    problems = []
+    if cfg.loop_block > cfg.single_pass_max:
+        problems.append("loop_block exceeds single_pass_max: rows that need the loop are wider")
+    # The one-pass kernel holds x (and, fused with a residual, the sum) in registers.
+    for elems in (cfg.single_pass_max, cfg.tile_elems):
+        per_thread = elems // (32 * _warps(elems, cfg.elems_per_thread))
+        if per_thread > MAX_REGS_ELEMS_PER_THREAD:
+            problems.append(f"a {elems}-element tile holds {per_thread} values per thread (spills)")
+    loop_per_thread = cfg.loop_block // (32 * cfg.loop_warps)
+    if loop_per_thread < 1:
+        problems.append("loop_block is smaller than one element per thread of loop_warps")
+    if loop_per_thread > 32:
+        problems.append(f"loop tile holds {loop_per_thread} values per thread in each vector")
+    return problems
+
+
+def bytes_moved(n_rows: int, n_cols: int, itemsize: int, residual: bool = False,
+                has_weight: bool = True, has_bias: bool = False) -> int:
+    """x read once, y written once (and the residual read and the sum written when fused);
+    the affine vectors once."""
+    row_bytes = (4 if residual else 2) * n_rows * n_cols * itemsize
+    return row_bytes + (int(has_weight) + int(has_bias)) * n_cols * itemsize
+
+
+TEMPLATE = Template(
+    name="norm",
+    family="norm_rows",
+    jinja_file="norm.py.jinja",
+    config_type=NormConfig,
+    space=SPACE,
+    default=DEFAULT,
+    constraints=constraints,
+    bytes_moved=bytes_moved,
+    launcher="launch_{op}",
+    doc=__doc__ or "",
+)
