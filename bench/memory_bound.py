@@ -1,0 +1,234 @@
+"""Benchmark every memory-bound zoo op against eager PyTorch and torch.compile, in one GPU run.
+
+For each task in tasks/ whose op is a `kernel_zoo.ops` op (or those named by --ops): every GPU shape
+of the task in each dtype, the zoo kernel called as a user calls it (`kernel_zoo.ops.<op>`), eager
+PyTorch (the task's Model) and `torch.compile(Model)` (default mode), interleaved and timed with
+the verifier's timer (L2 flushed before each run, medians of CUDA-event-timed runs). GB/s from the
+task's byte formula (every input read once, every output written once), beside the device-to-device
+copy bandwidth measured in the same process. Each zoo output is checked against a float64 reference
+before it is timed. Writes bench/results/memory-bound-<device>.json and prints a table and the
+issue's acceptance checks (large shapes: data at least 4x the L2 cache).
+
+    python bench/memory_bound.py [--ops rms_norm,softmax] [--dtypes bfloat16,float32]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+import time
+from pathlib import Path
+
+import torch
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+import tasks  # noqa: E402
+from agent.plan import plan  # noqa: E402
+from kernel_zoo import ops, store  # noqa: E402
+from verifier.environment import device_label, environment  # noqa: E402
+from verifier.timing import L2Flusher, bench, copy_bandwidth  # noqa: E402
+
+DTYPES = {"float32": torch.float32, "bfloat16": torch.bfloat16, "float16": torch.float16}
+LARGE_L2_MULTIPLE = 4  # a shape is "large" when its bytes are at least this many times the L2
+BANDWIDTH_BAR = 0.90
+GEOMEAN_BAR = 1.2
+
+
+def zoo_call(op: str, context: dict, model: torch.nn.Module, inputs: list):
+    """`kernel_zoo.ops.<op>` with the arguments the task's Model implies."""
+    def param(path):
+        return model.get_parameter(path) if path else None
+
+    if op in ("softmax", "log_softmax", "sum", "mean", "amax", "amin", "argmax"):
+        fn, dim = getattr(ops, op), context["dim"]
+        return lambda: fn(inputs[0], dim)
+    if op in ("rms_norm", "layer_norm"):
+        k = context["normalized_ndim"]
+        weight, bias, eps = param(context["weight_path"]), param(context["bias_path"]), context["eps"]
+        shape = list(inputs[0].shape[-k:])
+        if op == "rms_norm":
+            return lambda: ops.rms_norm(inputs[0], shape, weight, eps)
+        return lambda: ops.layer_norm(inputs[0], shape, weight, bias, eps)
+    if op == "add_rms_norm":
+        weight, eps = param(context["weight_path"]), context["eps"]
+        return lambda: ops.add_rms_norm(inputs[0], inputs[1], weight, eps)
+    if op == "cross_entropy":
+        ignore = context["ignore_index"]
+        return lambda: ops.cross_entropy(inputs[0], inputs[1], ignore)
+    if op in ("swiglu", "geglu"):
+        fn = getattr(ops, op)
+        return lambda: fn(inputs[0], inputs[1])
+    raise KeyError(op)
+
+
+def _outputs(value) -> list[torch.Tensor]:
+    return list(value) if isinstance(value, (tuple, list)) else [value]
+
+
+def _check(zoo_out, model, inputs) -> float:
+    """Largest relative L2 error of the zoo's outputs against a float64 reference (exact match
+    required for integer outputs: returns inf on any difference)."""
+    import copy
+
+    ref = _outputs(copy.deepcopy(model).double()(*[
+        t.double() if isinstance(t, torch.Tensor) and t.is_floating_point() else t for t in inputs
+    ]))
+    worst = 0.0
+    for got, exp in zip(_outputs(zoo_out), ref):
+        if not got.is_floating_point():
+            worst = max(worst, 0.0 if torch.equal(got, exp.to(got.dtype)) else math.inf)
+            continue
+        err = ((got.double() - exp).norm() / exp.norm().clamp_min(1e-30)).item()
+        worst = max(worst, err if math.isfinite(err) else math.inf)
+    return worst
+
+
+def _entry_for(op: str, arch: str, dtype: str, bucket: str) -> dict | None:
+    found = store.find_config(op, arch, dtype, bucket=bucket)
+    if found is None:
+        return None
+    manifest, config, entry_dir = found
+    return {"version": manifest["version"], "layer_path": str(entry_dir),
+            "template": config["template"], "shape_bucket": config["shape_bucket"],
+            "params": config["params"]}
+
+
+def run(op_filter: set[str] | None, dtypes: list[str], out_dir: Path) -> dict:
+    if not torch.cuda.is_available():
+        sys.exit("bench/memory_bound.py needs a CUDA GPU: it measures time")
+    torch._dynamo.config.cache_size_limit = 256
+    device = torch.device("cuda")
+    env = environment()
+    flusher = L2Flusher(device)
+    l2_bytes = torch.cuda.get_device_properties(device).L2_cache_size
+    copy_gbps = copy_bandwidth(device, flusher) / 1e9
+    rows = []
+    task_files = sorted(p for p in (ROOT / "tasks").glob("*.py")
+                        if p.stem not in ("__init__", "loader"))
+    for path in task_files:
+        task = tasks.load(path)
+        if task.op is None or not hasattr(ops, task.op) or (op_filter and task.op not in op_filter):
+            continue
+        found = plan(task)
+        for dtype_name in dtypes:
+            if dtype_name not in task.dtypes:
+                continue
+            dtype = DTYPES[dtype_name]
+            itemsize = torch.empty((), dtype=dtype).element_size()
+            for shape in task.shapes:
+                task.apply_shape(shape)
+                torch.manual_seed(0)
+                with torch.device(device):
+                    model = task.make_model()
+                    inputs = task.make_inputs()
+                model = model.to(device, dtype).eval()
+                inputs = [t.to(device, dtype) if t.is_floating_point() else t.to(device)
+                          for t in inputs]
+                zoo = zoo_call(task.op, found.context, model, inputs)
+                started = time.monotonic()
+                with torch.no_grad():
+                    err = _check(zoo(), model, inputs)
+                    torch._dynamo.reset()
+                    compiled = torch.compile(model, dynamic=False)
+                    fns = {"zoo": zoo, "eager": lambda: model(*inputs),
+                           "compile": lambda: compiled(*inputs)}
+                    times = bench(fns, flusher=flusher, budget_ms=400.0, rounds=5)
+                nbytes = task.formula_value("bytes", itemsize)
+                row = {
+                    "task": path.stem, "op": task.op, "dtype": dtype_name, "shape": dict(shape),
+                    "bytes": nbytes, "large": nbytes >= LARGE_L2_MULTIPLE * l2_bytes,
+                    "zoo_rel_l2_err": err,
+                    "zoo_entry": _entry_for(task.op, env["arch"], dtype_name, found.shape_bucket),
+                    "seconds": round(time.monotonic() - started, 1),
+                }
+                for name, t in times.items():
+                    gbps = nbytes / (t.median_ms * 1e-3) / 1e9
+                    row[name] = {"ms": t.median_ms, "p20_ms": t.p20_ms, "p80_ms": t.p80_ms,
+                                 "n": t.n, "gbps": gbps, "fraction_of_copy": gbps / copy_gbps}
+                row["speedup_vs_eager"] = times["eager"].median_ms / times["zoo"].median_ms
+                row["speedup_vs_compile"] = times["compile"].median_ms / times["zoo"].median_ms
+                rows.append(row)
+                _print_row(row)
+    result = {
+        "benchmark": "memory_bound",
+        "environment": env,
+        "l2_bytes": l2_bytes,
+        "copy_gbps": copy_gbps,
+        "method": "median of CUDA-event-timed runs, L2 flushed before each run, zoo/eager/compile "
+                  "interleaved over 5 rounds in one process; bytes from each task's KZOO formula "
+                  "(inputs read once, outputs written once); compile = torch.compile(Model), "
+                  "default mode, dynamic=False",
+        "rows": rows,
+        "acceptance": acceptance(rows),
+    }
+    out_dir.mkdir(parents=True, exist_ok=True)
+    suffix = "" if op_filter is None else "-" + "-".join(sorted(op_filter))
+    path = out_dir / f"memory-bound-{device_label()}{suffix}.json"
+    path.write_text(json.dumps(result, indent=2) + "\n")
+    print(f"\ncopy bandwidth {copy_gbps:.0f} GB/s on {env['gpu']}")
+    print(json.dumps(result["acceptance"], indent=1))
+    print(f"wrote {path}")
+    return result
+
+
+def acceptance(rows: list[dict]) -> dict:
+    """The issue's bars: >= 90% of copy bandwidth at large shapes, >= torch.compile everywhere,
+    geometric mean over ops and shapes >= 1.2x torch.compile."""
+    correct = [r for r in rows if r["zoo_rel_l2_err"] < 0.05]
+    large = [r for r in correct if r["large"]]
+    slow_large = [f"{r['task']} {r['dtype']} {r['shape']}: {r['zoo']['fraction_of_copy']:.2f}"
+                  for r in large if r["zoo"]["fraction_of_copy"] < BANDWIDTH_BAR]
+    behind = [f"{r['task']} {r['dtype']} {r['shape']}: {r['speedup_vs_compile']:.2f}x"
+              for r in correct if r["speedup_vs_compile"] < 1.0]
+    speedups = [r["speedup_vs_compile"] for r in correct]
+    geomean = math.exp(sum(math.log(s) for s in speedups) / len(speedups)) if speedups else None
+    per_op: dict[str, list[float]] = {}
+    for r in correct:
+        per_op.setdefault(r["op"], []).append(r["speedup_vs_compile"])
+    return {
+        "rows": len(rows),
+        "wrong": [f"{r['task']} {r['dtype']} {r['shape']}" for r in rows if r not in correct],
+        "large_rows": len(large),
+        "large_below_90pct_of_copy": slow_large,
+        "slower_than_compile": behind,
+        "geomean_vs_compile": geomean,
+        "geomean_vs_compile_per_op": {
+            op: math.exp(sum(math.log(s) for s in v) / len(v)) for op, v in per_op.items()
+        },
+        "passes": bool(correct) and not slow_large and not behind and len(correct) == len(rows)
+        and geomean is not None and geomean >= GEOMEAN_BAR,
+    }
+
+
+def _print_row(r: dict) -> None:
+    shape = "x".join(str(v) for v in r["shape"].values())
+    entry = r["zoo_entry"]
+    where = f"{entry['template']} {entry['version']}" if entry else "no entry"
+    print(f"{r['task']:<18} {r['dtype']:<9} {shape:>16} zoo {r['zoo']['gbps']:6.0f} GB/s "
+          f"({r['zoo']['fraction_of_copy']:.2f} copy)  eager {r['eager']['gbps']:6.0f}  "
+          f"compile {r['compile']['gbps']:6.0f}  x{r['speedup_vs_eager']:.2f} eager "
+          f"x{r['speedup_vs_compile']:.2f} compile  err {r['zoo_rel_l2_err']:.1e}  {where}",
+          flush=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--ops", help="comma-separated zoo ops (default: every op with a task)")
+    parser.add_argument("--dtypes", default="bfloat16,float32",
+                        help="comma-separated dtypes (default bfloat16,float32)")
+    parser.add_argument("--out", default=str(ROOT / "bench" / "results"), help="results folder")
+    args = parser.parse_args()
+    dtypes = [d.strip() for d in args.dtypes.split(",") if d.strip()]
+    unknown = [d for d in dtypes if d not in DTYPES]
+    if unknown:
+        parser.error(f"unknown dtypes {unknown}; choose from {list(DTYPES)}")
+    op_filter = {o.strip() for o in args.ops.split(",")} if args.ops else None
+    run(op_filter, dtypes, Path(args.out))
+
+
+if __name__ == "__main__":
+    main()
