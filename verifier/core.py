@@ -187,8 +187,11 @@ class Verifier:
         with torch.device(self.device):
             candidate = module.ModelNew(*task_init)
         candidate = candidate.to(self.device, dtype).eval()
-        # Parameters (a Linear's weight, say) must be the reference's, not a re-draw.
-        candidate.load_state_dict(model.state_dict(), strict=False)
+        # Parameters (a Linear's weight, say) must be the reference's, not a re-draw: copies, so
+        # nothing the candidate does reaches the reference's own. assign=True lets a template
+        # declare them as UninitializedParameter, one source serving every shape of the task.
+        state = {k: v.detach().clone() for k, v in model.state_dict().items()}
+        candidate.load_state_dict(state, strict=False, assign=True)
         return model, candidate, inputs
 
     def _poison(self, like: list) -> None:
