@@ -46,6 +46,10 @@ from templates.base import InvalidConfig, Param, Template
 
 MIN_ELEMS_PER_THREAD = 8  # one 16-byte vector of a 16-bit dtype per input
 MAX_ELEMS_PER_THREAD = 64  # fp32 values per input a thread holds before several inputs spill
+# A pipelined persistent loop may stage loads in shared memory: budget two fp32 inputs per stage
+# in flight against the 227 KB an H100/H200 block can have.
+PIPELINE_BYTES_PER_ELEM = 8
+MAX_SHARED_BYTES = 227 * 1024
 
 
 @dataclass(frozen=True)
@@ -86,6 +90,10 @@ def constraints(cfg: PointwiseConfig) -> list[str]:
                         f"per thread per input (> {MAX_ELEMS_PER_THREAD}: spills)")
     if cfg.num_stages > 1 and cfg.programs_per_sm == 0:
         problems.append("num_stages > 1 only pipelines the persistent loop (programs_per_sm > 0)")
+    staged = cfg.block * PIPELINE_BYTES_PER_ELEM * (cfg.num_stages - 1)
+    if staged > MAX_SHARED_BYTES:
+        problems.append(f"{cfg.num_stages} stages of a {cfg.block}-element tile stage {staged} "
+                        f"bytes (> {MAX_SHARED_BYTES} of shared memory)")
     if cfg.tiling == "rows" and cfg.col_block > cfg.block:
         problems.append("col_block exceeds block: a rows tile holds at least one row segment")
     return problems
@@ -270,7 +278,7 @@ class PointwiseTemplate(Template):
     def render(self, cfg: Any, **context: Any) -> str:
         # Without expr or inputs, rendering goes on and Jinja's StrictUndefined names what is missing.
         if "expr" in context and "inputs" in context:
-            op = context.get("op")
+            op = context.get("op", "missing")  # a missing op is left to StrictUndefined
             if not isinstance(op, str) or not _IDENT.match(op):
                 raise InvalidConfig(f"template {self.name}: op must be an identifier (it names "
                                     f"launch_<op>), got {op!r}")
