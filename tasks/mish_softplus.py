@@ -3,10 +3,10 @@
 The pointwise template's render context for this task:
     op     = "mish_softplus"
     expr   = ["add", ["mish", ["input", 0]],
-                     ["mul", ["input", 2], ["softplus", ["input", 1], 2.0, 10.0]]]
+                     ["mul", ["input", 1], ["softplus", ["input", 2], 2.0, 10.0]]]
     inputs = [{"kind": "full", "source": "arg", "index": 0},
-              {"kind": "full", "source": "arg", "index": 1},
-              {"kind": "scalar", "source": "param", "path": "alpha"}]
+              {"kind": "scalar", "source": "param", "path": "alpha"},
+              {"kind": "full", "source": "arg", "index": 1}]
     params = [{"path": "alpha"}]
 alpha is a 0-d Model parameter ("scalar" input, read by the kernel from memory: no host sync).
 Inputs reach far enough that softplus's threshold and mish's overflow guard are both taken.

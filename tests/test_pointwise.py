@@ -42,8 +42,9 @@ CONTEXTS = {
         "inputs": [ARG0, ARG1], "params": []},
     "mish_softplus": {
         "expr": ["add", ["mish", ["input", 0]],
-                 ["mul", ["input", 2], ["softplus", ["input", 1], 2.0, 10.0]]],
-        "inputs": [ARG0, ARG1, {"kind": "scalar", "source": "param", "path": "alpha"}],
+                 ["mul", ["input", 1], ["softplus", ["input", 2], 2.0, 10.0]]],
+        "inputs": [ARG0, {"kind": "scalar", "source": "param", "path": "alpha"},
+                   {"kind": "full", "source": "arg", "index": 1}],
         "params": [{"path": "alpha"}]},
 }
 
