@@ -313,6 +313,35 @@ def test_a_wrong_expression_is_rejected(tmp_path, name, dtype, expr):
     assert verdict.exploits == ["wrong-values"], verdict.reasons
 
 
+def test_kernels_compile_for_sm90_with_16_byte_accesses_and_no_spills():
+    """Triton's real compiler and ptxas (no GPU needed) on DEFAULT and two more configs."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    from templates.pointwise import MAX_SHARED_BYTES
+
+    env = {k: v for k, v in os.environ.items() if k != "TRITON_INTERPRET"}
+    proc = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "compile_pointwise.py"),
+         "--tasks", "swiglu,bias_gelu_scale"],
+        env={**env, "PYTHONPATH": str(ROOT), "TRITON_DEFAULT_FP_FUSION": "1"},
+        capture_output=True, text=True, timeout=600,
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    kernels = [json.loads(line) for line in proc.stdout.splitlines()]
+    assert {(k["task"], k["kernel"]) for k in kernels} == {
+        ("swiglu", "flat"), ("bias_gelu_scale", "flat"), ("bias_gelu_scale", "rows")}
+    for k in kernels:
+        assert k["stack"] == 0, k
+        assert set(k["stores"]) == {"v4"}, k  # every store 16 bytes wide
+        assert k["static_shared"] + k["dynamic_shared"] <= MAX_SHARED_BYTES, k
+        if k["params"]["programs_per_sm"] == 0:
+            # full inputs load 16 bytes at a time (the row vector of a rows tile may be narrower)
+            assert k["loads"].get("v4", 0) >= sum(k["loads"].values()) - 1, k
+
+
 @pytest.mark.gpu
 @pytest.mark.parametrize("name", sorted(CONTEXTS))
 def test_default_is_correct_at_the_gpu_shapes(tmp_path, name):
