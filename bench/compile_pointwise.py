@@ -1,0 +1,134 @@
+"""Compile rendered pointwise kernels for sm_90 with Triton's own compiler and ptxas: no GPU needed.
+
+For each task's render context and a few configs, prints one JSON object per kernel: registers,
+stack (spills), shared memory, and the global loads and stores with their vector width, read from
+the PTX and the cubin. It shows what the interpreter cannot: that full tiles load 16 bytes at a time
+and that nothing spills. Must run without TRITON_INTERPRET (it is removed here).
+
+    python bench/compile_pointwise.py [--tasks swiglu,bias_gelu_scale] [--dtype bf16]
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import importlib.util
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+os.environ.pop("TRITON_INTERPRET", None)  # before triton is imported: real JITFunctions
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+import triton  # noqa: E402
+from triton.backends.compiler import GPUTarget  # noqa: E402
+from triton.backends.nvidia.compiler import CUDABackend  # noqa: E402
+from triton.compiler import ASTSource  # noqa: E402
+
+from templates import get_template  # noqa: E402
+from tune_pointwise import CONTEXTS  # noqa: E402
+
+TARGET = GPUTarget("cuda", 90, 32)
+_LOAD = re.compile(r"ld\.global[.\w:]*?(?:\.(v[248]))?\.(?:b|u|f|s)\d+")
+_STORE = re.compile(r"st\.global[.\w:]*?(?:\.(v[248]))?\.(?:b|u|f|s)\d+")
+
+
+def _import(source: str, directory: Path, tag: str):
+    path = directory / f"{tag}.py"
+    path.write_text(source)
+    spec = importlib.util.spec_from_file_location(tag, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[tag] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def _resources(cubin: bytes) -> dict:
+    tool = Path(triton.__file__).parent / "backends" / "nvidia" / "bin" / "cuobjdump"
+    with tempfile.NamedTemporaryFile(suffix=".cubin") as f:
+        f.write(cubin)
+        f.flush()
+        out = subprocess.run([str(tool), "--dump-resource-usage", f.name], capture_output=True,
+                             text=True, check=True).stdout
+    found = re.search(r"REG:(\d+).*?STACK:(\d+).*?SHARED:(\d+)", out, re.S)
+    return {"registers": int(found[1]), "stack": int(found[2]), "static_shared": int(found[3])}
+
+
+def _widths(pattern: re.Pattern, ptx: str) -> dict:
+    counts: dict[str, int] = {}
+    for match in pattern.finditer(ptx):
+        width = match.group(1) or "v1"
+        counts[width] = counts.get(width, 0) + 1
+    return counts
+
+
+def compile_kernel(fn, types: dict, constexprs: dict, divisible: list[str], cfg) -> dict:
+    backend = CUDABackend(TARGET)
+    signature = {name: "constexpr" if name in constexprs else types[name] for name in fn.arg_names}
+    attrs = {(fn.arg_names.index(n),): backend.parse_attr("D") for n in divisible}
+    kernel = triton.compile(ASTSource(fn, signature, constexprs, attrs), target=TARGET,
+                            options={"num_warps": cfg.num_warps, "num_stages": cfg.num_stages})
+    ptx = kernel.asm["ptx"]
+    return {**_resources(kernel.asm["cubin"]), "dynamic_shared": kernel.metadata.shared,
+            "loads": _widths(_LOAD, ptx), "stores": _widths(_STORE, ptx)}
+
+
+def report(task: str, cfg, dtype: str, workdir: Path) -> list[dict]:
+    """Compile the flat kernel (and the rows kernel where the context has a row input)."""
+    template = get_template("pointwise")
+    context = CONTEXTS[task]
+    tag = f"pw_{task}_{abs(hash(cfg))}"
+    module = _import(template.render(cfg, op=task, **context), workdir, tag)
+    inputs = context["inputs"]
+    types = {f"in{i}": f"*{dtype}" for i in range(len(inputs))}
+    types.update(out_ptr=f"*{dtype}", n_elements="i32", n_cols="i32", n_full_blocks="i32",
+                 tail_base="i32", n_rows="i32")
+    flags = {f"S{i}_PTR": True for i, spec in enumerate(inputs) if spec["kind"] == "scalar"}
+    pointers = [f"in{i}" for i in range(len(inputs))] + ["out_ptr"]
+    rows_of = {"task": task, "dtype": dtype, "params": dataclasses.asdict(cfg)}
+    out = [{**rows_of, "kernel": "flat", **compile_kernel(
+        module._flat_kernel, types, {"BLOCK": cfg.block, "ONE_WRAP": True, **flags},
+        pointers + ["n_elements", "n_cols", "tail_base"], cfg)}]
+    if hasattr(module, "_rows_kernel"):
+        block_n = min(cfg.col_block, cfg.block)
+        out.append({**rows_of, "kernel": "rows", **compile_kernel(
+            module._rows_kernel, types,
+            {"ROWS": cfg.block // block_n, "BLOCK_N": block_n, "EVEN": True, **flags},
+            pointers + ["n_cols"], cfg)})
+    return out
+
+
+def configs() -> list:
+    default = get_template("pointwise").default
+    return [
+        default,
+        dataclasses.replace(default, block=16384, num_warps=16),
+        dataclasses.replace(default, programs_per_sm=2, num_stages=2, stream_hint=True),
+    ]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tasks", default=",".join(CONTEXTS), help="comma-separated tasks")
+    parser.add_argument("--dtype", default="bf16", choices=("bf16", "fp16", "fp32"))
+    args = parser.parse_args()
+    names = [n for n in args.tasks.split(",") if n]
+    unknown = [n for n in names if n not in CONTEXTS]
+    if unknown:
+        parser.error(f"unknown tasks {unknown}; choose from {list(CONTEXTS)}")
+    with tempfile.TemporaryDirectory() as workdir:
+        for name in names:
+            for cfg in configs():
+                for row in report(name, cfg, args.dtype, Path(workdir)):
+                    print(json.dumps(row), flush=True)
+
+
+if __name__ == "__main__":
+    main()

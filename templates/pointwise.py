@@ -1,0 +1,307 @@
+"""Fused elementwise template: one streaming kernel for an expression tree of pointwise ops.
+
+Render context (besides `op` and `params`):
+- `expr`: a JSON-able tree. Leaves are ["input", i] (the i-th entry of `inputs`) and ["const", c]
+  (a finite number). Inner nodes are [name, arg, ...] with these names (`x`, `a`, `b` are subtrees,
+  the rest are numbers or strings written into the kernel):
+      add a b | sub a b | mul a b | div a b | maximum a b | minimum a b      (NaN propagates)
+      neg x | abs x | square x | exp x | log x | sqrt x | rsqrt x
+      relu x | ["leaky_relu", x, slope] | ["elu", x, alpha] | sigmoid x | silu x | tanh x
+      ["gelu", x, "none"|"tanh"] | mish x | ["softplus", x, beta, threshold]
+      ["hardtanh", x, lo, hi] | ["clamp", x, lo_or_null, hi_or_null] | hardsigmoid x | hardswish x
+  A scale is ["mul", x, ["const", c]]; a bias broadcast or a residual add is ["add", x, ["input", i]]
+  with a "row" or "full" input. Identical subtrees are computed once.
+- `inputs`: one dict per launcher argument, in order: {"kind": "full"} (the output's shape),
+  {"kind": "row"} (1-D, broadcast along the last dim, e.g. a bias) or {"kind": "scalar"} (a
+  one-element tensor or a Python number); plus where ModelNew finds it: {"source": "arg",
+  "index": k} (k-th forward argument) or {"source": "param", "path": "bias"} (a Model parameter,
+  which must be listed in `params`). The expression must read at least one full input.
+
+The launcher is `launch_<op>(*tensors)`, one argument per entry of `inputs`; math is fp32 and the
+output takes the full inputs' dtype. The numerics are written to stay finite where PyTorch's are:
+sigmoid/silu as x / (1 + exp(-x)), tanh from exp(-2|x|) with a series near 0, GELU-tanh as
+x * sigmoid(2u) (no 1 + tanh cancellation), softplus as max(z, 0) + log1p(exp(-|z|)) with
+PyTorch's beta/threshold, mish as x * n / (n + 2) with n = e^x (e^x + 2). GELU (erf) uses
+`tl.math.erf`, which Triton 3.6 and 3.9 both have.
+
+Knobs: `block` elements per program tile, `num_warps`, `programs_per_sm` > 0 makes the grid
+persistent (each program walks tiles with a grid stride; `num_stages` pipelines that loop),
+`stream_hint` marks full inputs evict-first (streamed once) and row inputs evict-last (re-read by
+every tile), `tiling` = "rows" lays tiles out as rows x columns when a row input exists so the row
+vector is loaded once per column tile with no per-element modulo; `col_block` caps the tile's
+width. The rows layout needs the row stride to keep 16-byte alignment (last dim a multiple of
+16 / itemsize); otherwise the launcher takes the flat layout, whose loads of full inputs stay
+vectorized at any size. Full tiles run unmasked; only the last, partial tile is masked.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from templates.base import InvalidConfig, Param, Template
+
+MIN_ELEMS_PER_THREAD = 8  # one 16-byte vector of a 16-bit dtype per input
+MAX_ELEMS_PER_THREAD = 64  # fp32 values per input a thread holds before several inputs spill
+# A pipelined persistent loop may stage loads in shared memory: budget two fp32 inputs per stage
+# in flight against the 227 KB an H100/H200 block can have.
+PIPELINE_BYTES_PER_ELEM = 8
+MAX_SHARED_BYTES = 227 * 1024
+
+
+@dataclass(frozen=True)
+class PointwiseConfig:
+    block: int
+    num_warps: int
+    num_stages: int
+    programs_per_sm: int
+    stream_hint: bool
+    tiling: str
+    col_block: int
+
+
+SPACE = (
+    Param("block", (1024, 2048, 4096, 8192, 16384)),
+    Param("num_warps", (2, 4, 8, 16)),
+    Param("num_stages", (1, 2, 3)),
+    Param("programs_per_sm", (0, 1, 2, 4, 8)),
+    Param("stream_hint", (False, True)),
+    Param("tiling", ("flat", "rows")),
+    Param("col_block", (256, 512, 1024, 2048, 4096)),
+)
+
+DEFAULT = PointwiseConfig(
+    block=4096, num_warps=8, num_stages=1, programs_per_sm=0, stream_hint=False, tiling="rows",
+    col_block=1024,
+)
+
+
+def constraints(cfg: PointwiseConfig) -> list[str]:
+    problems = []
+    per_thread = cfg.block // (32 * cfg.num_warps)
+    if per_thread < MIN_ELEMS_PER_THREAD:
+        problems.append(f"block {cfg.block} over {cfg.num_warps} warps gives {per_thread} elements "
+                        f"per thread (< {MIN_ELEMS_PER_THREAD}: loads narrower than 16 bytes)")
+    if per_thread > MAX_ELEMS_PER_THREAD:
+        problems.append(f"block {cfg.block} over {cfg.num_warps} warps gives {per_thread} elements "
+                        f"per thread per input (> {MAX_ELEMS_PER_THREAD}: spills)")
+    if cfg.num_stages > 1 and cfg.programs_per_sm == 0:
+        problems.append("num_stages > 1 only pipelines the persistent loop (programs_per_sm > 0)")
+    staged = cfg.block * PIPELINE_BYTES_PER_ELEM * (cfg.num_stages - 1)
+    if staged > MAX_SHARED_BYTES:
+        problems.append(f"{cfg.num_stages} stages of a {cfg.block}-element tile stage {staged} "
+                        f"bytes (> {MAX_SHARED_BYTES} of shared memory)")
+    if cfg.tiling == "rows" and cfg.col_block > cfg.block:
+        problems.append("col_block exceeds block: a rows tile holds at least one row segment")
+    return problems
+
+
+def bytes_moved(n_elements: int, itemsize: int, n_full_inputs: int, row_len: int = 0,
+                n_row_inputs: int = 0) -> int:
+    """Every input read once, the output written once: full inputs and output are n_elements each."""
+    return ((n_full_inputs + 1) * n_elements + n_row_inputs * row_len) * itemsize
+
+
+# ---- the expression renderer ----------------------------------------------------------------
+
+@dataclass(frozen=True)
+class _Op:
+    args: tuple[str, ...]  # "x": a subtree; "num": a finite number; "num?": a number or null;
+    # "approx": GELU's "none"|"tanh"
+    call: str  # a format string over the rendered args, calling the template's @triton.jit helpers
+
+
+OPS: dict[str, _Op] = {
+    "add": _Op(("x", "x"), "{0} + {1}"),
+    "sub": _Op(("x", "x"), "{0} - {1}"),
+    "mul": _Op(("x", "x"), "{0} * {1}"),
+    "div": _Op(("x", "x"), "{0} / {1}"),
+    "maximum": _Op(("x", "x"), "_maximum({0}, {1})"),
+    "minimum": _Op(("x", "x"), "_minimum({0}, {1})"),
+    "neg": _Op(("x",), "-{0}"),
+    "abs": _Op(("x",), "tl.abs({0})"),
+    "square": _Op(("x",), "{0} * {0}"),
+    "exp": _Op(("x",), "tl.exp({0})"),
+    "log": _Op(("x",), "tl.log({0})"),
+    "sqrt": _Op(("x",), "tl.sqrt({0})"),
+    "rsqrt": _Op(("x",), "tl.rsqrt({0})"),
+    "relu": _Op(("x",), "_relu({0})"),
+    "leaky_relu": _Op(("x", "num"), "_leaky_relu({0}, {1})"),
+    "elu": _Op(("x", "num"), "_elu({0}, {1})"),
+    "sigmoid": _Op(("x",), "_sigmoid({0})"),
+    "silu": _Op(("x",), "_silu({0})"),
+    "tanh": _Op(("x",), "_tanh({0})"),
+    "gelu": _Op(("x", "approx"), "_gelu_{1}({0})"),
+    "mish": _Op(("x",), "_mish({0})"),
+    "softplus": _Op(("x", "num", "num"), "_softplus({0}, {1}, {2})"),
+    "hardtanh": _Op(("x", "num", "num"), "_clamp({0}, {1}, {2})"),
+    "clamp": _Op(("x", "num?", "num?"), ""),  # rendered by _render_clamp: either bound may be null
+    "hardsigmoid": _Op(("x",), "_hardsigmoid({0})"),
+    "hardswish": _Op(("x",), "_hardswish({0})"),
+}
+_GELU_APPROX = {"none": "erf", "tanh": "tanh"}
+INPUT_KINDS = ("full", "row", "scalar")
+_IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+
+
+@dataclass(frozen=True)
+class RenderedExpression:
+    lines: tuple[str, ...]  # SSA assignments "t0 = ...", in dependency order
+    result: str  # the name (or literal) holding the value to store
+    used_inputs: tuple[int, ...]  # indices of `inputs` the expression reads, ascending
+
+
+def _number(value: Any, where: str) -> str:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise InvalidConfig(f"{where}: expected a number, got {value!r}")
+    if not math.isfinite(value):
+        raise InvalidConfig(f"{where}: {value!r} is not finite (for an open clamp bound use null)")
+    return repr(float(value))
+
+
+def render_expression(expr: Any, n_inputs: int) -> RenderedExpression:
+    """Validate an expression tree and render it as Triton statements over fp32 values.
+
+    Input i is read from the variable `x{i}`; each op node becomes one `t{k} = ...` line, so a
+    subtree used twice (and an argument used twice inside a helper) is computed once.
+    """
+    lines: list[str] = []
+    memo: dict[str, str] = {}
+    used: set[int] = set()
+
+    def visit(node: Any, where: str) -> str:
+        if not isinstance(node, (list, tuple)) or not node or not isinstance(node[0], str):
+            raise InvalidConfig(f"{where}: expected [name, args...], got {node!r:.80}")
+        name, args = node[0], list(node[1:])
+        if name == "input":
+            if len(args) != 1 or isinstance(args[0], bool) or not isinstance(args[0], int):
+                raise InvalidConfig(f"{where}: an input leaf is ['input', index], got {node!r}")
+            if not 0 <= args[0] < n_inputs:
+                raise InvalidConfig(f"{where}: input {args[0]} is out of range: the context "
+                                    f"declares {n_inputs} input(s)")
+            used.add(args[0])
+            return f"x{args[0]}"
+        if name == "const":
+            if len(args) != 1:
+                raise InvalidConfig(f"{where}: a const leaf is ['const', number], got {node!r}")
+            return _number(args[0], where)
+        op = OPS.get(name)
+        if op is None:
+            raise InvalidConfig(f"{where}: unknown op {name!r}; known: "
+                                f"{', '.join(sorted(OPS))}, input, const")
+        if len(args) != len(op.args):
+            raise InvalidConfig(f"{where}: {name} takes {len(op.args)} argument(s) "
+                                f"({', '.join(op.args)}), got {len(args)}")
+        key = json.dumps(node)
+        if key in memo:
+            return memo[key]
+        rendered = []
+        for i, (kind, arg) in enumerate(zip(op.args, args)):
+            arg_where = f"{where}[{i + 1}]"
+            if kind == "x":
+                rendered.append(visit(arg, arg_where))
+            elif kind == "num":
+                rendered.append(_number(arg, arg_where))
+            elif kind == "num?":
+                rendered.append(None if arg is None else _number(arg, arg_where))
+            elif arg not in _GELU_APPROX:  # kind == "approx"
+                raise InvalidConfig(f"{arg_where}: gelu's approximate is 'none' or 'tanh', "
+                                    f"got {arg!r}")
+            else:
+                rendered.append(_GELU_APPROX[arg])
+        if name == "clamp":
+            code = _render_clamp(rendered, where)
+        else:
+            if name == "hardtanh" and float(rendered[1]) > float(rendered[2]):
+                raise InvalidConfig(f"{where}: hardtanh needs min_val <= max_val")
+            if name == "softplus" and float(rendered[1]) == 0.0:
+                raise InvalidConfig(f"{where}: softplus beta must be nonzero")
+            code = op.call.format(*rendered)
+        target = f"t{len(lines)}"
+        lines.append(f"{target} = {code}")
+        memo[key] = target
+        return target
+
+    result = visit(expr, "expr")
+    return RenderedExpression(tuple(lines), result, tuple(sorted(used)))
+
+
+def _render_clamp(rendered: list, where: str) -> str:
+    x, lo, hi = rendered
+    if lo is None and hi is None:
+        raise InvalidConfig(f"{where}: clamp needs at least one of min and max")
+    if lo is None:
+        return f"_clamp_max({x}, {hi})"
+    if hi is None:
+        return f"_clamp_min({x}, {lo})"
+    return f"_clamp({x}, {lo}, {hi})"
+
+
+def validate_inputs(inputs: Any, params: Any) -> list[dict]:
+    """The `inputs` list, checked: kinds, sources, and param paths that ModelNew declares."""
+    if not isinstance(inputs, (list, tuple)) or not inputs:
+        raise InvalidConfig("inputs must be a non-empty list of {kind, source, ...} dicts")
+    declared = {p["path"] for p in params} if isinstance(params, (list, tuple)) else set()
+    checked = []
+    for i, spec in enumerate(inputs):
+        where = f"inputs[{i}]"
+        if not isinstance(spec, dict):
+            raise InvalidConfig(f"{where}: expected a dict, got {spec!r:.60}")
+        if spec.get("kind") not in INPUT_KINDS:
+            raise InvalidConfig(f"{where}: kind must be one of {list(INPUT_KINDS)}, "
+                                f"got {spec.get('kind')!r}")
+        source = spec.get("source")
+        if source == "arg":
+            index = spec.get("index")
+            if isinstance(index, bool) or not isinstance(index, int) or index < 0:
+                raise InvalidConfig(f"{where}: an arg input needs a non-negative int 'index'")
+        elif source == "param":
+            path = spec.get("path")
+            if not isinstance(path, str) or not all(_IDENT.match(p) for p in path.split(".")):
+                raise InvalidConfig(f"{where}: a param input needs a dotted 'path', got {path!r}")
+            if path not in declared:
+                raise InvalidConfig(f"{where}: param {path!r} is not in the context's params "
+                                    f"({sorted(declared)}); ModelNew would not have it")
+        else:
+            raise InvalidConfig(f"{where}: source must be 'arg' or 'param', got {source!r}")
+        checked.append(dict(spec))
+    return checked
+
+
+@dataclass(frozen=True)
+class PointwiseTemplate(Template):
+    """Renders with the expression tree compiled to Triton statements (`expr_lines`)."""
+
+    def render(self, cfg: Any, **context: Any) -> str:
+        # Without expr or inputs, rendering goes on and Jinja's StrictUndefined names what is missing.
+        if "expr" in context and "inputs" in context:
+            op = context.get("op", "missing")  # a missing op is left to StrictUndefined
+            if not isinstance(op, str) or not _IDENT.match(op):
+                raise InvalidConfig(f"template {self.name}: op must be an identifier (it names "
+                                    f"launch_<op>), got {op!r}")
+            inputs = validate_inputs(context["inputs"], context.get("params", []))
+            rendered = render_expression(context["expr"], len(inputs))
+            if not any(inputs[i]["kind"] == "full" for i in rendered.used_inputs):
+                raise InvalidConfig("the expression reads no 'full' input: the output's shape "
+                                    "comes from the full inputs")
+            context = {**context, "inputs": inputs, "expr_lines": rendered.lines,
+                       "expr_result": rendered.result, "used_inputs": rendered.used_inputs,
+                       "expr_json": json.dumps(context["expr"])}
+        return super().render(cfg, **context)
+
+
+TEMPLATE = PointwiseTemplate(
+    name="pointwise",
+    family="pointwise",
+    jinja_file="pointwise.py.jinja",
+    config_type=PointwiseConfig,
+    space=SPACE,
+    default=DEFAULT,
+    constraints=constraints,
+    bytes_moved=bytes_moved,
+    launcher="launch_<op>",
+    doc=__doc__ or "",
+)
