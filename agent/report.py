@@ -148,6 +148,9 @@ def plot_roofline(summary: dict[str, Any], path: Path) -> None:
         ax.scatter([p[1] for p in mine], [p[2] for p in mine], label=label, s=24, zorder=3)
     ax.set_xscale("log")
     ax.set_yscale("log")
+    from matplotlib.ticker import NullFormatter
+
+    ax.xaxis.set_minor_formatter(NullFormatter())  # labels on every minor tick overlap
     ax.set_xlabel("arithmetic intensity (FLOP / byte moved)")
     ax.set_ylabel("GFLOP/s")
     ax.set_title(title + "\n(one point per shape; compute ceiling not measured)", fontsize=10)
