@@ -223,11 +223,13 @@ def _tune_cell(unit: dict[str, Any]) -> str:
     tune = unit.get("tune")
     if not tune:
         return "not run yet"
-    if tune["status"] != "done":
+    if tune["status"] not in ("done", "partial"):
         return f"{tune['status']}: {tune.get('reason')}"
     text = f"{tune['trials_before']} -> {tune['trials']} trials"
-    if tune.get("promoted"):
-        text += f", promoted {tune['promoted']['version']}"
+    if tune["status"] == "partial":
+        text += f" of {tune['target']} (stopped by the time budget)"
+    for promoted in tune.get("promotions") or []:
+        text += f", promoted {promoted['version']}"
     return text
 
 

@@ -598,6 +598,10 @@ class _Sweep:
         bar = None
         if verify.get("status") == "correct" and _timed(fresh):
             bar = (fresh.get("speedup_vs_best_baseline") or 0.0) * self.opts.min_improvement
+        if target.get("promotions"):
+            # an interrupted run of this step promoted already: only a better kernel goes in
+            best_so_far = max(p["speedup_vs_best_baseline"] or 0.0 for p in target["promotions"])
+            bar = max(bar or 0.0, best_so_far * self.opts.min_improvement)
         self.say(f"[tune] {unit['id']}: study {name!r} from {target['before']} to "
                  f"{target['trials']} trials"
                  + ("" if seconds is None else f" within {seconds:.0f} s")
@@ -616,23 +620,29 @@ class _Sweep:
         except OptimizeError as err:
             state.finish(unit, "tune", {"status": "error", "reason": str(err), "study": name})
             return
+        if result["promoted"]:
+            target.setdefault("promotions", []).append({
+                **result["promoted"], "best": result["best"],
+                "speedup_vs_best_baseline": speedup_over_best_baseline(result["best"]),
+            })
         outcome = {
             "status": "done", "study": name, "storage": self.storage,
             "trials_before": target["before"], "target": target["trials"],
             "trials": result["trials"], "new_trials": result["new_trials"],
             "warm_start": warm is not None, "promote_bar": bar, "best": result["best"],
-            "promoted": result["promoted"], "mode": result["mode"],
+            "promotions": target.get("promotions", []), "mode": result["mode"],
         }
+        promoted = "; ".join(f"promoted {p['op']} {p['version']}"
+                             for p in outcome["promotions"]) or "nothing promoted"
         if result["trials"] < target["trials"]:
             self.incomplete_reason = "the time budget ran out during a tune step"
+            target["partial"] = {**outcome, "status": "partial"}
+            state.save()
             self.say(f"[tune] {unit['id']}: stopped at {result['trials']} of {target['trials']} "
-                     "trials (time budget); run the same command again to finish")
+                     f"trials (time budget; run the same command again to finish); {promoted}")
             return
         state.finish(unit, "tune", outcome)
-        promoted = result["promoted"]
-        self.say(f"[tune] {unit['id']}: {result['trials']} trials"
-                 + (f"; promoted {promoted['op']} {promoted['version']}" if promoted else
-                    "; nothing promoted"))
+        self.say(f"[tune] {unit['id']}: {result['trials']} trials; {promoted}")
 
     def tune_all(self, state: SweepState) -> None:
         todo = [u for u in state.units if state.step(u, "tune") is None]
@@ -654,8 +664,6 @@ class _Sweep:
                 return
             self.init_ray()
             self.tune(state, unit, seconds)
-            if self.incomplete_reason:
-                return
 
     # -- summary, history, report
 
@@ -666,14 +674,14 @@ class _Sweep:
         flops = _FlopCounter()
         for unit in state.units:
             verify, tune = state.step(unit, "verify"), state.step(unit, "tune")
+            if tune is None:  # a tune step stopped by the time budget shows how far it got
+                tune = (state.data["tune_targets"].get(unit["id"]) or {}).get("partial")
             found = regressions_of(unit, verify, threshold)
             regressions += [{"unit": unit["id"], "version": unit["version"], **r} for r in found]
             for name, step in (("verify", verify), ("tune", tune)):
                 if step and step.get("status") == "error":
                     failures.append({"unit": unit["id"], "step": name, "message": step["reason"]})
-            if tune and tune.get("promoted"):
-                promotions.append({"unit": unit["id"], **tune["promoted"],
-                                   "best": tune.get("best")})
+            promotions += [{"unit": unit["id"], **p} for p in (tune or {}).get("promotions", [])]
             fresh = (verify or {}).get("verdict")
             if fresh and _timed(fresh):
                 flops.annotate(unit, fresh)
@@ -717,6 +725,7 @@ class _Sweep:
             "failures": failures,
             "promotions": promotions,
             "runs": state.data["runs"],
+            "run_elapsed_s": round(time.monotonic() - self.started, 1),
             "report_dir": str(self.report_dir),
             "history": str(self.history_path),
             "exit_code": code,
@@ -771,6 +780,21 @@ class _FlopCounter:
                 row["flops"] = None
 
 
+def speedup_over_best_baseline(best: dict[str, Any] | None) -> float | None:
+    """Geometric mean over shapes of min(eager, compile) / kernel time, from a result's shapes
+    (what `Verdict.speedup_vs_best_baseline` is, for the summaries optimize returns)."""
+    import math
+
+    ratios = []
+    for row in (best or {}).get("shapes") or []:
+        bases = [row.get(k) for k in ("eager_ms", "compile_ms")]
+        bases = [b for b in bases if isinstance(b, (int, float)) and b > 0]
+        if not bases or not isinstance(row.get("ms"), (int, float)) or row["ms"] <= 0:
+            return None
+        ratios.append(min(bases) / row["ms"])
+    return math.exp(sum(map(math.log, ratios)) / len(ratios)) if ratios else None
+
+
 def _brief_verdict(verdict: dict[str, Any]) -> dict[str, Any]:
     keep = ("accepted", "mode", "ms", "speedup_vs_eager", "speedup_vs_compile",
             "speedup_vs_best_baseline", "roofline_fraction", "copy_gbps", "shapes")
@@ -790,8 +814,7 @@ def history_records(summary: dict[str, Any]) -> list[dict[str, Any]]:
     for unit in summary["units"]:
         verify = unit.get("verify") or {}
         verdict = verify.get("verdict") or {}
-        tune = unit.get("tune") or {}
-        promoted = tune.get("promoted")
+        promotions = (unit.get("tune") or {}).get("promotions") or []
         records.append({
             "sweep_id": summary["sweep_id"], "date": summary["created"],
             "device": summary["device"], "mode": summary["mode"],
@@ -801,7 +824,7 @@ def history_records(summary: dict[str, Any]) -> list[dict[str, Any]]:
             **{k: verdict.get(k) for k in HISTORY_FIELDS},
             "recorded_speedup_vs_best_baseline":
                 unit["recorded"].get("speedup_vs_best_baseline"),
-            "promoted_version": promoted["version"] if promoted else None,
+            "promoted_versions": [p["version"] for p in promotions],
         })
     return records
 

@@ -93,6 +93,14 @@ def test_timing_rule_needs_timings_on_both_sides():
     assert {r["kind"] for r in found} == {"slower-than-baseline"}
 
 
+def test_speedup_over_best_baseline_of_an_optimize_result_matches_the_verdicts():
+    recorded = _shipped_config("bfloat16")["verdict"]
+    fresh = _fresh(recorded, kernel=1.1, compile_=0.7)
+    assert sweep.speedup_over_best_baseline(fresh) == pytest.approx(
+        fresh["speedup_vs_best_baseline"])
+    assert sweep.speedup_over_best_baseline({"shapes": [{"ms": None}]}) is None
+
+
 def test_wrong_and_tampered_kernels_are_regressions_and_errors_are_not():
     unit = {"recorded": _shipped_config("float32")["verdict"]}
     wrong = {"status": "wrong", "verdict": {"stage": "correctness", "reasons": ["[wrong] x"]}}
