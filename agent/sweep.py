@@ -1,4 +1,4 @@
-"""Nightly sweeps: re-check every zoo entry on this device and software, continue its search, report.
+"""Nightly sweeps: re-check every zoo entry on this device and software, re-tune it, report.
 
 A sweep is a plan of units, one per (op, arch, dtype, shape bucket) that dispatch would serve from
 the zoo, and two steps per unit:
@@ -278,6 +278,20 @@ def _zoo_ops(zoo_dirs: list[Path] | None) -> list[str]:
     return sorted({e.op for e in store.iter_entries(zoo_dirs) if isinstance(e, store.Entry)})
 
 
+def selected_ops(opts: SweepOptions) -> list[str]:
+    """The ops to sweep: --ops (each must have entries in the zoo), else every op there."""
+    known = _zoo_ops(_zoo_dirs(opts))
+    if opts.ops is None:
+        return known
+    unknown = [op for op in opts.ops if op not in known]
+    if unknown:
+        raise SweepUsageError(
+            f"no zoo entries for op(s) {', '.join(unknown)}; ops there: "
+            + (", ".join(known) or "none") + " (--ops)"
+        )
+    return sorted(set(opts.ops))
+
+
 def _served_configs(op: str, zoo_dirs: list[Path] | None):
     """(entry, config) for every config dispatch would use: per (arch, dtype), the first layer
     whose newest version has it shadows the layers below."""
@@ -331,6 +345,8 @@ def plan_units(ops: list[str], zoo_dirs: list[Path] | None, mode: str,
 
 
 class _Sweep:
+    """One run of a sweep: this device, this run's time budget, its Ray instance and output."""
+
     def __init__(self, opts: SweepOptions) -> None:
         from verifier.environment import device_arch, device_label, environment
         from verifier.worker import detect_mode
@@ -391,18 +407,8 @@ class _Sweep:
         import search
 
         self.storage = self.opts.storage or search.default_storage()
-        search.study.connect_storage(self.storage)  # a bad URL fails now, not after the checks
-        known = _zoo_ops(self.zoo_dirs)
-        if self.opts.ops is None:
-            ops = known
-        else:
-            unknown = [op for op in self.opts.ops if op not in known]
-            if unknown:
-                raise SweepUsageError(
-                    f"no zoo entries for op(s) {', '.join(unknown)}; ops there: "
-                    + (", ".join(known) or "none") + " (--ops)"
-                )
-            ops = sorted(set(self.opts.ops))
+        search.connect_storage(self.storage)  # a bad URL fails now, not after the checks
+        ops = selected_ops(self.opts)
         path = self.report_dir / STATE_FILE
         state = None if self.opts.fresh else SweepState.load(path)
         settings = self.settings(ops)
@@ -425,7 +431,6 @@ class _Sweep:
                 "plan_failures": failures,
                 "steps": {},
                 "tune_targets": {},
-                "failures": [],
                 "runs": [],
                 "history_written": False,
             })
@@ -871,6 +876,7 @@ def run_sweep(opts: SweepOptions) -> SweepResult:
             f"--regression-threshold must be in (0, 1], got {opts.regression_threshold}")
     if opts.min_improvement < 1:
         raise SweepUsageError(f"--min-improvement must be at least 1, got {opts.min_improvement}")
+    selected_ops(opts)  # a wrong --ops or --zoo fails before torch and Ray are loaded
     sweep = _Sweep(opts)
     with _exclusive(sweep.report_dir):
         state = sweep.open_state()

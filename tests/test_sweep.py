@@ -345,6 +345,21 @@ def test_a_kernel_that_is_now_wrong_is_a_regression_with_exit_3(tmp_path):
     assert "WRONG at correctness" in md
 
 
+@pytest.mark.timeout(300)
+def test_a_sweep_out_of_time_reports_itself_incomplete(tmp_path):
+    zoo, report = tmp_path / "zoo", tmp_path / "report"
+    shutil.copytree(SHIPPED / "softmax", zoo / "softmax")
+    proc = run_kzoo("sweep", "--zoo", str(zoo), "--time-budget", "1", "--workers", "1",
+                    "--report", str(report), env_home=tmp_path / "home")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "sweep INCOMPLETE (the time budget ran out during the verify steps)" in proc.stdout
+    summary = _check_report_files(report)
+    assert not summary["complete"] and _steps(report) == {}
+    assert [u["verify"] for u in summary["units"]] == [None, None]
+    assert "Incomplete: the time budget ran out" in (report / "report.md").read_text()
+    assert not (tmp_path / "home" / "sweeps" / "history.jsonl").exists()  # only finished sweeps
+
+
 def test_usage_errors_are_one_line_with_exit_2(tmp_path):
     zoo = tmp_path / "zoo"
     shutil.copytree(SHIPPED / "softmax", zoo / "softmax")
