@@ -884,7 +884,8 @@ def run_sweep(opts: SweepOptions) -> SweepResult:
         total = 2 * len(state.units)
         sweep.say(f"{len(state.units)} unit(s) on {sweep.device} ({sweep.mode}); report and state "
                   f"in {sweep.report_dir}"
-                  + (f"; resuming: {finished} of {total} step(s) already done" if finished else ""))
+                  + ("; already complete, rewriting its report" if state.complete else
+                     f"; resuming: {finished} of {total} step(s) already done" if finished else ""))
         try:
             sweep.verify_all(state)
             if not sweep.incomplete_reason:
