@@ -1,7 +1,8 @@
 """`kzoo`: optimize a task, verify a candidate, inspect the zoo.
 
 Exit codes: 0 success (verify: accepted); 1 a result that is not a success (verify: rejected;
-optimize: no correct candidate); 2 a usage error (bad flags, a task file that cannot be used).
+optimize: no correct candidate); 2 a usage error (bad flags, a task file that cannot be used);
+`sweep` also exits 3 when it found regressions (agent/sweep_cli.py).
 """
 
 from __future__ import annotations
@@ -89,6 +90,10 @@ def build_parser() -> argparse.ArgumentParser:
     ver.add_argument("--no-time", action="store_true", help="check correctness only")
 
     add_zoo_parser(sub)
+
+    from agent.sweep_cli import add_sweep_parser  # `kzoo sweep`: its own module
+
+    add_sweep_parser(sub)
     return parser
 
 
@@ -198,6 +203,10 @@ def main(argv: list[str] | None = None) -> int:
             from agent.zoo_cli import run_zoo
 
             return run_zoo(args)
+        if args.command == "sweep":
+            from agent.sweep_cli import run_sweep_command
+
+            return run_sweep_command(args)
     except (TaskError, PlanError, StorageError) as exc:
         return _error(str(exc))
     except (ClusterError, OptimizeError) as exc:  # the run failed, not the command line

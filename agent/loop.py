@@ -38,6 +38,12 @@ class OptimizeOptions:
     quiet: bool = False
     local_gpus: int | None = None  # GPU resources to declare to a local Ray instance (tests)
     template: str | None = None  # one of the plan's templates (default: its first, Triton)
+    # --- used by `kzoo sweep` (agent/sweep.py) ---
+    # params tried first (once per study): a sweep continues from the zoo's current kernel
+    warm_start_params: dict[str, Any] | None = None
+    # promote only a winner whose re-timed speedup over the best baseline exceeds this (and 1.0)
+    promote_min_speedup: float | None = None
+    # --- end sweep options ---
 
 
 @dataclass
@@ -71,7 +77,10 @@ def optimize(opts: OptimizeOptions) -> OptimizeResult:
     name = search.study_name(task.name, task.sha256, template.name, dtype, device)
     study = search.open_study(name, storage, seed=opts.seed)
     reclaimed = search.reclaim_stale_trials(study)
-    if not study.trials:
+    fresh_study = not study.trials
+    if opts.warm_start_params is not None:
+        study.enqueue_trial(dict(opts.warm_start_params), skip_if_exists=True)
+    if fresh_study:
         study.enqueue_trial(params_of(template.default))  # start from the hand-picked heuristic
 
     from agent.cluster import VerifierPool, init_ray
@@ -152,7 +161,8 @@ def optimize(opts: OptimizeOptions) -> OptimizeResult:
                 request = VerifyRequest(str(task.path), task.source, source, dtype,
                                         refresh_baselines=True)
                 best_verdict = _summary(_verify_now(pool, request))
-                faster = (best_verdict.get("speedup_vs_best_baseline") or 0.0) > 1.0
+                bar = max(1.0, opts.promote_min_speedup or 0.0)
+                faster = (best_verdict.get("speedup_vs_best_baseline") or 0.0) > bar
                 if best_verdict.get("accepted") and faster and opts.promote:
                     zoo_dir = Path(opts.zoo) if opts.zoo else user_zoo()
                     promoted = _promote(task, plan, template, cfg, source, dtype, best_verdict,

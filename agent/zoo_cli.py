@@ -22,11 +22,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 import sys
 from pathlib import Path
 from typing import Any, TextIO
 
+from agent import zoo_task
 from kernel_zoo import _home, bundle, store
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
@@ -35,7 +35,6 @@ _VERDICT_SUMMARY = (
     "accepted", "stage", "mode", "dtype", "ms", "speedup_vs_eager", "speedup_vs_compile",
     "roofline_fraction",
 )
-_TASK_NAME_RE = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_-]*$")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -448,12 +447,11 @@ class _Verifier:
 
     def __init__(self, timeout_s: float) -> None:
         # the verifier pulls in torch; only this command needs it
-        import tasks
         from verifier.worker import detect_mode
 
         self.mode = detect_mode()
         self.timeout_s = timeout_s
-        self.tasks_dir = Path(tasks.__file__).resolve().parent
+        self.tasks_dir = zoo_task.tasks_dir()
         self.cache_dir = _home.kzoo_home() / "candidates"
         self._done: dict[tuple[str, str, str], tuple[dict[str, Any], str]] = {}
 
@@ -463,35 +461,26 @@ class _Verifier:
         """One config's result: status "correct", "wrong" or "error", with what was found."""
         from verifier.worker import VerifyRequest, verify_in_subprocess
 
-        task = config["task"]
         result: dict[str, Any] = {"status": "error", "task_path": None, "task_warning": None}
-        if _TASK_NAME_RE.match(task["name"]) is None:
-            return {**result, "reason": f"task name {task['name']!r} is not a task file's name"}
-        task_path = self.tasks_dir / f"{task['name']}.py"
-        result["task_path"] = str(task_path)
         try:
-            task_bytes = task_path.read_bytes()
-            task_source = task_bytes.decode("utf-8")
-        except (OSError, UnicodeDecodeError) as err:
-            return {**result, "reason": f"cannot read the task {task_path}: {err}"}
-        task_sha = store.sha256_bytes(task_bytes)
-        if task_sha != task["sha256"]:
-            result["task_warning"] = (
-                f"{task_path} has sha256 {task_sha}, the entry was verified against "
-                f"{task['sha256']}; checking against the task as it is now"
-            )
-            print(f"    warning: {result['task_warning']}", file=report, flush=True)
+            task = zoo_task.config_task(config, self.tasks_dir)
+        except zoo_task.TaskFileError as err:
+            path = None if err.path is None else str(err.path)
+            return {**result, "task_path": path, "reason": str(err)}
+        result.update(task_path=str(task.path), task_warning=task.warning)
+        if task.warning:
+            print(f"    warning: {task.warning}", file=report, flush=True)
         try:
             source_text = source.decode("utf-8")
         except UnicodeDecodeError as err:
             return {**result, "reason": f"the kernel file is not UTF-8 text: {err}"}
-        key = (task_sha, store.sha256_bytes(source), config["dtype"])
+        key = (task.sha256, store.sha256_bytes(source), config["dtype"])
         if key in self._done:
             verdict, first = self._done[key]
             result["same_as"] = first
         else:
             request = VerifyRequest(
-                str(task_path), task_source, source_text, config["dtype"], time=False
+                str(task.path), task.source, source_text, config["dtype"], time=False
             )
             verdict = verify_in_subprocess(
                 request, self.mode, str(self.cache_dir), self.timeout_s

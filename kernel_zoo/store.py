@@ -387,6 +387,19 @@ def find_entry(op: str, version: str | None = None, zoo_dirs: list[Path] | None 
     raise ZooError(f"no zoo entry for op {op!r} in {_where(layers)}; ops there: {listing}")
 
 
+def newest_entries(op: str, zoo_dirs: list[Path] | None = None) -> list[Entry]:
+    """The newest version of `op` in each layer that holds it, in layer order (user first): what
+    dispatch consults. A broken manifest raises ZooError naming it."""
+    _check_name("op", op)
+    found = []
+    for zoo, layer in _layers(zoo_dirs):
+        version = _newest_version(zoo / op)
+        if version is not None:
+            entry_dir = zoo / op / version
+            found.append(Entry(op, version, zoo, layer, entry_dir, read_manifest(entry_dir)))
+    return found
+
+
 def select_config(
     manifest: dict[str, Any], arch: str, dtype: str, bucket: str = ANY_SHAPE
 ) -> dict[str, Any] | None:

@@ -2,12 +2,14 @@
 
 from search.space import space_size, suggest
 from search.study import (
-    TrialRecord, best_accepted, completed_trials, count_completed, default_storage, open_study,
+    TrialRecord, best_accepted, completed_trials, connect_storage, count_completed,
+    default_storage, open_study,
     reclaim_stale_trials, score, study_name, this_driver,
 )
 
 __all__ = [
-    "TrialRecord", "best_accepted", "completed_trials", "count_completed", "default_storage",
+    "TrialRecord", "best_accepted", "completed_trials", "connect_storage", "count_completed",
+    "default_storage",
     "open_study",
     "reclaim_stale_trials", "score", "space_size", "study_name", "suggest", "this_driver",
 ]

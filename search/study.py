@@ -37,16 +37,10 @@ class StorageError(Exception):
     """The study storage cannot be opened; the message says what to do."""
 
 
-def open_study(name: str, storage_url: str, seed: int | None = None):
-    """Create the study or load it when it exists: the same command resumes where it stopped."""
-    import optuna
-
-    optuna.logging.set_verbosity(optuna.logging.WARNING)
-    sampler = optuna.samplers.TPESampler(
-        constant_liar=True, multivariate=True, n_startup_trials=8, seed=seed
-    )
+def connect_storage(storage_url: str):
+    """The Optuna storage at `storage_url`; StorageError, saying what to do, when it cannot open."""
     try:
-        storage = _storage(storage_url)
+        return _storage(storage_url)
     except ModuleNotFoundError as exc:
         raise StorageError(
             f"study storage {storage_url!r} needs the Python package {exc.name!r}; for "
@@ -57,6 +51,17 @@ def open_study(name: str, storage_url: str, seed: int | None = None):
             f"cannot open study storage {storage_url!r}: {type(exc).__name__}: "
             f"{str(exc).splitlines()[0] if str(exc) else ''}"
         ) from exc
+
+
+def open_study(name: str, storage_url: str, seed: int | None = None):
+    """Create the study or load it when it exists: the same command resumes where it stopped."""
+    import optuna
+
+    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    sampler = optuna.samplers.TPESampler(
+        constant_liar=True, multivariate=True, n_startup_trials=8, seed=seed
+    )
+    storage = connect_storage(storage_url)
     return optuna.create_study(
         study_name=name, storage=storage, sampler=sampler,
         direction="maximize", load_if_exists=True,

@@ -1,0 +1,394 @@
+"""`kzoo sweep`: the regression rule on verdict data, planning over zoo layers, the report from GPU
+timings, and real sweeps in Triton's interpreter (a real local Ray instance, real SQLite studies,
+real kernels): killed and restarted, and over a zoo holding a kernel that is now wrong."""
+
+from __future__ import annotations
+
+import base64
+import copy
+import json
+import os
+import re
+import shutil
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from conftest import ROOT, run_kzoo
+from test_zoo import kernel_source, make_record
+
+from agent import sweep
+from agent.report import write_report
+from kernel_zoo import store
+from verifier.verdict import ShapeResult, Verdict
+
+SHIPPED = ROOT / "kernel_zoo" / "entries"
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+
+
+def _shipped_config(dtype: str) -> dict:
+    manifest = json.loads((SHIPPED / "softmax" / "1.1.0" / "manifest.json").read_text())
+    return next(c for c in manifest["configs"] if c["dtype"] == dtype)
+
+
+def _fresh(recorded: dict, kernel: float = 1.0, eager: float = 1.0, compile_: float = 1.0):
+    """A verdict summary as the verifier makes it, from the recorded per-shape times scaled:
+    `kernel` multiplies the kernel's times, `eager`/`compile_` the baselines'."""
+    verdict = Verdict(accepted=True, stage="done", mode="gpu", dtype=recorded["dtype"],
+                      copy_gbps=recorded["copy_gbps"])
+    for row in recorded["shapes"]:
+        verdict.shapes.append(ShapeResult(
+            shape=row["shape"], correct=True, ms=row["ms"] * kernel,
+            eager_ms=row["eager_ms"] * eager, compile_ms=row["compile_ms"] * compile_,
+            gbps=row["gbps"] / kernel, roofline_fraction=row["roofline_fraction"] / kernel,
+        ))
+    return verdict.summary()
+
+
+# ---------------------------------------------------------------------------------------------
+# the rule, on verdict data
+
+
+def test_timing_rule_same_speed_and_small_drift_are_clean():
+    recorded = _shipped_config("float32")["verdict"]
+    assert sweep.timing_regressions(recorded, _fresh(recorded), 0.9) == []
+    assert sweep.timing_regressions(recorded, _fresh(recorded, kernel=1.05), 0.9) == []
+
+
+def test_timing_rule_flags_a_kernel_that_got_slower():
+    recorded = _shipped_config("float32")["verdict"]  # 1.35x eager, 1.52x compile recorded
+    found = sweep.timing_regressions(recorded, _fresh(recorded, kernel=1.25), 0.9)
+    dropped = {r["baseline"]: r for r in found if r["kind"] == "speedup-dropped"}
+    assert set(dropped) == {"eager", "torch.compile"}
+    assert dropped["eager"]["ratio"] == pytest.approx(0.8)
+    assert dropped["eager"]["recorded"] == pytest.approx(recorded["speedup_vs_eager"])
+    assert len(dropped["eager"]["shapes"]) == len(recorded["shapes"])  # every shape lost 20%
+    # 1.35 / 1.25 = 1.08x eager: still faster than eager, so not slower-than-baseline
+    assert not [r for r in found if r["kind"] == "slower-than-baseline"]
+
+
+def test_timing_rule_flags_baselines_that_caught_up_and_a_kernel_slower_than_eager():
+    recorded = _shipped_config("float32")["verdict"]
+    # same kernel time, eager twice as fast on the new software: relative speed dropped
+    found = sweep.timing_regressions(recorded, _fresh(recorded, eager=0.5), 0.9)
+    kinds = {(r["kind"], r["baseline"]) for r in found}
+    assert kinds == {("speedup-dropped", "eager"), ("slower-than-baseline", "eager")}
+    slower = next(r for r in found if r["kind"] == "slower-than-baseline")
+    assert slower["speedup"] == pytest.approx(recorded["speedup_vs_eager"] / 2)
+    # a looser threshold accepts what the default flags
+    assert sweep.timing_regressions(recorded, _fresh(recorded, kernel=1.25), 0.75) == []
+
+
+def test_timing_rule_needs_timings_on_both_sides():
+    recorded = _shipped_config("bfloat16")["verdict"]
+    untimed = {**_fresh(recorded), "ms": None, "speedup_vs_eager": None,
+               "speedup_vs_compile": None}
+    assert sweep.timing_regressions(recorded, untimed, 0.9) == []
+    # nothing recorded to compare with: only the baseline rule applies
+    found = sweep.timing_regressions({"accepted": True}, _fresh(recorded, kernel=2.0), 0.9)
+    assert {r["kind"] for r in found} == {"slower-than-baseline"}
+
+
+def test_speedup_over_best_baseline_of_an_optimize_result_matches_the_verdicts():
+    recorded = _shipped_config("bfloat16")["verdict"]
+    fresh = _fresh(recorded, kernel=1.1, compile_=0.7)
+    assert sweep.speedup_over_best_baseline(fresh) == pytest.approx(
+        fresh["speedup_vs_best_baseline"])
+    assert sweep.speedup_over_best_baseline({"shapes": [{"ms": None}]}) is None
+
+
+def test_wrong_and_tampered_kernels_are_regressions_and_errors_are_not():
+    unit = {"recorded": _shipped_config("float32")["verdict"]}
+    wrong = {"status": "wrong", "verdict": {"stage": "correctness", "reasons": ["[wrong] x"]}}
+    assert [r["kind"] for r in sweep.regressions_of(unit, wrong, 0.9)] == ["wrong"]
+    tampered = {"status": "integrity", "reason": "sha256 differs"}
+    assert sweep.regressions_of(unit, tampered, 0.9) == [
+        {"kind": "integrity", "message": "sha256 differs"}]
+    assert sweep.regressions_of(unit, {"status": "error", "reason": "no task"}, 0.9) == []
+    assert sweep.regressions_of(unit, None, 0.9) == []
+
+
+def test_environment_changes_name_each_changed_field():
+    recorded = _shipped_config("float32")["environment"]
+    now = {**recorded, "driver": "590.1", "triton": "3.9.0", "date": "later"}
+    assert sweep.environment_changes(recorded, now) == {
+        "driver": {"recorded": "580.159.04", "now": "590.1"},
+        "triton": {"recorded": "3.6.0", "now": "3.9.0"},
+    }
+    assert sweep.environment_changes(recorded, recorded) == {}
+
+
+# ---------------------------------------------------------------------------------------------
+# planning
+
+
+def test_plan_takes_what_dispatch_serves_and_seeds_a_new_arch(tmp_path):
+    upper, lower = tmp_path / "upper", tmp_path / "lower"
+    store.promote("softmax", kernel_source("low-bf16"), make_record("sm_90", "bfloat16"),
+                  zoo_dir=lower)
+    store.promote("softmax", kernel_source("low-f32"), make_record("sm_80", "float32"),
+                  zoo_dir=lower)
+    store.promote("softmax", kernel_source("up-bf16"), make_record("sm_90", "bfloat16"),
+                  zoo_dir=upper)
+    units, failures = sweep.plan_units(["softmax"], [upper, lower], "gpu", "sm_90")
+    assert failures == []
+    by_id = {u["id"]: u for u in units}
+    assert set(by_id) == {"softmax/sm_90/bfloat16/any", "softmax/sm_90/float32/any"}
+    bf16 = by_id["softmax/sm_90/bfloat16/any"]
+    assert bf16["entry"] == str((upper / "softmax" / "1.0.0").resolve())  # the upper layer wins
+    assert not bf16["new_arch"]
+    f32 = by_id["softmax/sm_90/float32/any"]
+    assert f32["new_arch"] and f32["arch"] == "sm_80" and f32["version"] == "1.1.0"
+
+    units, _ = sweep.plan_units(["softmax"], [upper, lower], "interpreter", None)
+    assert sorted(u["id"] for u in units) == [
+        "softmax/sm_80/float32/any", "softmax/sm_90/bfloat16/any"]
+
+
+# ---------------------------------------------------------------------------------------------
+# the report from GPU data (what a GPU sweep hands it), drawn here
+
+
+def test_report_from_gpu_timings_has_every_file_plot_and_regression(tmp_path, kzoo_home):
+    zoo = tmp_path / "zoo"
+    shutil.copytree(SHIPPED / "softmax", zoo / "softmax")
+    history = tmp_path / "history.jsonl"
+    opts = sweep.SweepOptions(zoo=str(zoo), report=str(tmp_path / "report"),
+                              history=str(history), quiet=True)
+    runner = sweep._Sweep(opts)
+    runner.mode, runner.device, runner.arch = "gpu", "h200", "sm_90"
+    runner.environment = {**_shipped_config("float32")["environment"], "driver": "590.1"}
+    units, _ = sweep.plan_units(["softmax"], [zoo], "gpu", "sm_90")
+    state = sweep.SweepState(tmp_path / "report" / sweep.STATE_FILE, {
+        "sweep_id": "night-2", "created": "2026-11-24T02:00:00+00:00", "settings": {},
+        "units": units, "plan_failures": [], "steps": {}, "runs": [],
+        "history_written": False,
+    })
+    (tmp_path / "report").mkdir()
+    scale = {"bfloat16": 1.0, "float32": 1.4}  # float32's kernel now 40% slower
+    for unit in units:
+        fresh = _fresh(unit["recorded"], kernel=scale[unit["dtype"]])
+        state.finish(unit, "verify", runner._verify_result(unit, {}, None) | {
+            "status": "correct", "verdict": fresh})
+        state.finish(unit, "tune", {"status": "skipped", "reason": "test"})
+    # an earlier night, in the history file
+    earlier = [{"sweep_id": "night-1", "date": "2026-11-23T02:00:00+00:00", "unit": u["id"],
+                "speedup_vs_best_baseline": 1.3} for u in units]
+    sweep.append_history(history, earlier)
+
+    summary = runner.summary(state)
+    records = runner.history(state, summary)
+    files = write_report(summary, records, tmp_path / "report")
+
+    assert summary["complete"] and summary["exit_code"] == sweep.EXIT_REGRESSED
+    kinds = {(r["unit"], r["kind"]) for r in summary["regressions"]}
+    assert kinds == {("softmax/sm_90/float32/any", "speedup-dropped")}
+    assert summary["ceilings"]["copy_gbps"] == pytest.approx(4254.667, rel=1e-3)
+    shapes = summary["units"][0]["verify"]["verdict"]["shapes"]
+    assert all(row["flops"] == 4 * row["shape"]["batch_size"] * row["shape"]["dim"]
+               for row in shapes)  # the task's KZOO['flops'], for the roofline
+    # this sweep joined the history once, beside the earlier night
+    lines = history.read_text().splitlines()
+    assert len(lines) == 4 and {json.loads(x)["sweep_id"] for x in lines} == {"night-1",
+                                                                               "night-2"}
+    runner.history(state, summary)
+    assert len(history.read_text().splitlines()) == 4
+
+    folder = tmp_path / "report"
+    md = (folder / files["report_md"]).read_text()
+    assert "**REGRESSIONS**" in md and "[speedup-dropped]" in md
+    assert "driver: 580.159.04 -> 590.1" in md
+    html = (folder / files["report_html"]).read_text()
+    images = re.findall(r'src="data:image/png;base64,([A-Za-z0-9+/=]+)"', html)
+    assert len(images) == 3
+    for key, name in files["plots"].items():
+        data = (folder / name).read_bytes()
+        assert data.startswith(PNG_MAGIC), key
+        assert base64.b64decode(images[list(files["plots"]).index(key)]) == data
+
+
+# ---------------------------------------------------------------------------------------------
+# real sweeps, in the interpreter
+
+
+def _complete_trials(db: Path) -> dict[str, int]:
+    with sqlite3.connect(db) as conn:
+        rows = conn.execute(
+            "SELECT s.study_name, COUNT(*) FROM trials t JOIN studies s "
+            "ON t.study_id = s.study_id WHERE t.state = 'COMPLETE' GROUP BY s.study_name"
+        ).fetchall()
+    return dict(rows)
+
+
+def _steps(report: Path) -> dict:
+    try:
+        return json.loads((report / sweep.STATE_FILE).read_text())["steps"]
+    except (FileNotFoundError, json.JSONDecodeError):
+        return {}
+
+
+def _check_report_files(report: Path) -> dict:
+    summary = json.loads((report / "summary.json").read_text())
+    assert (report / "report.md").read_text().startswith("# kzoo sweep:")
+    html = (report / "report.html").read_text()
+    assert html.count("data:image/png;base64,") == 3
+    for name in ("speedup.png", "roofline.png", "history.png"):
+        assert (report / name).read_bytes().startswith(PNG_MAGIC), name
+    return summary
+
+
+@pytest.mark.timeout(900)
+def test_sweep_killed_after_a_unit_resumes_without_redoing_it(tmp_path):
+    zoo, report, home = tmp_path / "zoo", tmp_path / "report", tmp_path / "home"
+    shutil.copytree(SHIPPED / "softmax", zoo / "softmax")
+    env = dict(os.environ, KZOO_HOME=str(home), PYTHONPATH=str(ROOT))
+    cmd = [sys.executable, "-m", "agent", "sweep", "--zoo", str(zoo), "--trials-per-op", "1",
+           "--workers", "1", "--seed", "0", "--report", str(report)]
+    first = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
+                             stderr=subprocess.DEVNULL, start_new_session=True)
+    deadline = time.monotonic() + 400
+    try:
+        while time.monotonic() < deadline and first.poll() is None:
+            if any(key.endswith("#tune") for key in _steps(report)):
+                break
+            time.sleep(0.1)
+        assert first.poll() is None, "the sweep ended before it could be killed"
+        os.kill(first.pid, signal.SIGKILL)
+        first.wait(30)
+    finally:
+        try:  # Ray's helpers of the killed driver are in its process group
+            os.killpg(first.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+    before = _steps(report)
+    tuned = [key for key in before if key.endswith("#tune")]
+    assert len(tuned) == 1 and len(before) == 3  # both verify steps, one tune step
+    trials_before = _complete_trials(home / "studies.db")
+    first_study = before[tuned[0]]["study"]
+    assert trials_before[first_study] == 1
+
+    again = subprocess.run(cmd + ["--json", str(tmp_path / "out.json")], cwd=ROOT, env=env,
+                           capture_output=True, text=True, timeout=600)
+    assert again.returncode == 0, again.stdout + again.stderr
+    assert "resuming: 3 of 4 step(s) already done" in again.stderr
+    after = _steps(report)
+    assert len(after) == 4
+    for key, step in before.items():  # finished steps were kept, not redone
+        assert after[key] == step
+    new = [key for key in after if key not in before]
+    assert len(new) == 1 and after[new[0]]["pid"] != before[tuned[0]]["pid"]
+    trials_after = _complete_trials(home / "studies.db")
+    assert trials_after[first_study] == 1  # no new trial in the finished unit's study
+    assert sum(trials_after.values()) == 2  # one per unit, one run each
+    import optuna
+
+    for study_name in trials_after:  # each study started from the zoo entry's own params
+        study = optuna.load_study(study_name=study_name,
+                                  storage=f"sqlite:///{home / 'studies.db'}")
+        dtype = study_name.split("/")[2]
+        assert study.trials[0].params == _shipped_config(dtype)["params"]
+
+    summary = _check_report_files(report)
+    assert summary == json.loads((tmp_path / "out.json").read_text()) | {
+        "files": summary["files"]}
+    assert summary["complete"] and summary["exit_code"] == 0 and summary["mode"] == "interpreter"
+    assert [u["verify"]["status"] for u in summary["units"]] == ["correct", "correct"]
+    assert all(u["verify"]["verdict"]["ms"] is None for u in summary["units"])  # never timed
+    changed = summary["units"][0]["verify"]["environment_changes"]
+    assert changed["gpu"] == {"recorded": "NVIDIA H200", "now": None}
+    history = (home / "sweeps" / "history.jsonl").read_text().splitlines()
+    assert len(history) == 2
+
+    # a finished sweep run again does nothing new and says the same
+    third = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+    assert third.returncode == 0, third.stderr
+    assert _steps(report) == after and _complete_trials(home / "studies.db") == trials_after
+    assert len((home / "sweeps" / "history.jsonl").read_text().splitlines()) == 2
+
+
+def _wrong_kernel_zoo(zoo: Path) -> None:
+    """The shipped float32 kernel, changed to scale its output by 1.5, re-hashed: a schema-valid
+    entry whose manifest still claims the shipped verdict."""
+    manifest = copy.deepcopy(json.loads((SHIPPED / "softmax" / "1.1.0" /
+                                         "manifest.json").read_text()))
+    config = next(c for c in manifest["configs"] if c["dtype"] == "float32")
+    source = (SHIPPED / "softmax" / "1.1.0" / config["file"]).read_text()
+    wrong = source.replace("tl.store(y_ptr + y_off, y.to(", "tl.store(y_ptr + y_off, (1.5 * y).to(")
+    wrong = wrong.replace("tl.store(y_row + offs, y.to(", "tl.store(y_row + offs, (1.5 * y).to(")
+    assert wrong.count("1.5 * y") == 2
+    data = wrong.encode()
+    manifest.update(version="2.0.0", configs=[config],
+                    files={config["file"]: store.sha256_bytes(data)})
+    store.import_entry(manifest, {config["file"]: data}, zoo_dir=zoo, source="test")
+
+
+@pytest.mark.timeout(600)
+def test_a_kernel_that_is_now_wrong_is_a_regression_with_exit_3(tmp_path):
+    zoo = tmp_path / "zoo"
+    _wrong_kernel_zoo(zoo)
+    report = tmp_path / "report"
+    proc = run_kzoo("sweep", "--ops", "softmax", "--zoo", str(zoo), "--trials-per-op", "0",
+                    "--workers", "1", "--report", str(report), env_home=tmp_path / "home")
+    assert proc.returncode == 3, proc.stdout + proc.stderr
+    assert "regression softmax/sm_90/float32/any (2.0.0): [wrong] rejected at correctness" in (
+        proc.stdout)
+    summary = _check_report_files(report)
+    assert [(r["unit"], r["kind"]) for r in summary["regressions"]] == [
+        ("softmax/sm_90/float32/any", "wrong")]
+    assert summary["units"][0]["tune"]["status"] == "skipped"
+    md = (report / "report.md").read_text()
+    assert "**REGRESSIONS**" in md and "[wrong] rejected at correctness" in md
+    assert "WRONG at correctness" in md
+
+
+@pytest.mark.timeout(300)
+def test_a_sweep_out_of_time_reports_itself_incomplete(tmp_path):
+    zoo, report = tmp_path / "zoo", tmp_path / "report"
+    shutil.copytree(SHIPPED / "softmax", zoo / "softmax")
+    proc = run_kzoo("sweep", "--zoo", str(zoo), "--time-budget", "1", "--workers", "1",
+                    "--report", str(report), env_home=tmp_path / "home")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "sweep INCOMPLETE (the time budget ran out during the verify steps)" in proc.stdout
+    summary = _check_report_files(report)
+    assert not summary["complete"] and _steps(report) == {}
+    assert [u["verify"] for u in summary["units"]] == [None, None]
+    assert "Incomplete: the time budget ran out" in (report / "report.md").read_text()
+    assert not (tmp_path / "home" / "sweeps" / "history.jsonl").exists()  # only finished sweeps
+
+
+def test_usage_errors_are_one_line_with_exit_2(tmp_path):
+    zoo = tmp_path / "zoo"
+    shutil.copytree(SHIPPED / "softmax", zoo / "softmax")
+    home = tmp_path / "home"
+    unknown = run_kzoo("sweep", "--ops", "gemm", "--zoo", str(zoo), env_home=home)
+    assert unknown.returncode == 2
+    assert unknown.stderr.strip() == (
+        "kzoo: error: no zoo entries for op(s) gemm; ops there: softmax (--ops)")
+    threshold = run_kzoo("sweep", "--zoo", str(zoo), "--regression-threshold", "1.5",
+                         env_home=home)
+    assert threshold.returncode == 2 and "--regression-threshold must be in (0, 1]" in (
+        threshold.stderr)
+    missing = run_kzoo("sweep", "--zoo", str(tmp_path / "nope"), env_home=home)
+    assert missing.returncode == 2 and "no such zoo folder" in missing.stderr
+    for proc in (unknown, threshold, missing):
+        assert "Traceback" not in proc.stderr
+
+    report = tmp_path / "report"
+    state = {"schema": sweep.STATE_SCHEMA, "settings": {"ops": ["softmax"], "trials_per_op": 99}}
+    report.mkdir()
+    (report / sweep.STATE_FILE).write_text(json.dumps(state))
+    other = run_kzoo("sweep", "--zoo", str(zoo), "--report", str(report), env_home=home)
+    assert other.returncode == 2 and "holds a sweep with other settings" in other.stderr
+    assert "--fresh" in other.stderr
+
+
+def test_help_lists_every_sweep_flag(tmp_path):
+    proc = run_kzoo("sweep", "--help", env_home=tmp_path)
+    assert proc.returncode == 0
+    for flag in ("--ops", "--all", "--time-budget", "--trials-per-op", "--storage", "--zoo",
+                 "--address", "--report", "--json", "--regression-threshold", "--fresh"):
+        assert flag in proc.stdout
