@@ -172,6 +172,7 @@ def optimize(opts: OptimizeOptions) -> OptimizeResult:
                 "params": best.params,
                 "trial": best.number,
                 "correct": bool(best_verdict.get("accepted")),
+                "reasons": best_verdict.get("reasons", []),
                 "ms": best_verdict.get("ms"),
                 "speedup_vs_eager": best_verdict.get("speedup_vs_eager"),
                 "speedup_vs_compile": best_verdict.get("speedup_vs_compile"),

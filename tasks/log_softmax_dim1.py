@@ -39,6 +39,7 @@ KZOO = {
         {"batch": 2, "channels": 5, "positions": 7},
         {"batch": 1, "channels": 300, "positions": 130},
         {"batch": 3, "channels": 33, "positions": 1},
+        {"batch": 1, "channels": 2000, "positions": 3},
     ],
     "dtypes": ["float32", "bfloat16", "float16"],
     "bytes": lambda batch, channels, positions, itemsize: 2 * batch * channels * positions * itemsize,

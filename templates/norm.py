@@ -10,7 +10,9 @@ The knobs are scale-free, as in the softmax template: rows up to `single_pass_ma
 to a power of two) are read once into registers, `tile_elems / width` rows per program so narrow
 rows are batched; wider rows take a looped kernel (a statistics pass, then a normalize pass) whose
 re-read of the row is hinted to stay in L2. `programs_per_sm` > 0 makes the one-pass grid
-persistent (each program walks row tiles, its weight vector loaded once).
+persistent (each program walks row tiles, its weight vector loaded once). `align_rows` starts
+rows whose width breaks 16-byte alignment (4097, say) at the aligned address below them, so loads
+and stores stay vectorized.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ class NormConfig:
     num_stages: int
     programs_per_sm: int
     keep_in_l2: bool
+    align_rows: bool
 
 
 SPACE = (
@@ -43,11 +46,13 @@ SPACE = (
     Param("num_stages", (1, 2, 3, 4)),
     Param("programs_per_sm", (0, 1, 2, 4, 8)),
     Param("keep_in_l2", (False, True)),
+    Param("align_rows", (False, True)),
 )
 
+# 16 values per thread: 16 warps for an 8192-wide row, as Inductor's persistent reductions use.
 DEFAULT = NormConfig(
-    single_pass_max=16384, tile_elems=4096, elems_per_thread=8, loop_block=4096, loop_warps=8,
-    num_stages=2, programs_per_sm=0, keep_in_l2=True,
+    single_pass_max=16384, tile_elems=4096, elems_per_thread=16, loop_block=4096, loop_warps=8,
+    num_stages=2, programs_per_sm=0, keep_in_l2=True, align_rows=True,
 )
 
 

@@ -44,9 +44,10 @@ SPACE = (
     Param("align_rows", (False, True)),
 )
 
+# The bfloat16 winner of 40 trials on an H200 (zoo entry softmax 1.1.0), a strong start anywhere.
 DEFAULT = SoftmaxConfig(
-    single_pass_max=32768, tile_elems=4096, elems_per_thread=16, loop_block=4096, loop_warps=8,
-    num_stages=2, programs_per_sm=0, keep_in_l2=True, align_rows=True,
+    single_pass_max=32768, tile_elems=1024, elems_per_thread=32, loop_block=4096, loop_warps=16,
+    num_stages=3, programs_per_sm=0, keep_in_l2=False, align_rows=False,
 )
 
 
