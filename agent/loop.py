@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import search
 import tasks
-from agent.errors import OptimizeError
+from agent.errors import OptimizeError, PlanError
 from agent.plan import plan as make_plan
 from agent.progress import Progress
 from kernel_zoo._home import kzoo_home, user_zoo
@@ -66,7 +66,14 @@ def optimize(opts: OptimizeOptions) -> OptimizeResult:
             f"{task.path}: dtype {dtype} is not among the task's dtypes {list(task.dtypes)} "
             "(KZOO['dtypes'])."
         )
-    plan = make_plan(task)
+    try:
+        plan = make_plan(task)
+    except PlanError as exc:
+        if opts.llm is None:
+            raise
+        from agent.llm.proposer import optimize_llm_only  # no template covers it: the LLM alone
+
+        return optimize_llm_only(opts, task, dtype, str(exc))
     template = get_template(plan.template)
     mode = detect_mode()
     device = device_label()

@@ -83,6 +83,20 @@ def _defines_model_new(source: str) -> bool:
     return any(isinstance(n, ast.ClassDef) and n.name == "ModelNew" for n in tree.body)
 
 
+def gist(text: str, limit: int = 160) -> str:
+    """The answer's first line of prose and its kernels' names: how a later prompt refers to it."""
+    visible = _THINK.sub("", text)
+    prose = next((line.strip() for line in _FENCE.sub("", visible).splitlines() if line.strip()),
+                 "")
+    if len(prose) > limit:
+        prose = prose[: limit - 3] + "..."
+    kernels = re.findall(r"@triton\.jit[^\n]*\n\s*def (\w+)", visible)
+    parts = [f'"{prose}"'] if prose else []
+    if kernels:
+        parts.append("kernels " + ", ".join(dict.fromkeys(kernels)))
+    return "; ".join(parts)
+
+
 def _missing_launcher(source: str, launcher: str | None) -> str | None:
     """Why the module lacks the zoo's entry point, or None (a syntax error is the verifier's)."""
     if not launcher:

@@ -79,6 +79,8 @@ def verdict_text(verdict: dict[str, Any], source: str | None = None) -> list[str
 def sample_text(sample: dict[str, Any]) -> list[str]:
     """One sample's feedback: its kind, and its verdict (templates: their best and worst configs)."""
     label = f"Sample {sample['sample']}"
+    if sample.get("gist"):
+        label += f" [{sample['gist']}]"
     kind = sample["kind"]
     if kind == "unparseable":
         return [f"{label}: could not parse the answer: {sample['reason']}"]

@@ -46,6 +46,7 @@ class ModuleJob:
         self.sent = False
         self.verdict: dict[str, Any] | None = None
         self.tokens: dict[str, int] = {}
+        self.gist = ""  # how the feedback refers to the answer
 
     def next_work(self) -> tuple[VerifyRequest, Work] | None:
         if self.sent:
@@ -88,6 +89,7 @@ class TemplateJob:
         self.stopped: str | None = None
         self.results: list[dict[str, Any]] = []
         self.tokens: dict[str, int] = {}
+        self.gist = ""  # how the feedback refers to the answer
         self.seen: dict[str, tuple[float, dict]] = {
             json.dumps(r.params, sort_keys=True): (r.value or 0.0, r.verdict)
             for r in search.completed_trials(study) if r.verdict

@@ -13,7 +13,7 @@ from typing import Any
 
 import search
 from agent.llm import LLMSettings
-from agent.llm.answers import ModuleAnswer, TemplateAnswer, module_template, parse_answer
+from agent.llm.answers import ModuleAnswer, TemplateAnswer, gist, module_template, parse_answer
 from agent.llm.feedback import sample_text, verdict_text
 from agent.llm.jobs import ModuleJob, TemplateJob, run_jobs
 from agent.llm.prompt import PromptFacts, describe_target, render_messages, zoo_examples
@@ -166,9 +166,11 @@ def run_llm_stage(
                                             request_for))
                 else:
                     records.append({"sample": sample, "kind": "unparseable",
-                                    "reason": answer.reason, "tokens": tokens})
+                                    "reason": answer.reason, "tokens": tokens,
+                                    "gist": gist(reply.text)})
                     continue
                 jobs[-1].tokens = tokens
+                jobs[-1].gist = gist(reply.text)
             if all(isinstance(r, Exception) for _, r in replies) and not stop_reason:
                 stop_reason = f"no answer in round {round_index}: {fatal or records[0]['reason']}"
                 status = "failed"
@@ -178,6 +180,7 @@ def run_llm_stage(
             for job in jobs:
                 record = job.record()
                 record["tokens"] = job.tokens
+                record["gist"] = job.gist
                 found = job.best()
                 record["best_score"] = found[0] if found else 0.0
                 if isinstance(job, TemplateJob):
@@ -231,3 +234,57 @@ def _better(a: Leader | None, b: Leader | None) -> Leader | None:
     if b is None:
         return a
     return b if b.score > a.score else a
+
+
+def optimize_llm_only(opts, task, dtype: str, plan_problem: str):
+    """`optimize --llm` for an op no template family covers: the LLM rounds alone, on a pool of
+    their own. Nothing is promoted: the zoo dispatches only ops it has a registered entry point for;
+    the winner stays in the run folder."""
+    import time
+
+    from agent.cluster import VerifierPool, init_ray
+    from agent.loop import OptimizeResult
+    from agent.progress import Progress
+    from kernel_zoo._home import kzoo_home
+    from verifier.environment import device_label
+    from verifier.worker import detect_mode
+
+    mode = detect_mode()
+    device = device_label()
+    storage = opts.storage or search.default_storage()
+    ray_info = init_ray(opts.address, mode, opts.workers or 1, opts.local_gpus)
+    workers = opts.workers or (max(1, ray_info["gpus"]) if mode == "gpu" else 2)
+    pool = VerifierPool(workers, mode, str(kzoo_home() / "candidates"), opts.timeout_s,
+                        gpus_per_actor=1 if ray_info["gpus"] else 0)
+    progress = Progress(1, quiet=opts.quiet)
+    progress.note(f"{task.name} {dtype} on {device} ({mode}): no template covers the op; the LLM "
+                  f"writes it from the task alone; {workers} worker(s)")
+    started = time.monotonic()
+    try:
+        outcome = run_llm_stage(
+            opts.llm, task=task, plan=None, dtype=dtype, mode=mode, device=device, pool=pool,
+            storage=storage, trials=opts.trials, seed=opts.seed, progress=progress,
+            plan_problem=plan_problem,
+        )
+    finally:
+        progress.close()
+        pool.shutdown()
+    best = None
+    if outcome.best is not None:
+        verdict = outcome.best.record.verdict or {}
+        best = {
+            "template": outcome.best.template.name, "params": outcome.best.record.params,
+            "trial": outcome.best.record.number, "correct": bool(verdict.get("accepted")),
+            **{key: verdict.get(key) for key in ("ms", "speedup_vs_eager", "speedup_vs_compile",
+                                                 "roofline_fraction")},
+            "shapes": verdict.get("shapes", []), "origin": outcome.best.origin,
+        }
+    payload = {
+        "task": str(task.path), "op": task.op or task.name, "dtype": dtype, "device": device,
+        "mode": mode, "study": None, "storage": storage, "ray": ray_info, "trials": 0,
+        "new_trials": 0, "pruned_by_constraints": 0,
+        "elapsed_s": round(time.monotonic() - started, 2), "worker_restarts": pool.restarts,
+        "throughput": pool.throughput(), "best": best, "promoted": None,
+        "plan_problem": plan_problem, "llm": outcome.report,
+    }
+    return OptimizeResult(payload, [])
