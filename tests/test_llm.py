@@ -236,8 +236,10 @@ def ray_instance():
 
 
 def run_scripted_flow(kzoo_home: Path, monkeypatch):
-    """optimize --llm against the loopback server: 3 rounds of 2 parallel samples."""
+    """optimize --llm against the loopback server: 3 rounds of 2 parallel samples (one worker
+    per GPU on a GPU machine, two in the interpreter)."""
     from agent import loop
+    from verifier.worker import detect_mode
     from agent.llm import LLMSettings
 
     monkeypatch.setenv("OPENAI_API_KEY", "test-key")
@@ -246,8 +248,8 @@ def run_scripted_flow(kzoo_home: Path, monkeypatch):
         llm = LLMSettings(model="scripted-model", base_url=server.base_url, rounds=3, samples=2,
                           budget_tokens=1_000_000, backoff_s=0.01)
         result = loop.optimize(loop.OptimizeOptions(
-            task=str(TASK), trials=2, workers=2, seed=0, quiet=True, promote=False,
-            zoo=str(kzoo_home / "zoo"), llm=llm,
+            task=str(TASK), trials=2, workers=None if detect_mode() == "gpu" else 2, seed=0,
+            quiet=True, promote=False, zoo=str(kzoo_home / "zoo"), llm=llm,
         ))
     return result, server
 
@@ -405,6 +407,38 @@ def test_an_op_no_template_covers_goes_to_the_llm_alone(kzoo_home, monkeypatch, 
     assert payload["throughput"]["verified"] == 2
 
 
+def test_an_llm_winner_makes_a_valid_zoo_entry(isolated_zoo, tmp_path):
+    """On a GPU the loop promotes an LLM winner like a template's: its record must be a valid
+    manifest config and its module must offer the zoo's launcher."""
+    import tasks
+    from agent.llm.answers import parse_answer
+    from agent.loop import _promote
+    from agent.plan import plan as make_plan
+    from kernel_zoo import store
+
+    task = tasks.load(TASK)
+    plan = make_plan(task)
+    for name in ("slow", "template"):
+        parsed = parse_answer(scripted(name), plan.context, "launch_softmax")
+        template = parsed.template if name == "template" else None
+        if template is None:
+            from agent.llm.answers import module_template
+
+            template = module_template(parsed.source)
+        cfg = template.default
+        source = template.render(cfg, **plan.context)
+        verdict = {"accepted": True, "stage": "done", "mode": "gpu", "dtype": "float32"}
+        env = {"gpu": "test", "arch": "sm_90", "driver": None, "cuda": None, "torch": "x",
+               "triton": "y", "python": "z", "date": "d", "sm_count": None}
+        promoted = _promote(task, plan, template, cfg, source, "float32", verdict, env,
+                            tmp_path / "zoo")
+        entry = store.find_entry("softmax", promoted["version"], [tmp_path / "zoo"])
+        config = entry.manifest["configs"][-1]
+        assert config["template"] == template.name
+        module = store.load_kernel(entry.path, config, entry.manifest)
+        assert callable(module.launch_softmax)
+
+
 # ---- the command line ---------------------------------------------------------------------------
 
 def test_dry_run_prints_the_first_prompt_without_a_key_or_server(tmp_path):
@@ -420,26 +454,35 @@ def test_dry_run_prints_the_first_prompt_without_a_key_or_server(tmp_path):
     assert "zoo entry softmax" in proc.stdout  # an example from the shipped zoo
     assert not (env_home / "runs").exists()  # nothing was sent, nothing recorded
 
-    as_json = run_kzoo_env(env, "optimize", "tests/adversarial/tasks/row_sum.py",
-                           "--llm-dry-run", "--json", "-", env_home=env_home)
-    assert as_json.returncode == 0, as_json.stderr
-    messages = json.loads(as_json.stdout)["messages"]
+
+def test_dry_run_json_for_an_op_no_template_covers(kzoo_home, monkeypatch, capsys):
+    from agent.cli import main
+
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
+    assert main(["optimize", str(ROOT / "tests" / "adversarial" / "tasks" / "row_sum.py"),
+                 "--llm-dry-run",
+                 "--json", "-"]) == 0
+    messages = json.loads(capsys.readouterr().out)["messages"]
     assert [m["role"] for m in messages] == ["system", "user"]
     assert "No template family covers this op" in messages[1]["content"]
     assert "launch_row_sum" in messages[0]["content"]
 
 
-def test_llm_without_a_key_is_a_one_line_usage_error(tmp_path):
-    env = {k: v for k, v in os.environ.items() if not k.startswith("OPENAI_")}
-    proc = run_kzoo_env(env, "optimize", "tasks/softmax.py", "--llm", "gpt-x",
-                        env_home=tmp_path / "home")
-    assert proc.returncode == 2
-    assert proc.stderr.startswith("kzoo: error: --llm needs OPENAI_API_KEY")
-    assert "Traceback" not in proc.stderr
-    helped = run_kzoo_env(env, "optimize", "--help", env_home=tmp_path / "home")
+def test_llm_without_a_key_is_a_one_line_usage_error(kzoo_home, monkeypatch, capsys):
+    from agent.cli import main
+
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
+    assert main(["optimize", str(ROOT / "tasks" / "softmax.py"), "--llm", "gpt-x"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("kzoo: error: --llm needs OPENAI_API_KEY") and err.count("\n") == 1
+    with pytest.raises(SystemExit):
+        main(["optimize", "--help"])
+    helped = capsys.readouterr().out
     for flag in ("--llm ", "--llm-base-url", "--llm-rounds", "--llm-samples", "--llm-budget",
                  "--llm-dry-run", "OPENAI_API_KEY"):
-        assert flag in helped.stdout
+        assert flag in helped
 
 
 def run_kzoo_env(env: dict, *args: str, env_home: Path):

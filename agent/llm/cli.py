@@ -153,7 +153,8 @@ def run_runs(args: argparse.Namespace) -> int:
             if s["kind"] == "template":
                 extra = f", {s.get('accepted_trials')}/{s.get('trials')} config(s) accepted"
             elif s["kind"] == "module" and not s.get("accepted"):
-                extra = f" at {s.get('stage')}"
+                extra = f" at {s.get('stage')}" + (f" [{', '.join(s['exploits'])}]"
+                                                   if s.get("exploits") else "")
             reason = f": {s['reason'][:100]}" if s.get("reason") else ""
             print(f"    sample {s['sample']}: {s['kind']} {s.get('name') or ''} {state}"
                   f"{extra}{reason}")

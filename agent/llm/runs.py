@@ -106,6 +106,7 @@ class RunLog:
             else bool(accepted),
             "score": record.get("best_score"),
             "stage": (record.get("verdict") or {}).get("stage") if kind == "module" else None,
+            "exploits": (record.get("verdict") or {}).get("exploits") if kind == "module" else None,
             "reason": record.get("reason"),
             "tokens": record.get("tokens"),
         }
