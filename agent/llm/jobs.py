@@ -197,7 +197,10 @@ def run_jobs(pool, jobs: list, on_verdict=None) -> None:
                 if on_verdict is not None:
                     on_verdict(work.job, summary)
     except KeyboardInterrupt:
-        for info in pool.inflight.values():
-            if isinstance(info.payload.job, TemplateJob):
-                info.payload.job.fail_inflight(info.payload)
+        for ref, info in list(pool.inflight.items()):
+            if isinstance(info.payload, Work):
+                if isinstance(info.payload.job, TemplateJob):
+                    info.payload.job.fail_inflight(info.payload)
+                # Handled here: the loop's own handler fails what is left in flight in its study.
+                del pool.inflight[ref]
         raise

@@ -134,6 +134,7 @@ def run_llm_stage(
             if client.budget.exhausted:
                 stop_reason = (f"token budget spent ({client.budget.used} of "
                                f"{client.budget.limit}) before round {round_index}")
+                status = "budget"
                 break
             leader = _better(incumbent, llm_best)
             messages = render_messages(facts, round_index, leader.for_prompt() if leader else None,
@@ -149,6 +150,7 @@ def run_llm_stage(
                     records.append({"sample": sample, "kind": "failed", "reason": reason})
                     if isinstance(reply, BudgetExhausted):
                         stop_reason = f"{reason}; stopped during round {round_index}"
+                        status = "budget"
                     elif isinstance(reply, RequestFailed) and not reply.retryable:
                         fatal = reason
                     continue
@@ -208,14 +210,14 @@ def run_llm_stage(
                           f"accepted; {client.budget.used} tokens used so far")
             if stop_reason:
                 break
-    except KeyboardInterrupt:
-        run.finish("interrupted", "interrupted", client.budget.record(),
-                   llm_best.report() if llm_best else None)
+    except BaseException as exc:  # the run folder says how it ended, whatever ended it
+        interrupted = isinstance(exc, KeyboardInterrupt)
+        run.finish("interrupted" if interrupted else "failed",
+                   "interrupted" if interrupted else f"{type(exc).__name__}: {exc}",
+                   client.budget.record(), llm_best.report() if llm_best else None)
         raise
     if stop_reason:
         progress.note(f"LLM stopped: {stop_reason}")
-    if status != "failed" and stop_reason and "budget" in stop_reason:
-        status = "budget"
     run.finish(status, stop_reason, client.budget.record(),
                llm_best.report() if llm_best else None)
     report = {
