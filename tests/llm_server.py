@@ -54,9 +54,9 @@ class ChatServer:
                 with server._lock:
                     step = server.script.pop(0) if server.script else failure(
                         500, "the test script has no more steps")
+                    headers = {k.lower(): v for k, v in self.headers.items()}
                     server.requests.append({"path": self.path, "body": body,
-                                            "headers": {k.lower(): v for k, v in self.headers.items()},
-                                            "step": step})
+                                            "headers": headers, "step": step})
                 if self.path.rstrip("/") != "/v1/chat/completions":
                     step = failure(404, f"no route {self.path}")
                 if step.delay_s:

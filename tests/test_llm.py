@@ -1,6 +1,6 @@
-"""The LLM proposer against a real chat-completions server on loopback (tests/llm_server.py): answer
-parsing, the client's retries, timeouts and budget, and the whole optimize --llm flow on a real local
-Ray instance, verifying in Triton's interpreter (or on the GPU, for the `gpu` variant)."""
+"""The LLM proposer against a real chat-completions server on loopback (tests/llm_server.py):
+answer parsing, the client's retries, timeouts and budget, and the whole optimize --llm flow on a
+real local Ray instance, verifying in Triton's interpreter (or on the GPU: the `gpu` variant)."""
 
 from __future__ import annotations
 
@@ -41,8 +41,8 @@ def test_answers_parse_into_modules_templates_or_a_reason():
     t = template.template
     assert t.name.startswith("llm-") and [p.name for p in t.space] == [
         "SINGLE_PASS_MAX", "LOOP_BLOCK", "NUM_WARPS"]
-    assert t.violations(t.config({"SINGLE_PASS_MAX": 1024, "LOOP_BLOCK": 2048,
-                                  "NUM_WARPS": 4})) == ["breaks constraint 'LOOP_BLOCK <= SINGLE_PASS_MAX'"]
+    assert t.violations(t.config({"SINGLE_PASS_MAX": 1024, "LOOP_BLOCK": 2048, "NUM_WARPS": 4})) \
+        == ["breaks constraint 'LOOP_BLOCK <= SINGLE_PASS_MAX'"]
     assert t.violations(t.config({"SINGLE_PASS_MAX": 2048, "LOOP_BLOCK": 2048, "NUM_WARPS": 4})) \
         == []
     source = t.render(t.default, **CONTEXT)
@@ -228,7 +228,7 @@ def _identify(sample: dict) -> str:
 
 @pytest.fixture(scope="module")
 def ray_instance():
-    """One local Ray instance for this module's optimize runs (the loop starts it when none runs)."""
+    """One local Ray instance for this module's optimize runs (the loop starts it if none runs)."""
     import ray
 
     yield
@@ -364,7 +364,8 @@ def test_scripted_llm_rounds_end_to_end_on_the_gpu(kzoo_home, monkeypatch, ray_i
     slow_score, template_score = samples["slow"][2]["score"], samples["template"][2]["score"]
     assert template_score > slow_score > 0, (template_score, slow_score)
     best = payload["llm"]["best"]
-    assert best["template"] == samples["template"][2]["name"] and best["origin"].startswith("round 3")
+    assert best["template"] == samples["template"][2]["name"]
+    assert best["origin"].startswith("round 3")
     search_best = max((row["score"] or 0.0) for row in result.table)
     expected = best["template"] if best["score"] > search_best else "softmax"
     assert payload["best"]["template"] == expected

@@ -1,10 +1,10 @@
-"""The LLM proposer: OpenAI-compatible models write kernels and templates from the verifier's feedback.
+"""The LLM proposer: OpenAI-compatible models write kernels and templates from verifier feedback.
 
-Off unless `--llm MODEL` is given. Each round sends one prompt (agent/llm/prompts/*.jinja) for several
-samples; every answer is parsed (agent.llm.answers) into a full candidate module or a template with a
-declared parameter space, verified on the Ray pool like any candidate (templates through their own
-Optuna study), and summarized (agent.llm.feedback) into the next round's prompt. Everything is kept
-under $KZOO_HOME/runs/<id>/ (agent.llm.runs).
+Off unless `--llm MODEL` is given. Each round sends one prompt (agent/llm/prompts/*.jinja) for
+several samples; every answer is parsed (agent.llm.answers) into a full candidate module or a
+template with a declared parameter space, verified on the Ray pool like any candidate (templates
+through their own Optuna study), and summarized (agent.llm.feedback) into the next round's prompt.
+Everything is kept under $KZOO_HOME/runs/<id>/ (agent.llm.runs).
 """
 
 from __future__ import annotations

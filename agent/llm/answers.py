@@ -335,7 +335,8 @@ def build_template(source: str, space_json: str, context: dict[str, Any]) -> Tem
     )
     template = SourceTemplate(
         name=f"llm-{digest.hexdigest()[:12]}", family="llm", jinja_file="", config_type=config_type,
-        space=space, default=None, constraints=_constraint_checker(constraints, {p.name for p in space}),
+        space=space, default=None,
+        constraints=_constraint_checker(constraints, {p.name for p in space}),
         bytes_moved=_unknown_bytes, launcher="", doc="written by an LLM", source=source,
     )
     try:

@@ -28,8 +28,8 @@ def add_llm_flags(opt: argparse.ArgumentParser) -> None:
     group.add_argument("--llm", metavar="MODEL", help="model name to ask (e.g. gpt-4.1, or the "
                        "name a vLLM/Ollama server serves)")
     group.add_argument("--llm-base-url", metavar="URL",
-                       help="endpoint of an OpenAI-compatible server, e.g. http://localhost:8000/v1 "
-                       "(default: OPENAI_BASE_URL, else api.openai.com)")
+                       help="endpoint of an OpenAI-compatible server, e.g. "
+                       "http://localhost:8000/v1 (default: OPENAI_BASE_URL, else api.openai.com)")
     group.add_argument("--llm-rounds", type=_positive_int, default=DEFAULT_ROUNDS, metavar="N",
                        help=f"rounds of prompt -> answers -> verdicts (default {DEFAULT_ROUNDS})")
     group.add_argument("--llm-samples", type=_positive_int, default=DEFAULT_SAMPLES, metavar="K",

@@ -1,10 +1,10 @@
 """A chat-completions client for any OpenAI-compatible server: our own retries, a token budget.
 
-The openai package's own retries are turned off (max_retries=0) so that every attempt, its wait and
-its cause are ours to count and record: 429 and 5xx answers and timeouts are retried with exponential
-backoff (a server's Retry-After is honoured, up to max_backoff_s); other errors (a bad key, an unknown
-model) stop at once. The budget is checked before each request; requests already in flight may end
-past it, and are counted.
+The openai package's own retries are turned off (max_retries=0) so that every attempt, its wait
+and its cause are ours to count and record: 429 and 5xx answers and timeouts are retried with
+exponential backoff (a server's Retry-After is honoured, up to max_backoff_s); other errors (a bad
+key, an unknown model) stop at once. The budget is checked before each request; requests already in
+flight may end past it, and are counted.
 """
 
 from __future__ import annotations

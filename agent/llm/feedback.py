@@ -77,7 +77,8 @@ def verdict_text(verdict: dict[str, Any], source: str | None = None) -> list[str
 
 
 def sample_text(sample: dict[str, Any]) -> list[str]:
-    """One sample's feedback: its kind, and its verdict (templates: their best and worst configs)."""
+    """One sample's feedback: its kind and its verdict (templates: their best and a rejected
+    config)."""
     label = f"Sample {sample['sample']}"
     if sample.get("gist"):
         label += f" [{sample['gist']}]"

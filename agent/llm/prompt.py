@@ -1,6 +1,6 @@
-"""The prompts, as Jinja2 templates (agent/llm/prompts/), and the facts that fill them: the task, the
-plan, the target GPU, the candidate contract, the forbidden patterns, the current best kernel with its
-verdict, examples from the zoo, and every earlier round's verdicts."""
+"""The prompts, as Jinja2 templates (agent/llm/prompts/), and the facts that fill them: the task,
+the plan, the target GPU, the candidate contract, the forbidden patterns, the current best kernel
+with its verdict, examples from the zoo, and every earlier round's verdicts."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The LLM rounds: prompt, sample, parse, verify on the pool, feed the verdicts back; under a budget.
+"""The LLM rounds: prompt, sample, parse, verify on the pool, feed verdicts back; under a budget.
 
 It runs after the template search, on the same verifier pool. Its best candidate replaces the
 template search's only with a strictly higher score (the interpreter scores every correct candidate

@@ -1,10 +1,10 @@
 """The audit trail of LLM runs: $KZOO_HOME/runs/<id>/, one folder per `optimize --llm`.
 
-    run.json                      settings, task, status, token use, every sample's outcome, the best
+    run.json                      settings, task, status, tokens, every sample's outcome, the best
     round-01/prompt.json          the messages sent (system and user)
     round-01/prompt.md            the same, readable
     round-01/sample-1/answer.md   the model's raw answer
-    round-01/sample-1/reply.json  tokens, attempts, latency, finish reason (or the request's failure)
+    round-01/sample-1/reply.json  tokens, attempts, latency, finish reason (or why it failed)
     round-01/sample-1/candidate.py              a module answer, as verified
     round-01/sample-1/template.py.jinja, space.json, trials.json   a template answer and its trials
     round-01/sample-1/verdict.json              the verdict(s)
