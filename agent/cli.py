@@ -30,6 +30,7 @@ def _positive_float(text: str) -> float:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from agent.llm.cli import add_llm_flags, add_runs_parser
     from agent.zoo_cli import add_zoo_parser
 
     parser = argparse.ArgumentParser(
@@ -73,6 +74,7 @@ def build_parser() -> argparse.ArgumentParser:
     opt.add_argument("--template", metavar="NAME",
                      help="search this template instead of the plan's first (e.g. a CUDA C++ "
                      "one: softmax_cuda); `kzoo optimize` names the choices when it is wrong")
+    add_llm_flags(opt)
 
     ver = sub.add_parser(
         "verify", help="check one candidate file against a task",
@@ -94,6 +96,8 @@ def build_parser() -> argparse.ArgumentParser:
     from agent.sweep_cli import add_sweep_parser  # `kzoo sweep`: its own module
 
     add_sweep_parser(sub)
+
+    add_runs_parser(sub)
     return parser
 
 
@@ -112,14 +116,18 @@ def _write_json(target: str, payload) -> None:
 
 
 def cmd_optimize(args) -> int:
+    from agent.llm.cli import dry_run, llm_settings, print_llm_summary
     from agent.loop import OptimizeOptions, optimize
     from agent.progress import render_table
 
+    if args.llm_dry_run:
+        return dry_run(args)
     opts = OptimizeOptions(
         task=args.task, trials=args.trials, time_budget=args.time_budget, dtype=args.dtype,
         workers=args.workers, address=args.address, storage=args.storage, zoo=args.zoo,
         promote=not args.no_promote, timeout_s=args.timeout, seed=args.seed,
         template=args.template,
+        llm=llm_settings(args),
     )
     result = optimize(opts)
     out = result.payload
@@ -145,6 +153,8 @@ def cmd_optimize(args) -> int:
           f"{tp['actors']} worker(s): {tp['candidates_per_minute']:.1f} per minute, "
           f"{tp['candidates_per_actor_minute']:.1f} per worker-minute, workers idle "
           f"{tp['idle_fraction']:.0%} of the time", file=report)
+    if out.get("llm"):
+        print_llm_summary(out["llm"], report)
     if out["promoted"]:
         p = out["promoted"]
         print(f"promoted {p['op']} {p['version']} -> {p['path']}", file=report)
@@ -190,7 +200,8 @@ def cmd_verify(args) -> int:
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    from agent.errors import ClusterError, OptimizeError, PlanError
+    from agent.errors import ClusterError, LLMSetupError, OptimizeError, PlanError
+    from agent.llm.runs import RunNotFound
     from search.study import StorageError
     from tasks import TaskError
 
@@ -207,7 +218,11 @@ def main(argv: list[str] | None = None) -> int:
             from agent.sweep_cli import run_sweep_command
 
             return run_sweep_command(args)
-    except (TaskError, PlanError, StorageError) as exc:
+        if args.command == "runs":
+            from agent.llm.cli import run_runs
+
+            return run_runs(args)
+    except (TaskError, PlanError, StorageError, LLMSetupError, RunNotFound) as exc:
         return _error(str(exc))
     except (ClusterError, OptimizeError) as exc:  # the run failed, not the command line
         print(f"kzoo: error: {exc}", file=sys.stderr)

@@ -11,3 +11,7 @@ class OptimizeError(Exception):
 
 class ClusterError(Exception):
     """Ray could not be started or joined; the message says what to check."""
+
+
+class LLMSetupError(Exception):
+    """The LLM proposer cannot start (no API key, no endpoint); the message says what to set."""

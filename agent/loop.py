@@ -10,7 +10,7 @@ import json
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import search
 import tasks
@@ -20,6 +20,9 @@ from agent.progress import Progress
 from kernel_zoo._home import kzoo_home, user_zoo
 from templates import get_template, params_of
 from verifier.worker import VerifyRequest, detect_mode
+
+if TYPE_CHECKING:
+    from agent.llm import LLMSettings
 
 
 @dataclass
@@ -44,6 +47,7 @@ class OptimizeOptions:
     # promote only a winner whose re-timed speedup over the best baseline exceeds this (and 1.0)
     promote_min_speedup: float | None = None
     # --- end sweep options ---
+    llm: LLMSettings | None = None  # the LLM proposer's rounds after the search (off when None)
 
 
 @dataclass
@@ -69,7 +73,14 @@ def optimize(opts: OptimizeOptions) -> OptimizeResult:
             f"{task.path}: dtype {dtype} is not among the task's dtypes {list(task.dtypes)} "
             "(KZOO['dtypes'])."
         )
-    plan = make_plan(task)
+    try:
+        plan = make_plan(task)
+    except PlanError as exc:
+        if opts.llm is None:
+            raise
+        from agent.llm.proposer import optimize_llm_only  # no template covers it: the LLM alone
+
+        return optimize_llm_only(opts, task, dtype, str(exc))
     template = get_template(_template_name(plan, opts.template))
     mode = detect_mode()
     device = device_label()
@@ -149,8 +160,19 @@ def optimize(opts: OptimizeOptions) -> OptimizeResult:
                 summary = _summary(verdict)
                 tell(pending.trial, pending.params, search.score(summary), summary)
             done = search.count_completed(study)
+        llm = None
+        if opts.llm is not None:  # LLM proposer (agent/llm): its rounds reuse this pool
+            from agent.llm.proposer import run_llm_stage
+
+            llm = run_llm_stage(
+                opts.llm, task=task, plan=plan, dtype=dtype, mode=mode, device=device, pool=pool,
+                storage=storage, trials=opts.trials, seed=opts.seed, progress=progress,
+                study=study, template=template,
+            )
         throughput = pool.throughput()
         best = search.best_accepted(study)
+        if llm is not None and llm.beats(best):  # strictly better: on a tie the search keeps it
+            template, best = llm.best.template, llm.best.record
         promoted, best_out = None, None
         if best is not None:
             best_verdict = best.verdict
@@ -204,6 +226,7 @@ def optimize(opts: OptimizeOptions) -> OptimizeResult:
         "throughput": throughput,
         "best": best_out,
         "promoted": promoted,
+        "llm": llm.report if llm is not None else None,
     }
     return OptimizeResult(payload, _table(study))
 

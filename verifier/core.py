@@ -71,9 +71,18 @@ def _brief(exc: BaseException, path: Path | None = None) -> str:
     lines = text.splitlines()
     text = "\n".join(lines[:12]) + ("\n..." if len(lines) > 12 else "")
     if path is not None:
-        frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename == str(path)]
-        if frames:
-            text += f" (at {path.name}:{frames[-1].lineno})"
+        # Down the chain of causes: Triton's interpreter re-raises a kernel's error from the launch
+        # line, while the cause still holds the line inside the kernel.
+        line, current, seen = None, exc, set()
+        while current is not None and id(current) not in seen:
+            seen.add(id(current))
+            frames = [f for f in traceback.extract_tb(current.__traceback__)
+                      if f.filename == str(path)]
+            if frames:
+                line = frames[-1].lineno
+            current = current.__cause__ or current.__context__
+        if line is not None:
+            text += f" (at {path.name}:{line})"
     return text
 
 
@@ -277,7 +286,9 @@ class Verifier:
                 self._sync()
             except Exception as exc:
                 outputs = None
-                problems.append(("error", f"{label} raised {_brief(exc)}"))
+                source_file = getattr(sys.modules.get(module_name), "__file__", None)
+                problems.append(("error", f"{label} raised "
+                                 f"{_brief(exc, Path(source_file) if source_file else None)}"))
         if record.torch_ops:
             ops = ", ".join(f"aten.{k}" for k in sorted(record.torch_ops))
             problems.append(("pytorch-fallback", f"{label} ran PyTorch compute: {ops}"))

@@ -1,0 +1,176 @@
+"""Command-line parts of the LLM proposer: the `optimize --llm*` flags, `--llm-dry-run`, and
+`kzoo runs list|show`."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from agent.llm import DEFAULT_BUDGET, DEFAULT_ROUNDS, DEFAULT_SAMPLES, LLMSettings
+
+
+def _positive_int(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
+def add_llm_flags(opt: argparse.ArgumentParser) -> None:
+    group = opt.add_argument_group(
+        "LLM proposer (off unless --llm is given)",
+        "After the template search, an OpenAI-compatible model writes full candidate modules or "
+        "templates with a parameter space, from the verifier's feedback, for --llm-rounds rounds. "
+        "Key: OPENAI_API_KEY (needed for api.openai.com; a server given by URL may take none). "
+        "Every prompt, answer and verdict is kept under $KZOO_HOME/runs/ (see `kzoo runs`).",
+    )
+    group.add_argument("--llm", metavar="MODEL", help="model name to ask (e.g. gpt-4.1, or the "
+                       "name a vLLM/Ollama server serves)")
+    group.add_argument("--llm-base-url", metavar="URL",
+                       help="endpoint of an OpenAI-compatible server, e.g. "
+                       "http://localhost:8000/v1 (default: OPENAI_BASE_URL, else api.openai.com)")
+    group.add_argument("--llm-rounds", type=_positive_int, default=DEFAULT_ROUNDS, metavar="N",
+                       help=f"rounds of prompt -> answers -> verdicts (default {DEFAULT_ROUNDS})")
+    group.add_argument("--llm-samples", type=_positive_int, default=DEFAULT_SAMPLES, metavar="K",
+                       help="answers per round, requested and verified in parallel (default "
+                       f"{DEFAULT_SAMPLES})")
+    group.add_argument("--llm-budget", type=_positive_int, default=DEFAULT_BUDGET,
+                       metavar="TOKENS", help="stop asking once prompt + completion tokens reach "
+                       f"this (default {DEFAULT_BUDGET}); requests in flight still count")
+    group.add_argument("--llm-timeout", type=float, default=300.0, metavar="SECONDS",
+                       help="per-request limit before it is retried (default 300)")
+    group.add_argument("--llm-dry-run", action="store_true",
+                       help="print the first round's prompt for TASK and exit; sends nothing and "
+                       "needs no key or server")
+
+
+def llm_settings(args: argparse.Namespace) -> LLMSettings | None:
+    """The settings the flags ask for, or None when the LLM is off; checks the key up front."""
+    from agent.llm import api_key, resolve_base_url
+
+    if not args.llm:
+        return None
+    settings = LLMSettings(
+        model=args.llm, base_url=resolve_base_url(args.llm_base_url), rounds=args.llm_rounds,
+        samples=args.llm_samples, budget_tokens=args.llm_budget,
+        request_timeout_s=args.llm_timeout,
+    )
+    api_key(settings)  # LLMSetupError now, not after the template search
+    return settings
+
+
+def dry_run(args: argparse.Namespace) -> int:
+    """Print the messages the first round would send."""
+    import tasks
+    from agent.errors import PlanError
+    from agent.llm import resolve_base_url
+    from agent.llm.proposer import first_prompt
+    from agent.plan import plan as make_plan
+
+    task = tasks.load(args.task)
+    dtype = args.dtype or task.dtypes[0]
+    if dtype not in task.dtypes:
+        raise tasks.TaskError(f"dtype {dtype} is not among the task's dtypes {list(task.dtypes)}")
+    try:
+        plan, problem = make_plan(task), None
+    except PlanError as exc:
+        plan, problem = None, str(exc)
+    settings = LLMSettings(model=args.llm or "(none given)",
+                           base_url=resolve_base_url(args.llm_base_url), rounds=args.llm_rounds,
+                           samples=args.llm_samples, budget_tokens=args.llm_budget)
+    messages = first_prompt(settings, task, dtype, plan, problem)
+    if args.json:
+        print(json.dumps({"model": settings.model, "base_url": settings.base_url,
+                          "messages": messages}, indent=2))
+    else:
+        for message in messages:
+            print(f"===== {message['role']} =====\n{message['content']}")
+    return 0
+
+
+def add_runs_parser(sub) -> None:
+    runs = sub.add_parser(
+        "runs", help="list and show LLM runs (their prompts, answers, verdicts, tokens)",
+        description="Every `optimize --llm` run keeps its prompts, answers, verdicts and token use "
+        "under $KZOO_HOME/runs/<id>/.",
+    )
+    runs_sub = runs.add_subparsers(dest="runs_command", metavar="ACTION", required=True)
+    listing = runs_sub.add_parser("list", help="one line per run, oldest first")
+    listing.add_argument("--json", action="store_true", help="every run.json as a JSON list")
+    show = runs_sub.add_parser("show", help="one run: settings, rounds, samples, verdicts, tokens")
+    show.add_argument("run_id", metavar="ID", help="a run id, or a unique prefix of one")
+    show.add_argument("--json", action="store_true", help="the run's run.json")
+
+
+def _tokens(run: dict) -> str:
+    tokens = run.get("tokens") or {}
+    return str(tokens.get("total_tokens", "-"))
+
+
+def run_runs(args: argparse.Namespace) -> int:
+    from agent.llm.runs import find_run, list_runs, runs_dir
+
+    if args.runs_command == "list":
+        runs = list_runs()
+        if args.json:
+            print(json.dumps(runs, indent=2))
+            return 0
+        if not runs:
+            print(f"no LLM runs under {runs_dir()}")
+            return 0
+        print(f"{'id':<44} {'status':<9} {'model':<18} {'rounds':>6} {'tokens':>8}  best")
+        for run in runs:
+            best = run.get("best") or {}
+            best_text = f"{best.get('template')} ({best.get('origin')})" if best else "-"
+            print(f"{run['id']:<44} {str(run.get('status')):<9} {str(run.get('model', '-')):<18} "
+                  f"{len(run.get('rounds', [])):>6} {_tokens(run):>8}  {best_text}")
+        return 0
+    run = find_run(args.run_id)
+    if args.json:
+        print(json.dumps(run, indent=2))
+        return 0
+    print(f"run {run['id']}  ({run.get('status')}"
+          + (f": {run['stop_reason']}" if run.get("stop_reason") else "") + ")")
+    print(f"  task {run.get('task')} ({run.get('dtype')}) on {run.get('device')} "
+          f"[{run.get('mode')}]; model {run.get('model')} at "
+          f"{(run.get('settings') or {}).get('base_url') or 'api.openai.com'}")
+    tokens = run.get("tokens") or {}
+    print(f"  tokens: {tokens.get('prompt_tokens', 0)} prompt + "
+          f"{tokens.get('completion_tokens', 0)} completion = {tokens.get('total_tokens', 0)} of "
+          f"{tokens.get('limit', '-')}; {tokens.get('requests', 0)} request(s), "
+          f"{tokens.get('failed_attempts', 0)} failed attempt(s) retried")
+    if run.get("incumbent"):
+        inc = run["incumbent"]
+        print(f"  template search best before the LLM: {inc['template']} score {inc['score']}")
+    for rnd in run.get("rounds", []):
+        print(f"  round {rnd['round']}:")
+        for s in rnd["samples"]:
+            state = "accepted" if s.get("accepted") else "rejected"
+            if s["kind"] in ("unparseable", "failed"):
+                state = s["kind"]
+            extra = ""
+            if s["kind"] == "template":
+                extra = f", {s.get('accepted_trials')}/{s.get('trials')} config(s) accepted"
+            elif s["kind"] == "module" and not s.get("accepted"):
+                extra = f" at {s.get('stage')}" + (f" [{', '.join(s['exploits'])}]"
+                                                   if s.get("exploits") else "")
+            reason = f": {s['reason'][:100]}" if s.get("reason") else ""
+            print(f"    sample {s['sample']}: {s['kind']} {s.get('name') or ''} {state}"
+                  f"{extra}{reason}")
+    best = run.get("best")
+    print(f"  best: {best['template']} from {best['origin']}, score {best['score']}"
+          if best else "  best: none accepted")
+    print(f"  files: {runs_dir() / run['id']}")
+    return 0
+
+
+def print_llm_summary(report: dict, stream=sys.stdout) -> None:
+    tokens = report["tokens"]
+    best = report.get("best")
+    print(f"llm: {report['model']}, {report['rounds']} round(s), {report['samples']} answer(s), "
+          f"{tokens['total_tokens']} tokens ({tokens['prompt_tokens']} prompt, "
+          f"{tokens['completion_tokens']} completion); best "
+          + (f"{best['template']} from {best['origin']}" if best else "none accepted")
+          + (f"; stopped: {report['stop_reason']}" if report.get("stop_reason") else "")
+          + f"; run {report['run_id']} (kzoo runs show {report['run_id']})", file=stream)
