@@ -70,8 +70,10 @@ class Template:
         if problems:
             raise InvalidConfig(f"template {self.name}: " + "; ".join(problems))
         params = dataclasses.asdict(cfg)
+        # `params` is left to the context: it names the Model parameters ModelNew mirrors.
         return _ENV.get_template(self.jinja_file).render(
-            cfg=cfg, params=params, params_json=json.dumps(params, sort_keys=True), params_repr=repr(params), **context
+            cfg=cfg, params_json=json.dumps(params, sort_keys=True), params_repr=repr(params),
+            **context,
         )
 
 
