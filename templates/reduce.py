@@ -1,4 +1,4 @@
-"""Reductions over one dimension (sum, mean, amax, amin, argmax): the space, constraints, byte count.
+"""Reductions over one dim (sum, mean, amax, amin, argmax): the space, constraints, byte count.
 
 Render context: `op` (sum | mean | amax | amin | argmax), `dim` (the reduced dim, normalized to
 0..rank-1 at the traced shape), `rank` (the traced input's rank) and `params` (the Model's

@@ -1,4 +1,4 @@
-"""The reduce template: its space, constraints, rendering, and every op verified in the interpreter."""
+"""The reduce template: space, constraints, rendering, and every op verified in the interpreter."""
 
 from __future__ import annotations
 
@@ -108,7 +108,8 @@ def test_torch_semantics_on_every_path(tmp_path, cfg):
     ties[1, :, 11] = float("nan")
     cases = [
         (ties, 2), (ties, 1), (ties[:, :, :300], -3), (ties[:, :, :1000], 2), (ties.transpose(1, 2), 1),
-        (ties[0, 0], 0), (torch.randn(()), 0), (torch.randn(5, 1, 3), 1), (torch.randn(4, 9, 1), 1),
+        (ties[0, 0], 0), (torch.randn(()), 0), (torch.randn(5, 1, 3), 1),
+        (torch.randn(4, 9, 1), 1),
         (torch.randn(1, 20001, generator=gen), 1),
     ]
     for op in OPS:
