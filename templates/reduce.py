@@ -1,0 +1,123 @@
+"""Reductions over one dim (sum, mean, amax, amin, argmax): the space, constraints, byte count.
+
+Render context: `op` (sum | mean | amax | amin | argmax), `dim` (the reduced dim, normalized to
+0..rank-1 at the traced shape), `rank` (the traced input's rank) and `params` (the Model's
+parameters, usually none). ModelNew follows KernelBench's reduction Model(dim): a constructor
+argument, when given, is the dim (so one candidate serves task shapes that reduce different dims);
+without one it reduces `dim`. The launchers `launch_<op>(x, dim)` take any dim of any rank
+(`SUPPORTS_ANY_DIM = True`).
+
+The input is viewed as (outer, R, inner) without copying. inner == 1 takes the row kernels: rows
+whose width rounds up to at most `row_block_max` are read in one tile (`tile_elems` / width rows per
+program, warps = tile / (32 * `elems_per_thread`), optionally a persistent grid of
+`programs_per_sm` programs per SM); wider rows loop over `loop_block`-wide tiles with `loop_warps`
+warps, unmasked full tiles, one masked last tile, `num_stages` deep. inner > 1 takes the column
+kernel: each program reduces a `col_block_inner`-wide block of contiguous columns over R, in tiles
+of `col_tile_elems` elements with `col_warps` warps. When the grid would give fewer than
+`split_per_sm` programs per SM (few long rows, few columns), R is split across programs and a
+second tiny kernel combines the fp32 partials in order (deterministic; no atomics).
+`align_rows` starts rows whose stride breaks 16-byte alignment (width 4097, say) at the next aligned
+address and reads the few elements before and after the aligned body apart, so the body's loads
+stay 16 bytes wide. `evict_first` marks the streamed input as read-once for the cache.
+
+Semantics follow torch with keepdim=False: fp32 accumulation, outputs in the input dtype (argmax:
+int64, ties to the first index, a NaN counts as the maximum and the first NaN wins); amax/amin
+propagate NaN; sum over an empty dim gives 0, mean NaN; amax/amin/argmax over an empty dim raise.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from templates.base import Param, Template
+
+OPS = ("sum", "mean", "amax", "amin", "argmax")
+MAX_TILE_VALUES_PER_THREAD = 64  # fp32 values a thread holds per tile (two vectors for argmax)
+SHARED_MEMORY_BUDGET = 96 * 1024  # bytes of pipelined stages; leaves room for two programs per SM
+
+
+@dataclass(frozen=True)
+class ReduceConfig:
+    row_block_max: int
+    tile_elems: int
+    elems_per_thread: int
+    loop_block: int
+    loop_warps: int
+    num_stages: int
+    programs_per_sm: int
+    align_rows: bool
+    col_block_inner: int
+    col_tile_elems: int
+    col_warps: int
+    split_per_sm: int
+    evict_first: bool
+
+
+SPACE = (
+    Param("row_block_max", (1024, 2048, 4096, 8192, 16384)),
+    Param("tile_elems", (1024, 2048, 4096, 8192, 16384)),
+    Param("elems_per_thread", (4, 8, 16, 32)),
+    Param("loop_block", (1024, 2048, 4096, 8192)),
+    Param("loop_warps", (2, 4, 8, 16)),
+    Param("num_stages", (1, 2, 3, 4)),
+    Param("programs_per_sm", (0, 1, 2, 4, 8)),
+    Param("align_rows", (False, True)),
+    Param("col_block_inner", (32, 64, 128, 256, 512)),
+    Param("col_tile_elems", (1024, 2048, 4096, 8192)),
+    Param("col_warps", (2, 4, 8, 16)),
+    Param("split_per_sm", (0, 1, 2, 4, 8)),
+    Param("evict_first", (False, True)),
+)
+
+DEFAULT = ReduceConfig(
+    row_block_max=8192, tile_elems=4096, elems_per_thread=16, loop_block=4096, loop_warps=8,
+    num_stages=2, programs_per_sm=0, align_rows=True, col_block_inner=256, col_tile_elems=4096,
+    col_warps=8, split_per_sm=2, evict_first=True,
+)
+
+
+def one_pass_warps(elems: int, elems_per_thread: int) -> int:
+    """Warps the one-pass row kernel uses for a tile of `elems` elements (the launcher agrees)."""
+    return max(1, min(elems // (32 * elems_per_thread), 16))
+
+
+def constraints(cfg: ReduceConfig) -> list[str]:
+    problems = []
+    if cfg.loop_block > cfg.row_block_max:
+        problems.append("loop_block exceeds row_block_max: rows that need the loop are wider")
+    for elems in (cfg.row_block_max, cfg.tile_elems):
+        per_thread = elems // (32 * one_pass_warps(elems, cfg.elems_per_thread))
+        if per_thread > MAX_TILE_VALUES_PER_THREAD:
+            problems.append(f"a {elems}-element row tile holds {per_thread} values per thread "
+                            "(spills)")
+    for name, elems, warps in (("loop", cfg.loop_block, cfg.loop_warps),
+                               ("column", cfg.col_tile_elems, cfg.col_warps)):
+        per_thread = elems // (32 * warps)
+        if per_thread < 1:
+            problems.append(f"the {name} tile has less than one element per thread of its warps")
+        if per_thread > MAX_TILE_VALUES_PER_THREAD // 2:
+            problems.append(f"the {name} tile holds {per_thread} values per thread in each of its "
+                            "accumulator and in-flight load (spills)")
+        if cfg.num_stages * elems * 4 > SHARED_MEMORY_BUDGET:
+            problems.append(f"{cfg.num_stages} stages of the {elems}-element {name} tile exceed "
+                            f"{SHARED_MEMORY_BUDGET // 1024} KiB of shared memory")
+    return problems
+
+
+def bytes_moved(n_in: int, n_out: int, itemsize: int, out_itemsize: int | None = None) -> int:
+    """The input read once and the output written once (argmax writes int64: out_itemsize=8)."""
+    return n_in * itemsize + n_out * (itemsize if out_itemsize is None else out_itemsize)
+
+
+TEMPLATE = Template(
+    name="reduce",
+    family="reduce",
+    jinja_file="reduce.py.jinja",
+    config_type=ReduceConfig,
+    space=SPACE,
+    default=DEFAULT,
+    constraints=constraints,
+    bytes_moved=bytes_moved,
+    launcher="launch_{op}",
+    doc=__doc__ or "",
+)

@@ -1,0 +1,134 @@
+"""The cross_entropy template: space, constraints, rendering, and verification in the interpreter."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+
+import jinja2
+import pytest
+import torch
+import torch.nn.functional as F
+
+import search
+import tasks
+from conftest import ROOT
+from templates import InvalidConfig, get_template, params_of
+from verifier.core import Verifier, load_candidate
+from verifier.worker import detect_mode
+
+CROSS_ENTROPY = get_template("cross_entropy")
+# The interpreter has 4 SMs: the default splits the vocabulary of up to 7 rows; these force the
+# unsplit path everywhere and the split path with unaligned rows and narrow tiles.
+FORCED = (
+    CROSS_ENTROPY.default,
+    dataclasses.replace(CROSS_ENTROPY.default, split_per_sm=0, final_block=256, final_warps=1),
+    dataclasses.replace(CROSS_ENTROPY.default, block=1024, warps=4, split_per_sm=8,
+                        align_rows=False, evict_first=False, num_stages=1),
+)
+
+
+def _render(cfg, ignore_index: int = -100) -> str:
+    return CROSS_ENTROPY.render(cfg, op="cross_entropy", ignore_index=ignore_index, params=[])
+
+
+def _valid_sample(n: int, seed: int) -> list:
+    rng = random.Random(seed)
+    configs = []
+    while len(configs) < n:
+        cfg = CROSS_ENTROPY.config({p.name: rng.choice(p.choices) for p in CROSS_ENTROPY.space})
+        if not CROSS_ENTROPY.violations(cfg):
+            configs.append(cfg)
+    return configs
+
+
+def test_space_is_real_choices_and_default_is_valid():
+    assert all(len(p.choices) >= 2 for p in CROSS_ENTROPY.space)
+    assert not CROSS_ENTROPY.violations(CROSS_ENTROPY.default)
+    assert search.space_size(CROSS_ENTROPY) > 5_000
+
+
+def test_constraints_prune_before_compiling():
+    fat = dataclasses.replace(CROSS_ENTROPY.default, block=16384, warps=8)
+    assert any("64 values per thread" in p for p in CROSS_ENTROPY.violations(fat))
+    with pytest.raises(InvalidConfig):
+        _render(fat)
+    deep = dataclasses.replace(CROSS_ENTROPY.default, block=8192, warps=16, num_stages=4)
+    assert any("shared memory" in p for p in CROSS_ENTROPY.violations(deep))
+    final = dataclasses.replace(CROSS_ENTROPY.default, final_block=4096, final_warps=1)
+    assert any("final kernel" in p for p in CROSS_ENTROPY.violations(final))
+    # Past the edge of today's space: keeps a widened one honest.
+    thin = dataclasses.replace(CROSS_ENTROPY.default, final_block=128, final_warps=8)
+    assert any("smaller than one row" in p for p in CROSS_ENTROPY.violations(thin))
+
+
+def test_missing_render_variable_fails_loudly():
+    with pytest.raises(jinja2.UndefinedError):
+        CROSS_ENTROPY.render(CROSS_ENTROPY.default, op="cross_entropy", params=[])
+
+
+def test_bytes_count_the_rows_that_count():
+    assert CROSS_ENTROPY.bytes_moved(n_rows=16, n_cols=10, n_ignored=1, itemsize=2) == (
+        15 * 10 * 2 + 16 * 8 + 2)
+    task = tasks.load(ROOT / "tasks" / "cross_entropy.py")
+    task.apply_shape({"batch_size": 32, "vocab_size": 7})
+    (_, target) = task.make_inputs()
+    n_ignored = int((target == task.module.ignore_index).sum())
+    assert task.formula_value("bytes", itemsize=2) == CROSS_ENTROPY.bytes_moved(
+        n_rows=32, n_cols=7, n_ignored=n_ignored, itemsize=2)
+
+
+@pytest.mark.parametrize("dtype,n,seed", [("float32", 2, 0), ("bfloat16", 1, 1), ("float16", 1, 2)])
+def test_sampled_configs_verify_at_every_cpu_shape(tmp_path, dtype, n, seed):
+    task = tasks.load(ROOT / "tasks" / "cross_entropy.py")
+    verifier = Verifier(detect_mode(), tmp_path)
+    for cfg in _valid_sample(n, seed):
+        verdict = verifier.verify(task, _render(cfg), dtype)
+        assert verdict.accepted, (params_of(cfg), verdict.reasons)
+
+
+@pytest.mark.parametrize("cfg", FORCED, ids=["default", "unsplit", "split-unaligned"])
+def test_pytorch_semantics_on_every_path(tmp_path, cfg):
+    """Ignored rows, another ignore_index, all rows ignored, NaN, huge logits, int32 targets."""
+    module = load_candidate(_render(cfg, ignore_index=3), tmp_path)
+    gen = torch.Generator().manual_seed(0)
+    logits = torch.randn(9, 4103, generator=gen) * 8
+    target = torch.randint(0, 4103, (9,), generator=gen)
+    target[[1, 4]] = 3
+    torch.testing.assert_close(module.ModelNew(3)(logits, target),
+                               F.cross_entropy(logits, target, ignore_index=3))
+    # -100 is then an ordinary index for the launcher's own default: out of range, never read.
+    torch.testing.assert_close(module.launch_cross_entropy(logits, target),
+                               F.cross_entropy(logits, target))
+    torch.testing.assert_close(module.launch_cross_entropy(logits, target.int(), 3),
+                               F.cross_entropy(logits, target, ignore_index=3))
+    assert module.launch_cross_entropy(logits, torch.full((9,), 3), 3).isnan()
+    huge = logits * 1e4
+    torch.testing.assert_close(module.launch_cross_entropy(huge, target, 3),
+                               F.cross_entropy(huge.double(), target, ignore_index=3).float())
+    with_nan = logits.clone()
+    with_nan[2, 17] = float("nan")
+    assert module.launch_cross_entropy(with_nan, target, 3).isnan()
+    strided = torch.randn(9, 5000, generator=gen)[:, :4103]  # rows 5000 apart
+    torch.testing.assert_close(module.launch_cross_entropy(strided, target, 3),
+                               F.cross_entropy(strided, target, ignore_index=3))
+    out = module.launch_cross_entropy(logits.half(), target, 3)
+    assert out.dtype == torch.float16 and out.shape == ()
+
+
+def test_wrong_candidate_is_rejected(tmp_path):
+    """Right per-row losses, mean over every row instead of the rows that count."""
+    task = tasks.load(ROOT / "tasks" / "cross_entropy.py")
+    source = (ROOT / "tests" / "candidates" / "cross_entropy_wrong_mean.py").read_text()
+    verdict = Verifier(detect_mode(), tmp_path).verify(task, source, "float32")
+    assert not verdict.accepted
+    assert any("wrong-values" in r for r in verdict.reasons), verdict.reasons
+
+
+@pytest.mark.gpu
+def test_default_is_correct_at_the_gpu_shapes(tmp_path):
+    task = tasks.load(ROOT / "tasks" / "cross_entropy.py")
+    verifier = Verifier("gpu", tmp_path)
+    for dtype in task.dtypes:
+        verdict = verifier.verify(task, _render(CROSS_ENTROPY.default), dtype, time=False)
+        assert verdict.accepted, (dtype, verdict.reasons)

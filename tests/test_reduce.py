@@ -1,0 +1,159 @@
+"""The reduce template: space, constraints, rendering, and every op verified in the interpreter."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+
+import jinja2
+import pytest
+import torch
+
+import search
+import tasks
+from conftest import ROOT
+from templates import InvalidConfig, get_template, params_of
+from verifier.core import Verifier, load_candidate
+from verifier.worker import detect_mode
+
+REDUCE = get_template("reduce")
+OPS = ("sum", "mean", "amax", "amin", "argmax")
+TORCH_OPS = {"sum": torch.sum, "mean": torch.mean, "amax": torch.amax, "amin": torch.amin,
+             "argmax": torch.argmax}
+# Configs that force each path in the interpreter (4 SMs): the default (one-pass rows, aligned
+# bodies, column split), narrow tiles that loop and split rows, and a persistent grid without
+# alignment or splits.
+FORCED = (
+    REDUCE.default,
+    dataclasses.replace(REDUCE.default, row_block_max=1024, loop_block=1024, loop_warps=4,
+                        split_per_sm=8, col_block_inner=64, col_tile_elems=1024, col_warps=2),
+    dataclasses.replace(REDUCE.default, programs_per_sm=2, align_rows=False, split_per_sm=0,
+                        evict_first=False, num_stages=1),
+)
+
+
+def _render(cfg, op: str, dim: int = 2, rank: int = 3) -> str:
+    return REDUCE.render(cfg, op=op, dim=dim, rank=rank, params=[])
+
+
+def _valid_sample(n: int, seed: int) -> list:
+    rng = random.Random(seed)
+    configs = []
+    while len(configs) < n:
+        cfg = REDUCE.config({p.name: rng.choice(p.choices) for p in REDUCE.space})
+        if not REDUCE.violations(cfg):
+            configs.append(cfg)
+    return configs
+
+
+def test_space_is_real_choices_and_default_is_valid():
+    assert all(len(p.choices) >= 2 for p in REDUCE.space)
+    assert not REDUCE.violations(REDUCE.default)
+    assert search.space_size(REDUCE) > 100_000
+
+
+def test_constraints_prune_before_compiling():
+    wide_loop = dataclasses.replace(REDUCE.default, loop_block=8192, row_block_max=4096)
+    assert any("loop_block exceeds" in p for p in REDUCE.violations(wide_loop))
+    with pytest.raises(InvalidConfig):
+        _render(wide_loop, "sum")
+    fat_loop = dataclasses.replace(REDUCE.default, loop_block=8192, loop_warps=2)
+    assert any("loop tile holds 128" in p for p in REDUCE.violations(fat_loop))
+    deep = dataclasses.replace(REDUCE.default, col_tile_elems=8192, num_stages=4)
+    assert any("shared memory" in p for p in REDUCE.violations(deep))
+    # These guards sit past the edges of today's space; they keep a widened space honest.
+    idle = dataclasses.replace(REDUCE.default, col_tile_elems=256, col_warps=16)
+    assert any("less than one element" in p for p in REDUCE.violations(idle))
+    spills = dataclasses.replace(REDUCE.default, row_block_max=65536)
+    assert any("spills" in p for p in REDUCE.violations(spills))
+
+
+def test_missing_or_unknown_render_variables_fail_loudly():
+    with pytest.raises(jinja2.UndefinedError):
+        REDUCE.render(REDUCE.default, op="sum", dim=1, params=[])  # no rank
+    with pytest.raises(jinja2.UndefinedError):
+        REDUCE.render(REDUCE.default, op="median", dim=1, rank=2, params=[])
+
+
+def test_bytes_moved_is_one_read_and_one_write():
+    assert REDUCE.bytes_moved(n_in=15, n_out=3, itemsize=2) == 15 * 2 + 3 * 2
+    assert REDUCE.bytes_moved(n_in=15, n_out=3, itemsize=2, out_itemsize=8) == 15 * 2 + 3 * 8
+    task = tasks.load(ROOT / "tasks" / "argmax.py")
+    task.apply_shape({"batch": 2, "rows": 3, "cols": 5, "reduce_dim": 1})
+    assert task.formula_value("bytes", itemsize=2) == 2 * 3 * 5 * 2 + 2 * 5 * 8
+
+
+# Every op in at least one dtype, argmax (exact integers) in all three; a new sample per row.
+@pytest.mark.parametrize("dtype,ops,seed", [
+    ("float32", ("sum", "amax", "argmax"), 0),
+    ("bfloat16", ("mean", "amin", "argmax"), 1),
+    ("float16", ("sum", "mean", "argmax"), 2),
+])
+def test_sampled_configs_verify_at_every_cpu_shape(tmp_path, dtype, ops, seed):
+    verifier = Verifier(detect_mode(), tmp_path)
+    for op, cfg in zip(ops, _valid_sample(len(ops), seed)):
+        task = tasks.load(ROOT / "tasks" / f"{op}.py")
+        verdict = verifier.verify(task, _render(cfg, op), dtype)
+        assert verdict.accepted, (op, params_of(cfg), verdict.reasons)
+
+
+@pytest.mark.parametrize("cfg", FORCED, ids=["default", "looped-split", "persistent-unaligned"])
+def test_torch_semantics_on_every_path(tmp_path, cfg):
+    """NaN, ties, -inf rows, empty dims, rank 0, negative dims and strided inputs, like torch."""
+    gen = torch.Generator().manual_seed(0)
+    ties = (torch.randn(2, 5, 1501, generator=gen) * 3).round()
+    ties[0, 3, 100] = float("nan")
+    ties[0, 3, 7] = float("nan")  # the first NaN wins argmax
+    ties[1, 4, :] = float("-inf")
+    ties[1, :, 11] = float("nan")
+    cases = [
+        (ties, 2), (ties, 1), (ties[:, :, :300], -3), (ties[:, :, :1000], 2), (ties.transpose(1, 2), 1),
+        (ties[0, 0], 0), (torch.randn(()), 0), (torch.randn(5, 1, 3), 1),
+        (torch.randn(4, 9, 1), 1),
+        (torch.randn(1, 20001, generator=gen), 1),
+    ]
+    for op in OPS:
+        module = load_candidate(_render(cfg, op), tmp_path)
+        launch = getattr(module, f"launch_{op}")
+        for x, dim in cases:
+            expected = TORCH_OPS[op](x, dim=dim)
+            got = launch(x, dim)
+            if op == "argmax":
+                assert torch.equal(got, expected), (op, tuple(x.shape), dim)
+            else:
+                torch.testing.assert_close(got, expected, rtol=1e-5, atol=1e-4, equal_nan=True,
+                                           msg=f"{op} {tuple(x.shape)} dim {dim}")
+        empty = torch.randn(3, 0, 4)
+        if op in ("sum", "mean"):
+            torch.testing.assert_close(launch(empty, 1), TORCH_OPS[op](empty, dim=1),
+                                       equal_nan=True)
+        else:
+            with pytest.raises(ValueError, match="empty dim"):
+                launch(empty, 1)
+
+
+def test_model_new_takes_its_dim_from_the_constructor(tmp_path):
+    module = load_candidate(_render(REDUCE.default, "sum", dim=1, rank=3), tmp_path)
+    x = torch.randn(2, 3, 4)
+    torch.testing.assert_close(module.ModelNew()(x), x.sum(1))  # the traced dim
+    torch.testing.assert_close(module.ModelNew(2)(x), x.sum(2))  # Model(dim)'s argument wins
+    assert module.SUPPORTS_ANY_DIM
+
+
+def test_wrong_candidate_is_rejected(tmp_path):
+    """Argmax breaking ties towards the last index: every value right, every index checked."""
+    task = tasks.load(ROOT / "tasks" / "argmax.py")
+    source = (ROOT / "tests" / "candidates" / "argmax_last_tie.py").read_text()
+    verdict = Verifier(detect_mode(), tmp_path).verify(task, source, "float32")
+    assert not verdict.accepted
+    assert any("wrong-values" in r for r in verdict.reasons), verdict.reasons
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("op", OPS)
+def test_default_is_correct_at_the_gpu_shapes(tmp_path, op):
+    task = tasks.load(ROOT / "tasks" / f"{op}.py")
+    verifier = Verifier("gpu", tmp_path)
+    for dtype in task.dtypes:
+        verdict = verifier.verify(task, _render(REDUCE.default, op), dtype, time=False)
+        assert verdict.accepted, (op, dtype, verdict.reasons)
