@@ -44,7 +44,8 @@ def zoo_call(op: str, context: dict, model: torch.nn.Module, inputs: list):
         return model.get_parameter(path) if path else None
 
     if op in ("softmax", "log_softmax", "sum", "mean", "amax", "amin", "argmax"):
-        fn, dim = getattr(ops, op), context["dim"]
+        # a task may pass the dim to Model's constructor (one task, several dims)
+        fn, dim = getattr(ops, op), getattr(model, "dim", context["dim"])
         return lambda: fn(inputs[0], dim)
     if op in ("rms_norm", "layer_norm"):
         k = context["normalized_ndim"]
