@@ -70,9 +70,11 @@ class Template:
         if problems:
             raise InvalidConfig(f"template {self.name}: " + "; ".join(problems))
         params = dataclasses.asdict(cfg)
-        return _ENV.get_template(self.jinja_file).render(
-            cfg=cfg, params=params, params_json=json.dumps(params, sort_keys=True), params_repr=repr(params), **context
-        )
+        # The context's `params` (the Model's parameters, FAMILIES.md) wins over the config's
+        # dict, which templates read as cfg, params_json and params_repr.
+        variables = {"cfg": cfg, "params": params, "params_json": json.dumps(params, sort_keys=True),
+                     "params_repr": repr(params)}
+        return _ENV.get_template(self.jinja_file).render(**{**variables, **context})
 
 
 def params_of(cfg: Any) -> dict[str, Any]:
