@@ -82,7 +82,11 @@ def run(dtypes: list[str], samples: int, out_dir: Path) -> dict:
     if not torch.cuda.is_available():
         sys.exit("bench/cuda_check.py needs a CUDA GPU: CUDA C++ candidates run only there")
     verifier = Verifier("gpu", Path(tempfile.mkdtemp(prefix="kzoo-cuda-check-")))
-    results = []
+    env = environment()
+    out_dir.mkdir(parents=True, exist_ok=True)
+    path = out_dir / f"cuda-{device_label()}.json"
+    results: list[dict] = []
+    report: dict = {}
     for op, task_path, (cuda_name, cuda_ctx), triton in ROWS:
         task = tasks.load(task_path)
         for dtype in dtypes:
@@ -111,10 +115,11 @@ def run(dtypes: list[str], samples: int, out_dir: Path) -> dict:
                 "winner": min(timed, key=timed.get) if timed else None,
                 "all_cuda_correct": all(r["accepted"] for r in cuda_runs),
             })
-    report = {"environment": environment(), "copy_gbps": verifier.copy_gbps,
-              "samples_per_template": samples, "results": results}
-    out_dir.mkdir(parents=True, exist_ok=True)
-    path = out_dir / f"cuda-{device_label()}.json"
+            # Written after every row, so a run cut short keeps what it measured.
+            report = {"environment": env, "copy_gbps": verifier.copy_gbps,
+                      "samples_per_template": samples, "complete": False, "results": results}
+            path.write_text(json.dumps(report, indent=1) + "\n")
+    report["complete"] = True
     path.write_text(json.dumps(report, indent=1) + "\n")
     _print_table(report)
     print(f"wrote {path}")

@@ -21,7 +21,7 @@ __device__ float block_reduce(float v, bool is_max) {
     __syncthreads();
     if (threadIdx.x % 32 == 0) partial[threadIdx.x / 32] = v;
     __syncthreads();
-    v = threadIdx.x < blockDim.x / 32 ? partial[threadIdx.x] : (is_max ? -INFINITY : 0.0f);
+    v = threadIdx.x % 32 < blockDim.x / 32 ? partial[threadIdx.x % 32] : (is_max ? -INFINITY : 0.0f);
     for (int o = 16; o > 0; o >>= 1) {
         const float other = __shfl_xor_sync(0xffffffffu, v, o);
         v = is_max ? fmaxf(v, other) : v + other;
