@@ -7,8 +7,9 @@ Knobs: `block_threads` threads per block; `vec_bytes` the width of each load and
 bytes: rows whose start breaks that alignment are read from the aligned address below them, lanes
 outside the row masked); `cache_vecs` the packs each thread keeps in registers (rows of at most
 block_threads * cache_vecs packs are read once; longer rows take an online pass and a second read,
-and cache_vecs packs are then loaded per step); `warp_row_max` rows up to this wide get a warp each
-(0: never); `min_blocks_per_sm` the `__launch_bounds__` occupancy hint (it caps registers);
+and cache_vecs packs are then loaded per step); rows up to `narrow_row_max` wide get a group of
+`narrow_row_threads` threads each (a warp, or a few), block_threads / narrow_row_threads rows per
+block, held in registers (0: every row gets the whole block); `min_blocks_per_sm` the `__launch_bounds__` occupancy hint (it caps registers);
 `persistent` a grid of sm_count * min_blocks_per_sm blocks walking the rows; `cache_hint` "stream"
 marks single-use loads and the stores evict-first (`__ldcs`/`__stcs`).
 """
@@ -21,7 +22,7 @@ from templates.base import Param, Template
 
 REGISTERS_PER_SM = 65536
 MAX_REGISTERS_PER_THREAD = 255
-REGISTERS_BESIDE_CACHE = 40  # indices, pointers, the running max and sum, the compiler's temporaries
+REGISTERS_BESIDE_CACHE = 24  # indices, pointers, running max and sum (ptxas -v: no spills at 64)
 MIN_ITEMSIZE = 2  # bfloat16/float16: the most elements a pack of vec_bytes holds
 
 
@@ -30,7 +31,8 @@ class SoftmaxCudaConfig:
     block_threads: int
     vec_bytes: int
     cache_vecs: int
-    warp_row_max: int
+    narrow_row_max: int
+    narrow_row_threads: int
     min_blocks_per_sm: int
     persistent: bool
     cache_hint: str
@@ -40,15 +42,16 @@ SPACE = (
     Param("block_threads", (128, 256, 512, 1024)),
     Param("vec_bytes", (4, 8, 16)),
     Param("cache_vecs", (1, 2, 4, 8, 16)),
-    Param("warp_row_max", (0, 256, 512, 1024, 2048)),
+    Param("narrow_row_max", (0, 1024, 2048, 4096, 8192)),
+    Param("narrow_row_threads", (32, 64, 128, 256)),
     Param("min_blocks_per_sm", (1, 2, 4)),
     Param("persistent", (False, True)),
     Param("cache_hint", ("none", "stream")),
 )
 
 DEFAULT = SoftmaxCudaConfig(
-    block_threads=512, vec_bytes=16, cache_vecs=8, warp_row_max=1024, min_blocks_per_sm=1,
-    persistent=False, cache_hint="stream",
+    block_threads=256, vec_bytes=16, cache_vecs=4, narrow_row_max=4096, narrow_row_threads=128,
+    min_blocks_per_sm=4, persistent=False, cache_hint="stream",
 )
 
 
@@ -67,10 +70,12 @@ def constraints(cfg: SoftmaxCudaConfig) -> list[str]:
     cached = cfg.cache_vecs * cfg.vec_bytes // MIN_ITEMSIZE
     if cached + REGISTERS_BESIDE_CACHE > cap:
         problems.append(f"{cached} cached values per thread do not fit {cap} registers (spills)")
-    warp_cached = cfg.warp_row_max // 32 + cfg.vec_bytes // MIN_ITEMSIZE
-    if cfg.warp_row_max and warp_cached + REGISTERS_BESIDE_CACHE > cap:
-        problems.append(f"a {cfg.warp_row_max}-wide row per warp holds {warp_cached} values per "
-                        f"lane, over {cap} registers (spills)")
+    narrow_cached = cfg.narrow_row_max // cfg.narrow_row_threads + cfg.vec_bytes // MIN_ITEMSIZE
+    if cfg.narrow_row_max and narrow_cached + REGISTERS_BESIDE_CACHE > cap:
+        problems.append(f"a {cfg.narrow_row_max}-wide row per {cfg.narrow_row_threads} threads "
+                        f"holds {narrow_cached} values per thread, over {cap} registers (spills)")
+    if cfg.narrow_row_max and cfg.narrow_row_threads > cfg.block_threads:
+        problems.append("narrow_row_threads exceeds block_threads")
     if cfg.persistent and cfg.block_threads * cfg.min_blocks_per_sm < 512:
         problems.append("a persistent grid of under 512 threads per SM cannot hide memory latency")
     return problems
