@@ -22,7 +22,7 @@ from templates.base import Param, Template
 
 REGISTERS_PER_SM = 65536
 MAX_REGISTERS_PER_THREAD = 255
-REGISTERS_BESIDE_CACHE = 24  # indices, pointers, running max and sum (ptxas -v: no spills at 64)
+REGISTERS_BESIDE_CACHE = 24  # indices, pointers, max and sum; at a 64 cap ptxas spills tens of bytes
 MIN_ITEMSIZE = 2  # bfloat16/float16: the most elements a pack of vec_bytes holds
 
 
