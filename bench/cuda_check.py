@@ -78,7 +78,7 @@ def _verify(verifier: Verifier, task, template, cfg, context: dict, dtype: str) 
     }
 
 
-def run(dtypes: list[str], samples: int, out_dir: Path) -> dict:
+def run(dtypes: list[str], samples: int, out_dir: Path, ops: list[str] | None = None) -> dict:
     if not torch.cuda.is_available():
         sys.exit("bench/cuda_check.py needs a CUDA GPU: CUDA C++ candidates run only there")
     verifier = Verifier("gpu", Path(tempfile.mkdtemp(prefix="kzoo-cuda-check-")))
@@ -88,6 +88,8 @@ def run(dtypes: list[str], samples: int, out_dir: Path) -> dict:
     results: list[dict] = []
     report: dict = {}
     for op, task_path, (cuda_name, cuda_ctx), triton in ROWS:
+        if ops and op not in ops:
+            continue
         task = tasks.load(task_path)
         for dtype in dtypes:
             cuda_template = get_template(cuda_name)
@@ -112,6 +114,8 @@ def run(dtypes: list[str], samples: int, out_dir: Path) -> dict:
                 "op": op, "task": str(task_path.relative_to(ROOT)), "dtype": dtype,
                 "cuda_default": cuda_runs[0], "cuda_best": best_cuda,
                 "cuda_configs_tried": len(cuda_runs), "triton_default": triton_run,
+                "cuda_verdicts": [{"params": r["params"], "accepted": r["accepted"],
+                                   "ms": r["ms"], "reasons": r["reasons"]} for r in cuda_runs],
                 "winner": min(timed, key=timed.get) if timed else None,
                 "all_cuda_correct": all(r["accepted"] for r in cuda_runs),
             })
@@ -151,9 +155,11 @@ def main() -> None:
     parser.add_argument("--dtypes", default="bfloat16,float32")
     parser.add_argument("--samples", type=int, default=4,
                         help="configs drawn from each CUDA template's space beside its DEFAULT")
+    parser.add_argument("--ops", default="", help="comma-separated subset of "
+                        f"{', '.join(r[0] for r in ROWS)} (default: all)")
     parser.add_argument("--out", type=Path, default=ROOT / "bench" / "results")
     args = parser.parse_args()
-    run(args.dtypes.split(","), args.samples, args.out)
+    run(args.dtypes.split(","), args.samples, args.out, [o for o in args.ops.split(",") if o])
 
 
 if __name__ == "__main__":
