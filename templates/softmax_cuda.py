@@ -9,8 +9,8 @@ outside the row masked); `cache_vecs` the packs each thread keeps in registers (
 block_threads * cache_vecs packs are read once; longer rows take an online pass and a second read,
 and cache_vecs packs are then loaded per step); rows up to `narrow_row_max` wide get a group of
 `narrow_row_threads` threads each (a warp, or a few), block_threads / narrow_row_threads rows per
-block, held in registers (0: every row gets the whole block); `min_blocks_per_sm` the `__launch_bounds__` occupancy hint (it caps registers);
-`persistent` a grid of sm_count * min_blocks_per_sm blocks walking the rows; `cache_hint` "stream"
+block, held in registers (0: every row gets the whole block); `min_blocks_per_sm` the
+`__launch_bounds__` occupancy hint (it caps registers); `persistent` a grid of sm_count * min_blocks_per_sm blocks walking the rows; `cache_hint` "stream"
 marks single-use loads and the stores evict-first (`__ldcs`/`__stcs`).
 """
 
