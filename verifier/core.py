@@ -26,6 +26,7 @@ from typing import Any
 
 import torch
 
+from kernel_zoo import cuda_ext
 from tasks import Task
 from verifier import guards, runtime, tolerance
 from verifier.timing import L2Flusher, bench, copy_bandwidth, peak_bandwidth
@@ -39,7 +40,12 @@ _module_ids = itertools.count()
 
 
 class CandidateError(Exception):
-    """The candidate could not be loaded or run; the message goes into the verdict."""
+    """The candidate could not be loaded or run; the message goes into the verdict under `exploit`
+    (an exploit class of verifier.exploits)."""
+
+    def __init__(self, message: str, exploit: str = "error"):
+        super().__init__(message)
+        self.exploit = exploit
 
 
 def load_candidate(source: str, cache_dir: Path):
@@ -57,6 +63,11 @@ def load_candidate(source: str, cache_dir: Path):
     sys.modules[name] = module
     try:
         spec.loader.exec_module(module)
+    except cuda_ext.CudaBuildError as exc:
+        errors = "\n".join(exc.errors[:12]) or str(exc)
+        raise CandidateError(f"building its CUDA C++ failed: {errors}", "compile-error") from exc
+    except cuda_ext.CudaUnavailableError as exc:
+        raise CandidateError(str(exc), "needs-gpu") from exc
     except Exception as exc:
         raise CandidateError(f"importing the candidate failed: {_brief(exc, path)}") from exc
     model_new = getattr(module, "ModelNew", None)
@@ -144,7 +155,7 @@ class Verifier:
         try:
             module = load_candidate(source, self.cache_dir)
         except CandidateError as exc:
-            verdict.reject("error", str(exc))
+            verdict.reject(exc.exploit, str(exc))
             return verdict
         patched = runtime.patched_since(before)
         if patched:

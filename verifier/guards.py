@@ -4,12 +4,19 @@ Each finding names an exploit class (verifier.exploits) so a person, Optuna and 
 rule a candidate broke. The rules keep a candidate to what an honest Triton kernel module needs:
 torch, triton and math; kernels launched from plain Python; PyTorch used in the forward path only to
 allocate, view and query shapes.
+
+A CUDA C++ candidate also imports `kernel_zoo.cuda_ext` (only as `from kernel_zoo import cuda_ext`
+or `import kernel_zoo.cuda_ext as NAME`) and uses nothing of it but `load`, called directly, with a
+string literal or a module-level name bound once to a string literal as its source: that string is
+checked here by verifier.cuda_guards, so what nvcc builds is what the guards read.
 """
 
 from __future__ import annotations
 
 import ast
 from dataclasses import dataclass
+
+from verifier.cuda_guards import check_cuda_source
 
 # functools: lru_cache in launchers; it runs nothing of its own.
 ALLOWED_IMPORTS = {"torch", "triton", "math", "functools", "typing", "__future__"}
@@ -44,6 +51,9 @@ FORBIDDEN_BUILTINS = {
     "locals", "vars", "breakpoint", "input", "memoryview", "exit", "quit",
 }
 ALLOWED_DUNDERS = {"__init__", "__name__"}
+CUDA_EXT = ("kernel_zoo", "cuda_ext")
+CUDA_EXT_API = {"load"}  # all a candidate may use of kernel_zoo.cuda_ext
+CUDA_LOAD = CUDA_EXT + ("load",)
 JIT_DECORATORS = {"jit", "autotune", "heuristics"}
 
 
@@ -83,6 +93,8 @@ class _Checker(ast.NodeVisitor):
         self.findings: list[Finding] = []
         self.aliases: dict[str, tuple[str, ...]] = {}  # local name -> module path it is bound to
         self._function_stack: list[ast.FunctionDef] = []
+        self._sanctioned: set[int] = set()  # ids of cuda_ext / load references used as allowed
+        self.cuda_sources: list[ast.expr] = []  # first arguments of cuda_ext.load calls
 
     def add(self, exploit: str, node: ast.AST, message: str) -> None:
         self.findings.append(Finding(exploit, getattr(node, "lineno", 0), message))
@@ -95,6 +107,10 @@ class _Checker(ast.NodeVisitor):
         return self.aliases[chain[0]] + chain[1:]
 
     def _check_module_path(self, path: tuple[str, ...], node: ast.AST) -> None:
+        if path[:2] == CUDA_EXT and len(path) > 2 and path[2] not in CUDA_EXT_API:
+            self.add("forbidden-api", node, f"uses kernel_zoo.cuda_ext.{path[2]}; a candidate may "
+                     f"use only {', '.join(sorted(CUDA_EXT_API))}")
+            return
         for forbidden in FORBIDDEN_TORCH_MODULES:
             if path[: len(forbidden)] == forbidden:
                 self.add("pytorch-fallback", node,
@@ -109,6 +125,14 @@ class _Checker(ast.NodeVisitor):
     def visit_Import(self, node: ast.Import) -> None:
         for alias in node.names:
             root = alias.name.split(".")[0]
+            if root == "kernel_zoo":
+                if tuple(alias.name.split(".")) == CUDA_EXT and alias.asname:
+                    self.aliases[alias.asname] = CUDA_EXT
+                else:
+                    self.add("forbidden-import", node, f"imports {alias.name}; of kernel_zoo a "
+                             "candidate may import only cuda_ext, as `from kernel_zoo import "
+                             "cuda_ext`")
+                continue
             if root not in ALLOWED_IMPORTS:
                 self.add(_import_exploit(root), node, f"imports {alias.name}; allowed: "
                          f"{', '.join(sorted(ALLOWED_IMPORTS))}")
@@ -120,6 +144,9 @@ class _Checker(ast.NodeVisitor):
     def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
         module = node.module or ""
         root = module.split(".")[0]
+        if root == "kernel_zoo" and not node.level:
+            self._import_from_kernel_zoo(node, tuple(module.split(".")))
+            return
         if node.level or root not in ALLOWED_IMPORTS:
             self.add(_import_exploit(root), node, f"imports from {module or '.'}; allowed: "
                      f"{', '.join(sorted(ALLOWED_IMPORTS))}")
@@ -128,6 +155,23 @@ class _Checker(ast.NodeVisitor):
             path = tuple(module.split(".")) + (alias.name,)
             self._check_module_path(path, node)
             self.aliases[alias.asname or alias.name] = path
+
+    def _import_from_kernel_zoo(self, node: ast.ImportFrom, module: tuple[str, ...]) -> None:
+        for alias in node.names:
+            path = module + (alias.name,)
+            if path == CUDA_EXT or (module == CUDA_EXT and alias.name in CUDA_EXT_API):
+                self.aliases[alias.asname or alias.name] = path
+            else:
+                self.add("forbidden-import", node, f"imports {'.'.join(path)}; of kernel_zoo a "
+                         f"candidate may import only cuda_ext ({', '.join(sorted(CUDA_EXT_API))})")
+
+    def _check_cuda_ext_use(self, node: ast.AST) -> None:
+        """The cuda_ext module only as the base of `.load`, and `load` only as a callee."""
+        path = self._resolve(node)
+        if path in (CUDA_EXT, CUDA_LOAD) and id(node) not in self._sanctioned:
+            what = "the cuda_ext module" if path == CUDA_EXT else "cuda_ext.load"
+            self.add("forbidden-api", node, f"uses {what} other than as `cuda_ext.load(SOURCE, "
+                     "signatures)`: the guards must see the source it builds")
 
     def visit_Try(self, node: ast.AST) -> None:
         self.add("hidden-fallback", node, "try/except: a failing kernel must fail the candidate, "
@@ -164,6 +208,7 @@ class _Checker(ast.NodeVisitor):
         return self._function_stack[-1].name != "__init__"
 
     def visit_Name(self, node: ast.Name) -> None:
+        self._check_cuda_ext_use(node)
         if node.id == "Model":
             self.add("reference-call", node, "refers to Model, the reference implementation")
         self.generic_visit(node)
@@ -177,10 +222,20 @@ class _Checker(ast.NodeVisitor):
         path = self._resolve(node)
         if path:
             self._check_module_path(path, node)
+        if path == CUDA_LOAD and self._resolve(node.value) == CUDA_EXT:
+            self._sanctioned.add(id(node.value))
+        self._check_cuda_ext_use(node)
         self.generic_visit(node)
 
     def visit_Call(self, node: ast.Call) -> None:
         func = node.func
+        if self._resolve(func) == CUDA_LOAD:
+            self._sanctioned.add(id(func))
+            if node.args:
+                self.cuda_sources.append(node.args[0])
+            else:
+                self.add("forbidden-api", node, "cuda_ext.load without its source as the first "
+                         "argument")
         if isinstance(func, ast.Name) and func.id in FORBIDDEN_BUILTINS:
             self.add("module-patching", node, f"calls {func.id}(): dynamic code and attribute "
                      "access can rewrite what judges the candidate")
@@ -233,6 +288,54 @@ def _import_exploit(root: str) -> str:
     return "forbidden-import"
 
 
+def _module_strings(tree: ast.Module) -> dict[str, tuple[ast.Constant | None, int]]:
+    """name -> (its string literal when bound once, at module level, to one; how often bound)."""
+    counts: dict[str, int] = {}
+    for node in ast.walk(tree):
+        targets = []
+        if isinstance(node, ast.Assign):
+            targets = node.targets
+        elif isinstance(node, (ast.AugAssign, ast.AnnAssign, ast.NamedExpr)):
+            targets = [node.target]
+        elif isinstance(node, (ast.For, ast.With, ast.comprehension)):
+            targets = [getattr(node, "target", None)] + [
+                item.optional_vars for item in getattr(node, "items", [])]
+        elif isinstance(node, (ast.Global, ast.Nonlocal)):
+            for name in node.names:
+                counts[name] = counts.get(name, 0) + 1
+        for target in targets:
+            for sub in ast.walk(target) if target is not None else ():
+                if isinstance(sub, ast.Name):
+                    counts[sub.id] = counts.get(sub.id, 0) + 1
+    strings: dict[str, tuple[ast.Constant | None, int]] = {}
+    for node in tree.body:
+        value = None
+        if isinstance(node, ast.Assign) and len(node.targets) == 1:
+            target, value = node.targets[0], node.value
+        elif isinstance(node, ast.AnnAssign):
+            target, value = node.target, node.value
+        if value is not None and isinstance(target, ast.Name) and \
+                isinstance(value, ast.Constant) and isinstance(value.value, str):
+            strings[target.id] = (value, counts.get(target.id, 0))
+    return strings
+
+
+def _check_cuda_argument(tree: ast.Module, node: ast.expr) -> list[Finding]:
+    """The CUDA source given to cuda_ext.load: a literal the guards can read, and clean."""
+    literal = node if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
+    if isinstance(node, ast.Name):
+        bound, count = _module_strings(tree).get(node.id, (None, 0))
+        literal = bound if count == 1 else None
+    if literal is None:
+        return [Finding("forbidden-api", getattr(node, "lineno", 0), "cuda_ext.load's source must "
+                        "be a string literal, or a module-level name bound once to one, so the "
+                        "guards read what nvcc builds")]
+    return [
+        Finding(f.exploit, literal.lineno + f.line - 1, f.text())
+        for f in check_cuda_source(literal.value)
+    ]
+
+
 def check_source(source: str) -> list[Finding]:
     """Every rule the source breaks; an empty list means it may be imported and run."""
     try:
@@ -241,6 +344,8 @@ def check_source(source: str) -> list[Finding]:
         return [Finding("syntax-error", exc.lineno or 0, f"syntax error: {exc.msg}")]
     checker = _Checker()
     checker.visit(tree)
+    for source_node in checker.cuda_sources:
+        checker.findings.extend(_check_cuda_argument(tree, source_node))
     has_model_new = any(isinstance(n, ast.ClassDef) and n.name == "ModelNew" for n in tree.body)
     if not has_model_new:
         checker.findings.append(Finding("no-model", 0, "defines no class ModelNew"))

@@ -4,7 +4,8 @@ threads appeared, and whether anything the verifier relies on was patched.
 Triton launches go through `JITFunction.run` (compiled) or `InterpretedFunction.run` (interpreter);
 wrapping those counts each launch by the module that defined the kernel, and marks the launch so
 the PyTorch work Triton does for itself (the interpreter copies arguments) is not charged to the
-candidate. Everything else PyTorch runs during a call is seen at the aten level by a dispatch mode.
+candidate. CUDA C++ entry points built by kernel_zoo.cuda_ext report each call to an observer
+installed here, under the module that built them. Everything else PyTorch runs during a call is seen at the aten level by a dispatch mode.
 """
 
 from __future__ import annotations
@@ -56,11 +57,20 @@ def _wrap_run(original):
     return run
 
 
+def _count_cuda_launch(owner: str) -> None:
+    if getattr(_state, "watching", False):
+        _launches[owner] += 1
+
+
 def install_launch_hooks() -> None:
-    """Wrap Triton's launch entry points once per process (the verifier's own process)."""
+    """Wrap Triton's launch entry points once per process (the verifier's own process), and
+    observe cuda_ext's."""
     global _installed
     if _installed:
         return
+    from kernel_zoo import cuda_ext
+
+    cuda_ext.set_launch_observer(_count_cuda_launch)
     from triton.runtime.jit import JITFunction
 
     classes = [JITFunction]
@@ -129,7 +139,10 @@ def _watched():
 
     import triton
 
+    from kernel_zoo import cuda_ext
+
     return {
+        "kernel_zoo.cuda_ext": cuda_ext,
         "torch": torch, "torch.Tensor": torch.Tensor, "torch.nn.functional": torch.nn.functional,
         "torch.cuda": torch.cuda, "torch.cuda.Event": torch.cuda.Event, "time": time,
         "math": math, "triton": triton, "torch.testing": torch.testing,
