@@ -39,7 +39,7 @@ def _patched(old: str, new: str) -> str:
 
 WRONG = {
     "scaled output": (
-        _patched("        return launch_softmax(x)\n", "        return launch_softmax(x) * 1.01\n"),
+        _patched("        return launch_softmax(x, 1)\n", "        return launch_softmax(x, 1) * 1.01\n"),
         "pytorch-fallback",
     ),
     "wrong constant in the kernel": (
@@ -51,16 +51,16 @@ WRONG = {
         "nan-output",
     ),
     "zeros": (
-        _patched("        return launch_softmax(x)\n", "        return torch.zeros_like(x)\n"),
+        _patched("        return launch_softmax(x, 1)\n", "        return torch.zeros_like(x)\n"),
         "no-kernel-launch",
     ),
     "modifies input": (
-        _patched("        return launch_softmax(x)\n",
-                 "        y = launch_softmax(x)\n        x.mul_(0.5)\n        return y\n"),
+        _patched("        return launch_softmax(x, 1)\n",
+                 "        y = launch_softmax(x, 1)\n        x.mul_(0.5)\n        return y\n"),
         "pytorch-fallback",
     ),
     "wrong dtype": (
-        _patched("        return launch_softmax(x)\n",
+        _patched("        return launch_softmax(x, 1)\n",
                  "        return launch_softmax(x).view(torch.int16)\n"),
         "output-structure",
     ),
@@ -69,11 +69,11 @@ WRONG = {
         "no-model",
     ),
     "raises": (
-        _patched("        return launch_softmax(x)\n", "        raise RuntimeError('boom')\n"),
+        _patched("        return launch_softmax(x, 1)\n", "        raise RuntimeError('boom')\n"),
         "error",
     ),
     "cached output": (
-        _patched("        return launch_softmax(x)\n",
+        _patched("        return launch_softmax(x, 1)\n",
                  "        if not hasattr(self, 'c'):\n            self.c = launch_softmax(x)\n"
                  "        return self.c\n"),
         "no-kernel-launch",
@@ -132,7 +132,7 @@ def test_crashing_process_becomes_a_failed_verdict(task, tmp_path):
 
 
 def test_hanging_candidate_times_out(task, tmp_path):
-    source = _patched("        return launch_softmax(x)\n",
+    source = _patched("        return launch_softmax(x, 1)\n",
                       "        while True:\n            pass\n")
     request = VerifyRequest(str(task.path), task.source, source, "float32")
     data = verify_in_subprocess(request, detect_mode(), str(tmp_path), timeout_s=20)
