@@ -60,3 +60,21 @@ def test_task_default_and_a_drawn_config_are_correct(name: str, dtype: str, veri
         verdict = verifier.verify(task, template.render(cfg, **found.context), dtype)
         assert verdict.accepted, (name, dtype, params_of(cfg), verdict.reasons)
         assert verdict.stage == "done" and len(verdict.shapes) == len(task.cpu_shapes)
+
+
+GPU_DTYPES = ("float32", "float16")  # bfloat16 is verified at every GPU shape by tuning and bench
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("name", [p.stem for p in TASK_FILES])
+def test_task_default_is_correct_on_the_gpu(name: str, tmp_path):
+    """The default config of every task's template, at the task's GPU shapes (correctness only;
+    timing belongs to bench/)."""
+    task = tasks.load(ROOT / "tasks" / f"{name}.py")
+    found = plan(task)
+    template = get_template(found.template)
+    source = template.render(template.default, **found.context)
+    verifier = Verifier("gpu", tmp_path)
+    for dtype in (d for d in task.dtypes if d in GPU_DTYPES):
+        verdict = verifier.verify(task, source, dtype, time=False)
+        assert verdict.accepted, (name, dtype, verdict.reasons)
