@@ -61,6 +61,8 @@ class Pending:
 class OptimizeResult:
     payload: dict[str, Any]
     table: list[dict[str, Any]] = field(default_factory=list)
+    # the winner's re-timed verdict summary, as a promotion records it (None without a winner)
+    best_verdict: dict[str, Any] | None = None
 
 
 def optimize(opts: OptimizeOptions) -> OptimizeResult:
@@ -173,7 +175,7 @@ def optimize(opts: OptimizeOptions) -> OptimizeResult:
         best = search.best_accepted(study)
         if llm is not None and llm.beats(best):  # strictly better: on a tie the search keeps it
             template, best = llm.best.template, llm.best.record
-        promoted, best_out = None, None
+        promoted, best_out, best_verdict = None, None, None
         if best is not None:
             best_verdict = best.verdict
             if mode == "gpu":
@@ -228,7 +230,7 @@ def optimize(opts: OptimizeOptions) -> OptimizeResult:
         "promoted": promoted,
         "llm": llm.report if llm is not None else None,
     }
-    return OptimizeResult(payload, _table(study))
+    return OptimizeResult(payload, _table(study), best_verdict)
 
 
 def _template_name(plan, wanted: str | None) -> str:

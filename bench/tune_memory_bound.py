@@ -50,13 +50,16 @@ def tune(task_name: str, dtype: str, args, env: dict) -> dict:
     results = []
     for template in templates:
         started = time.monotonic()
+        verdict = None
         try:
-            payload = optimize(OptimizeOptions(
+            result = optimize(OptimizeOptions(
                 task=str(task.path), trials=args.trials, time_budget=args.budget, dtype=dtype,
                 promote=False, seed=0, quiet=True, template=template, timeout_s=args.timeout,
-            )).payload
+            ))
+            payload, verdict = result.payload, result.best_verdict
         except Exception as exc:  # one template's failure must not stop the others
             payload = {"error": f"{type(exc).__name__}: {exc}", "best": None}
+        payload["verdict"] = verdict
         payload["template"] = template
         payload["seconds"] = round(time.monotonic() - started, 1)
         results.append(payload)
@@ -76,7 +79,7 @@ def tune(task_name: str, dtype: str, args, env: dict) -> dict:
             template = get_template(winner["template"])
             cfg = template.config(best["params"])
             source = template.render(cfg, **found.context)
-            verdict = {"accepted": True, **{k: v for k, v in best.items() if k != "params"}}
+            verdict = winner["verdict"]  # the re-timed verdict, as optimize would promote it
             promoted = _promote(task, found, template, cfg, source, dtype, verdict, env,
                                 Path(args.zoo))
             print(f"promoted {promoted['op']} {promoted['version']} ({winner['template']}, "

@@ -385,13 +385,14 @@ def test_scripted_llm_rounds_end_to_end_on_the_gpu(kzoo_home, monkeypatch, ray_i
 
 @pytest.mark.timeout(600)
 def test_an_op_no_template_covers_goes_to_the_llm_alone(kzoo_home, monkeypatch, ray_instance):
-    """row_sum matches no template family: with --llm, the model's template is tuned by its own
+    """row_sum (a nansum) matches no template family: with --llm, the model's template is tuned
+    by its own
     study and verified; nothing is promoted."""
     from agent import loop
     from agent.llm import LLMSettings
 
     monkeypatch.setenv("OPENAI_API_KEY", "test-key")
-    task = ROOT / "tests" / "adversarial" / "tasks" / "row_sum.py"
+    task = LLM_DIR / "row_sum.py"
     with ChatServer([answer(scripted("row_sum_template"))]) as server:
         llm = LLMSettings(model="scripted-model", base_url=server.base_url, rounds=1, samples=1,
                           backoff_s=0.01)
@@ -399,7 +400,7 @@ def test_an_op_no_template_covers_goes_to_the_llm_alone(kzoo_home, monkeypatch, 
             task=str(task), trials=2, workers=2, seed=0, quiet=True, llm=llm,
         ))
         prompt = server.user_prompts()[0]
-    assert "No template family covers this op" in prompt and "torch.sum(x, dim=-1)" in prompt
+    assert "No template family covers this op" in prompt and "torch.nansum(x, dim=-1)" in prompt
     payload = result.payload
     assert payload["plan_problem"] and "matches no template family" in payload["plan_problem"]
     assert payload["best"]["correct"] and payload["best"]["template"].startswith("llm-")
@@ -461,7 +462,7 @@ def test_dry_run_json_for_an_op_no_template_covers(kzoo_home, monkeypatch, capsy
 
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
-    assert main(["optimize", str(ROOT / "tests" / "adversarial" / "tasks" / "row_sum.py"),
+    assert main(["optimize", str(LLM_DIR / "row_sum.py"),
                  "--llm-dry-run",
                  "--json", "-"]) == 0
     messages = json.loads(capsys.readouterr().out)["messages"]

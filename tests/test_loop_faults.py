@@ -25,7 +25,7 @@ class FaultyTemplate:
         source = self._base.render(cfg, **context)
         self.renders += 1
         if self.renders == 2:
-            return source.replace("        return launch_softmax(x)\n", HANG)
+            return source.replace("        return launch_softmax(x, 1)\n", HANG)
         if self.renders == 3:
             return source.replace("x = tl.load(x_ptr + x_off,", WILD_LOAD)
         return source

@@ -30,6 +30,12 @@ SHIPPED = ROOT / "kernel_zoo" / "entries"
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
 
+def _copy_softmax_fixture(zoo: Path) -> None:
+    """The shipped softmax entries 1.0.0 and 1.1.0 (H200-tuned), which these tests describe."""
+    for version in ("1.0.0", "1.1.0"):
+        shutil.copytree(SHIPPED / "softmax" / version, zoo / "softmax" / version)
+
+
 def _shipped_config(dtype: str) -> dict:
     manifest = json.loads((SHIPPED / "softmax" / "1.1.0" / "manifest.json").read_text())
     return next(c for c in manifest["configs"] if c["dtype"] == dtype)
@@ -155,7 +161,7 @@ def test_plan_takes_what_dispatch_serves_and_seeds_a_new_arch(tmp_path):
 
 def test_report_from_gpu_timings_has_every_file_plot_and_regression(tmp_path, kzoo_home):
     zoo = tmp_path / "zoo"
-    shutil.copytree(SHIPPED / "softmax", zoo / "softmax")
+    _copy_softmax_fixture(zoo)
     history = tmp_path / "history.jsonl"
     opts = sweep.SweepOptions(zoo=str(zoo), report=str(tmp_path / "report"),
                               history=str(history), quiet=True)
@@ -244,7 +250,7 @@ def _check_report_files(report: Path) -> dict:
 @pytest.mark.timeout(900)
 def test_sweep_killed_after_a_unit_resumes_without_redoing_it(tmp_path):
     zoo, report, home = tmp_path / "zoo", tmp_path / "report", tmp_path / "home"
-    shutil.copytree(SHIPPED / "softmax", zoo / "softmax")
+    _copy_softmax_fixture(zoo)
     env = dict(os.environ, KZOO_HOME=str(home), PYTHONPATH=str(ROOT))
     cmd = [sys.executable, "-m", "agent", "sweep", "--zoo", str(zoo), "--trials-per-op", "1",
            "--workers", "1", "--seed", "0", "--report", str(report)]
@@ -348,7 +354,7 @@ def test_a_kernel_that_is_now_wrong_is_a_regression_with_exit_3(tmp_path):
 @pytest.mark.timeout(300)
 def test_a_sweep_out_of_time_reports_itself_incomplete(tmp_path):
     zoo, report = tmp_path / "zoo", tmp_path / "report"
-    shutil.copytree(SHIPPED / "softmax", zoo / "softmax")
+    _copy_softmax_fixture(zoo)
     proc = run_kzoo("sweep", "--zoo", str(zoo), "--time-budget", "1", "--workers", "1",
                     "--report", str(report), env_home=tmp_path / "home")
     assert proc.returncode == 0, proc.stdout + proc.stderr
@@ -362,7 +368,7 @@ def test_a_sweep_out_of_time_reports_itself_incomplete(tmp_path):
 
 def test_usage_errors_are_one_line_with_exit_2(tmp_path):
     zoo = tmp_path / "zoo"
-    shutil.copytree(SHIPPED / "softmax", zoo / "softmax")
+    _copy_softmax_fixture(zoo)
     home = tmp_path / "home"
     unknown = run_kzoo("sweep", "--ops", "gemm", "--zoo", str(zoo), env_home=home)
     assert unknown.returncode == 2

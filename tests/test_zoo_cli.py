@@ -29,9 +29,11 @@ def _isolated(isolated_zoo):
 
 @pytest.fixture
 def shipped_copy(tmp_path: Path) -> Path:
-    """A zoo folder holding a byte-for-byte copy of the shipped softmax entries."""
+    """A zoo folder holding a byte-for-byte copy of the shipped softmax entries 1.0.0 and 1.1.0
+    (the versions these tests describe; later shipped versions do not change them)."""
     zoo = tmp_path / "shipped_copy"
-    shutil.copytree(REAL_SHIPPED_ZOO / "softmax", zoo / "softmax")
+    for version in ("1.0.0", "1.1.0"):
+        shutil.copytree(REAL_SHIPPED_ZOO / "softmax" / version, zoo / "softmax" / version)
     return zoo
 
 

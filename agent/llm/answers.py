@@ -157,8 +157,12 @@ class SourceTemplate(Template):
         if problems:
             raise InvalidConfig(f"template {self.name}: " + "; ".join(problems))
         params = dataclasses.asdict(cfg)
+        # In an LLM template `params` is the dict of its own tunables (as the prompt says); the
+        # plan's list of Model parameters (context `params`) is passed as `model_params`.
+        context = dict(context)
+        model_params = context.pop("params", [])
         return _compiled(self.source).render(
-            **context, **params, cfg=cfg, params=params,
+            **context, **params, cfg=cfg, params=params, model_params=model_params,
             params_json=json.dumps(params, sort_keys=True), params_repr=repr(params),
         )
 
