@@ -65,6 +65,21 @@ def load_candidate(source: str, cache_dir: Path):
     return module
 
 
+def guard_verdict(source: str, mode: str, dtype: str, device: str | None = None) -> Verdict | None:
+    """The verdict of a source the static guards reject, or None when they find nothing.
+
+    One function for the verifier and the prepare stage (verifier.prepare), so a candidate rejected
+    before it reaches a GPU gets exactly the verdict the verifier would have given it.
+    """
+    findings = guards.check_source(source)
+    if not findings:
+        return None
+    verdict = Verdict(accepted=False, stage="guards", mode=mode, dtype=dtype, device=device)
+    for f in findings:
+        verdict.reject(f.exploit, f.text())
+    return verdict
+
+
 def _brief(exc: BaseException, path: Path | None = None) -> str:
     """One error line plus, for the candidate's own file, where it happened (file:line)."""
     text = f"{type(exc).__name__}: {exc}".strip()
@@ -121,14 +136,11 @@ class Verifier:
         self, task: Task, source: str, dtype: str, *, time: bool = True,
         refresh_baselines: bool = False, seed_offset: int = 0,
     ) -> Verdict:
-        verdict = Verdict(accepted=False, stage="guards", mode=self.mode, dtype=dtype)
-        if self.mode == "gpu":
-            verdict.device = torch.cuda.get_device_name(self.device)
-        findings = guards.check_source(source)
-        if findings:
-            for f in findings:
-                verdict.reject(f.exploit, f.text())
-            return verdict
+        device = torch.cuda.get_device_name(self.device) if self.mode == "gpu" else None
+        rejected = guard_verdict(source, self.mode, dtype, device)
+        if rejected is not None:
+            return rejected
+        verdict = Verdict(accepted=False, stage="guards", mode=self.mode, dtype=dtype, device=device)
 
         verdict.stage = "load"
         before = runtime.snapshot()
