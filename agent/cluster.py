@@ -162,11 +162,8 @@ def _prepare_actor_class():
 
     @ray.remote(max_restarts=-1, max_task_retries=0)
     class PrepareActor:
-        def __init__(self, mode: str, cache_dir: str, home: list):
-            import ray
-
+        def __init__(self, mode: str, cache_dir: str):
             from verifier import runtime
-            from verifier.prepare import Preparer
 
             # This process compiles for an explicit target and must never touch a GPU (a CUDA
             # context here would take memory from, and could disturb, the verifier's timing). The
@@ -177,12 +174,19 @@ def _prepare_actor_class():
             except OSError:
                 pass
             runtime.snapshot()  # its first call imports torch._dynamo: pay that while starting
-            # `home` holds the ObjectRef of a verifier actor's describe(), wrapped in a list so
-            # that Ray starts this process at once instead of after the verifier is up; a restart
-            # runs __init__ again with the same reference.
-            info = ray.get(home[0])
-            self.preparer = Preparer(mode, cache_dir, info["target"], info["triton_cache_dir"],
-                                     info["device_name"])
+            self.mode, self.cache_dir = mode, cache_dir
+            self.preparer = None
+
+        def configure(self, home: dict) -> int:
+            """Compile for this verifier actor's GPU, into its Triton cache (`home`: its
+            describe()). Ray runs it once that actor has answered, so this process starts
+            beside the verifiers rather than after them; the pool calls it again after a
+            restart."""
+            from verifier.prepare import Preparer
+
+            self.preparer = Preparer(self.mode, self.cache_dir, home["target"],
+                                     home["triton_cache_dir"], home["device_name"])
+            return os.getpid()
 
         def prepare(self, request) -> dict:
             import ray
@@ -258,8 +262,12 @@ class ActorPool:
         self._ray.kill(self.actors[slot], no_restart=False)
         self.restarts += 1
 
+    def _ping(self, slot: int):
+        """A call that answers once the actor in `slot` is up and ready for requests."""
+        return self.actors[slot].pid.remote()
+
     def _recover(self, slot: int) -> None:
-        self.recovering[slot] = (self.actors[slot].pid.remote(), 0, time.monotonic())
+        self.recovering[slot] = (self._ping(slot), 0, time.monotonic())
 
     def _check_recovering(self) -> None:
         from ray.exceptions import RayActorError
@@ -281,7 +289,7 @@ class ActorPool:
                         "start a replacement (see `ray status` and the Ray logs)"
                     ) from None
                 time.sleep(0.25)
-                self.recovering[slot] = (self.actors[slot].pid.remote(), tries + 1, since)
+                self.recovering[slot] = (self._ping(slot), tries + 1, since)
                 continue
             del self.recovering[slot]
         for slot, (_, _, since) in self.recovering.items():
@@ -468,11 +476,12 @@ class PreparePool(ActorPool):
                 homes[i % len(homes)]["node_id"], soft=True)} if homes else {})
             actors.append(actor.options(
                 num_cpus=1, num_gpus=0, runtime_env={"env_vars": env}, **placement,
-            ).remote(mode, cache_dir, [refs[i % len(refs)]]))
+            ).remote(mode, cache_dir))
+        self.home_refs = [refs[i % len(refs)] for i in range(n)]
         super().__init__(actors, mode, timeout_s)
         for slot in range(n):
-            # Nothing is sent to a prepare worker before it is up, so that its start-up (imports,
-            # waiting for its verifier) never counts against a candidate's time limit.
+            # Nothing is sent to a prepare worker before it is up and configured, so that its
+            # start-up (imports, waiting for its verifier) never counts against a candidate's time.
             self._recover(slot)
         self.prepared = 0
         self.seconds = 0.0
@@ -480,6 +489,10 @@ class PreparePool(ActorPool):
 
     def _call(self, actor, request):
         return actor.prepare.remote(request)
+
+    def _ping(self, slot: int):
+        # Ray resolves the describe() reference before the call runs: the verifier is up too.
+        return self.actors[slot].configure.remote(self.home_refs[slot])
 
     def _failed(self, info: InFlight, stage: str, reason: str) -> dict:
         from verifier.verdict import Verdict

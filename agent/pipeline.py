@@ -183,12 +183,17 @@ class Pipeline:
         return self.ready.pop(pick)
 
     def _bypass(self) -> Pending | None:
-        """A GPU slot is free, nothing is ready and every prepare worker is busy or starting: rather
+        """A GPU slot is free, nothing is ready and every prepare worker that is up is busy: rather
         than idle, the GPU takes the next unprepared candidate and compiles it itself (as with no
         prepare stage). The guards, a millisecond's work, run here first, so a candidate they
-        reject still never takes a GPU slot."""
+        reject still never takes a GPU slot. While no prepare worker is up yet (start-up, or all
+        of them being replaced) the slot waits: the first candidates are compiled off the GPU
+        while the verifier actors start."""
         from verifier.core import guard_verdict
 
+        preparers = self.preparers
+        if preparers is None or len(preparers.recovering) == len(preparers.actors):
+            return None
         while self.to_prepare:
             pending = self.to_prepare.popleft()
             rejected = guard_verdict(pending.source, self.mode, self.dtype)
