@@ -415,6 +415,19 @@ class VerifierPool(ActorPool):
             self._describe_refs = [a.describe.remote() for a in self.actors]
         return self._describe_refs
 
+    def device_name(self) -> str | None:
+        """The GPU's name as a verifier actor reported it, if one has yet (never waits)."""
+        from ray.exceptions import RayError
+
+        refs = self.describe_refs()
+        ready, _ = self._ray.wait(refs, num_returns=len(refs), timeout=0)
+        for ref in ready:
+            try:
+                return self._ray.get(ref)["device_name"]
+            except RayError:  # that actor died starting; another may have answered
+                continue
+        return None
+
     def describe(self, timeout_s: float = 300.0) -> list[dict]:
         """describe() of every actor, waiting for them to start."""
         from ray.exceptions import GetTimeoutError, RayActorError

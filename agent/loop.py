@@ -1,4 +1,5 @@
-"""The optimize loop: Optuna asks, templates render, Ray verifier actors judge, Optuna is told.
+"""The optimize loop: Optuna asks, templates render, CPU prepare workers guard and compile, Ray
+verifier actors judge, Optuna is told (the stages: agent.pipeline).
 
 Completed trials live in the study storage the moment they are told, so a killed run loses at most
 the candidates in flight; the same command resumes the study and finishes it at `trials` completed.
@@ -13,12 +14,11 @@ from typing import Any
 
 import search
 import tasks
-from agent.errors import OptimizeError
+from agent.pipeline import Pending, Pipeline, _summary
 from agent.plan import plan as make_plan
 from agent.progress import Progress
 from kernel_zoo._home import kzoo_home, user_zoo
 from templates import get_template, params_of
-from agent.pipeline import Pending, Pipeline, _summary
 from verifier.worker import VerifyRequest, detect_mode
 
 
@@ -167,6 +167,7 @@ def optimize(opts: OptimizeOptions) -> OptimizeResult:
         "trials": search.count_completed(study),
         "new_trials": pipe.new_trials,
         "pruned_by_constraints": pipe.pruned,
+        "duplicates": pipe.duplicates,  # asked again: told the verdict of the same config
         "elapsed_s": round(time.monotonic() - started, 2),
         "worker_restarts": pool.restarts,
         "throughput": throughput,

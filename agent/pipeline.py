@@ -98,7 +98,7 @@ class Pipeline:
 
     # ---- asking ------------------------------------------------------------------------------
     def ask_one(self) -> None:
-        """Ask Optuna for one trial and send it on its way (or tell it at once when it need not run)."""
+        """Ask Optuna for a trial and send it on its way (or tell it now when it need not run)."""
         trial = self.study.ask()
         trial.set_user_attr(search.study.DRIVER_ATTR, search.this_driver())
         cfg = search.suggest(trial, self.template)
@@ -166,7 +166,7 @@ class Pipeline:
             if slot in self._starved:
                 self.slot_wait_s += now - self._starved.pop(slot)
                 self.slot_waits += 1
-        coming = bool(self.preparers and self.preparers.inflight)
+        coming = bool(self.preparers and (self.preparers.inflight or self.to_prepare))
         for slot in self.verifiers.free_slots:
             if coming:
                 self._starved.setdefault(slot, now)
@@ -196,7 +196,8 @@ class Pipeline:
             return None
         while self.to_prepare:
             pending = self.to_prepare.popleft()
-            rejected = guard_verdict(pending.source, self.mode, self.dtype)
+            rejected = guard_verdict(pending.source, self.mode, self.dtype,
+                                     self.verifiers.device_name())
             if rejected is None:
                 self.bypassed += 1
                 return pending

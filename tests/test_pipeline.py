@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT
+from conftest import ROOT, of_this_run
 
 SOFTMAX = str(ROOT / "tasks" / "softmax.py")
 MODULE_HANG = "\nwhile True:  # hangs whoever imports it\n    pass\n"
@@ -89,8 +89,10 @@ def test_a_batch_asked_ahead_spreads_out_and_follows_the_model():
     assert sum(closeness(p) for p in batch) / len(batch) > 4.5
 
 
-def _kill_first_hanging_preparer(stop: threading.Event, killed: list, after_s: float = 8.0):
-    """SIGKILL the first process Ray titles as running PrepareActor.prepare for `after_s`."""
+def _kill_first_hanging_preparer(stop: threading.Event, killed: list, home: Path,
+                                 after_s: float = 8.0):
+    """SIGKILL the first process of this run that Ray titles as running PrepareActor.prepare for
+    `after_s`."""
     first_seen: dict[int, float] = {}
     while not stop.is_set() and not killed:
         now = time.monotonic()
@@ -101,7 +103,7 @@ def _kill_first_hanging_preparer(stop: threading.Event, killed: list, after_s: f
                 cmdline = (proc / "cmdline").read_bytes().decode(errors="replace")
             except OSError:
                 continue
-            if "PrepareActor.prepare" in cmdline:
+            if "PrepareActor.prepare" in cmdline and of_this_run(proc, home):
                 pid = int(proc.name)
                 if now - first_seen.setdefault(pid, now) > after_s:
                     os.kill(pid, signal.SIGKILL)
@@ -122,8 +124,8 @@ def test_prepare_workers_guard_ahead_and_survive_a_crash_and_a_hang(kzoo_home, m
     add_os_import = lambda source: "import os\n" + source  # noqa: E731
     hang = lambda source: source + MODULE_HANG  # noqa: E731
     stop, killed = threading.Event(), []
-    killer = threading.Thread(target=_kill_first_hanging_preparer, args=(stop, killed),
-                              daemon=True)
+    killer = threading.Thread(target=_kill_first_hanging_preparer,
+                              args=(stop, killed, kzoo_home), daemon=True)
     killer.start()
     try:
         result = _optimize(monkeypatch, {2: add_os_import, 3: hang, 4: hang}, trials=6,
@@ -224,3 +226,24 @@ def test_warm_up_on_meta_tensors_compiles_exactly_what_real_tensors_need(tmp_pat
         pytest.skip("this Triton has no compilation listener to count cache hits with")
     assert again["compiled"] == 0, again  # nothing left to compile: all from the cache
     assert again["cache_hits"] == prepared["compiled"] + prepared["cache_hits"]
+
+
+@pytest.mark.gpu
+@pytest.mark.timeout(900)
+def test_on_a_gpu_the_verifier_loads_what_the_prepare_workers_compiled(kzoo_home, monkeypatch):
+    """Every candidate goes through the prepare stage; the verifier actor then builds no kernel of
+    a candidate itself: it finds each in the Triton cache the prepare workers filled."""
+    import agent.pipeline as pipeline
+    from verifier.prepare import CompileCounter
+
+    if not CompileCounter().available:
+        pytest.skip("this Triton has no compilation listener to count cache hits with")
+    monkeypatch.setattr(pipeline.Pipeline, "_bypass", lambda self: None)
+    monkeypatch.setenv("TRITON_CACHE_DIR", str(kzoo_home / "triton-cache"))  # starts empty
+    result = _optimize(monkeypatch, {}, trials=4, workers=1, prepare_workers=2, seed=11,
+                       promote=False)
+    tp = result.payload["throughput"]
+    prep, compiles = tp["prepare"], tp["verifier_compiles"]
+    assert prep["warmup_errors"] == 0 and prep["shapes_warmed"] == 5 * prep["prepared"]  # 5 shapes
+    assert prep["kernels_compiled"] >= 1
+    assert compiles["compiled"] == 0 and compiles["cache_hits"] >= 1, tp

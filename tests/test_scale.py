@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT
+from conftest import ROOT, of_this_run
 
 SOFTMAX = str(ROOT / "tasks" / "softmax.py")
 
@@ -42,8 +42,8 @@ def test_two_gpu_actors_verify_in_parallel(kzoo_home):
     assert tp["candidates_per_minute"] > 0 and 0 <= tp["idle_fraction"] < 1
 
 
-def _kill_first_verifying_actor(stop: threading.Event, killed: list) -> None:
-    """SIGKILL the first process Ray titles as running VerifierActor.verify."""
+def _kill_first_verifying_actor(stop: threading.Event, killed: list, home: Path) -> None:
+    """SIGKILL the first process of this run that Ray titles as running VerifierActor.verify."""
     while not stop.is_set() and not killed:
         for proc in Path("/proc").iterdir():
             if not proc.name.isdigit():
@@ -52,7 +52,7 @@ def _kill_first_verifying_actor(stop: threading.Event, killed: list) -> None:
                 cmdline = (proc / "cmdline").read_bytes().decode(errors="replace")
             except OSError:
                 continue
-            if "VerifierActor.verify" in cmdline:
+            if "VerifierActor.verify" in cmdline and of_this_run(proc, home):
                 os.kill(int(proc.name), signal.SIGKILL)
                 killed.append(int(proc.name))
                 return
@@ -62,7 +62,8 @@ def _kill_first_verifying_actor(stop: threading.Event, killed: list) -> None:
 @pytest.mark.timeout(600)
 def test_a_verifier_killed_mid_trial_is_replaced_and_the_loop_goes_on(kzoo_home):
     stop, killed = threading.Event(), []
-    killer = threading.Thread(target=_kill_first_verifying_actor, args=(stop, killed), daemon=True)
+    killer = threading.Thread(target=_kill_first_verifying_actor, args=(stop, killed, kzoo_home),
+                              daemon=True)
     killer.start()
     try:
         result = _optimize(trials=5, workers=1, seed=6)

@@ -35,6 +35,7 @@ DTYPES = {"float32": torch.float32, "bfloat16": torch.bfloat16, "float16": torch
 NEW_VALUES_SEED = 7919  # offset of the seed that redraws inputs into the same buffers
 SIDE_STREAM_SLACK_MS = 0.05
 Problem = tuple[str, str]  # (exploit class, message)
+CANDIDATE_MODULE_PREFIX = "kzoo_candidate_"  # the modules load_candidate imports
 _module_ids = itertools.count()
 
 
@@ -51,7 +52,7 @@ def load_candidate(source: str, cache_dir: Path):
         tmp = path.with_suffix(f".tmp{next(_module_ids)}")
         tmp.write_text(source)
         tmp.replace(path)
-    name = f"kzoo_candidate_{digest}_{next(_module_ids)}"
+    name = f"{CANDIDATE_MODULE_PREFIX}{digest}_{next(_module_ids)}"
     spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module

@@ -80,13 +80,17 @@ class PrepareRequest:
 
 
 class CompileCounter:
-    """Counts this process's Triton compilations: binaries built, and binaries found in the cache.
+    """Counts this process's Triton compilations of candidates' kernels: binaries built, and
+    binaries found in the cache. Kernels of anything else (Inductor's, for the torch.compile
+    baseline) are not counted.
 
     Chains to any listener already installed; a Triton without `knobs.compilation.listener` leaves
     the counts at zero and `available` False.
     """
 
     def __init__(self) -> None:
+        from verifier.core import CANDIDATE_MODULE_PREFIX
+
         self.compiled = 0
         self.cache_hits = 0
         self.compile_s = 0.0
@@ -100,7 +104,10 @@ class CompileCounter:
         self.available = True
 
         def listener(*, src, metadata, metadata_group, times, cache_hit, **extra) -> None:
-            if cache_hit:
+            module = getattr(getattr(src, "fn", None), "__module__", None) or ""
+            if not module.startswith(CANDIDATE_MODULE_PREFIX):
+                pass
+            elif cache_hit:
                 self.cache_hits += 1
             else:
                 self.compiled += 1
