@@ -415,6 +415,11 @@ class VerifierPool(ActorPool):
             self._describe_refs = [a.describe.remote() for a in self.actors]
         return self._describe_refs
 
+    def is_up(self, slot: int) -> bool:
+        """Whether the actor in `slot` has started (answered describe()); never waits."""
+        ref = self.describe_refs()[slot]
+        return bool(self._ray.wait([ref], timeout=0)[0])
+
     def device_name(self) -> str | None:
         """The GPU's name as a verifier actor reported it, if one has yet (never waits)."""
         from ray.exceptions import RayError

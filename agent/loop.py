@@ -80,8 +80,9 @@ def optimize(opts: OptimizeOptions) -> OptimizeResult:
     pool = VerifierPool(workers, mode, cache_dir, opts.timeout_s,
                         gpus_per_actor=1 if ray_info["gpus"] else 0)
     preparers = None
-    prepare_workers = min(_prepare_workers(opts.prepare_workers, mode, workers),
-                          max(0, ray_info["cpus"] - workers))
+    # Each takes a CPU; on a cluster short of free CPUs, fewer (0: the verifiers do it all).
+    prepare_workers = max(0, min(_prepare_workers(opts.prepare_workers, mode, workers),
+                                 ray_info["cpus"] - workers))
     try:
         if prepare_workers:
             preparers = PreparePool(prepare_workers, pool, mode, cache_dir, opts.timeout_s)
@@ -167,7 +168,7 @@ def optimize(opts: OptimizeOptions) -> OptimizeResult:
         "trials": search.count_completed(study),
         "new_trials": pipe.new_trials,
         "pruned_by_constraints": pipe.pruned,
-        "duplicates": pipe.duplicates,  # asked again: told the verdict of the same config
+        "duplicates": pipe.duplicates,  # asked again, told the verdict of the same config
         "elapsed_s": round(time.monotonic() - started, 2),
         "worker_restarts": pool.restarts,
         "throughput": throughput,

@@ -157,7 +157,7 @@ class Pipeline:
                     str(self.task.path), self.task.source, pending.source, self.dtype), pending)
         now = time.monotonic()
         for slot in self.verifiers.free_slots:
-            pending = self._next_ready(slot) or self._bypass()
+            pending = self._next_ready(slot) or self._bypass(slot)
             if pending is None:
                 break
             request = VerifyRequest(str(self.task.path), self.task.source, pending.source,
@@ -182,17 +182,14 @@ class Pipeline:
         pick = next((i for i, p in enumerate(self.ready) if p.node_id == node), 0)
         return self.ready.pop(pick)
 
-    def _bypass(self) -> Pending | None:
-        """A GPU slot is free, nothing is ready and every prepare worker that is up is busy: rather
-        than idle, the GPU takes the next unprepared candidate and compiles it itself (as with no
-        prepare stage). The guards, a millisecond's work, run here first, so a candidate they
-        reject still never takes a GPU slot. While no prepare worker is up yet (start-up, or all
-        of them being replaced) the slot waits: the first candidates are compiled off the GPU
-        while the verifier actors start."""
+    def _bypass(self, slot: int) -> Pending | None:
+        """The verifier actor in `slot` is up and free, nothing is ready and no prepare worker is
+        free (all busy, or still starting): rather than idle, the GPU takes the next unprepared
+        candidate and compiles it itself, as with no prepare stage. The guards, a millisecond's
+        work, run here first, so a candidate they reject still never takes a GPU slot."""
         from verifier.core import guard_verdict
 
-        preparers = self.preparers
-        if preparers is None or len(preparers.recovering) == len(preparers.actors):
+        if self.preparers is None or not self.verifiers.is_up(slot):
             return None
         while self.to_prepare:
             pending = self.to_prepare.popleft()
@@ -279,7 +276,8 @@ class Pipeline:
             "worker_pids": sorted(preparers.workers_seen) if preparers else [],
             "bypassed": self.bypassed,
             "gpu_slot_waits": self.slot_waits,
-            "gpu_slot_wait_s": round(self.slot_wait_s, 2),
+            "gpu_slot_wait_s": round(self.slot_wait_s + sum(
+                time.monotonic() - since for since in self._starved.values()), 2),
             "lookahead": self.depth,
         }
 

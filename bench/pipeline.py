@@ -8,7 +8,7 @@ with one finds no binaries of the other's. The throughput clock starts with the 
 workers' start-up (and the torch.compile baselines) count in both. `--repeats 2` alternates
 off, on, off, on.
 
-    python bench/pipeline.py [--budget 150] [--prepare-workers 0,2] [--dtype bfloat16]
+    python bench/pipeline.py [--budget 120] [--prepare-workers 0,2] [--dtype bfloat16]
 """
 
 from __future__ import annotations
@@ -47,7 +47,7 @@ def _run(prepare_workers: int, args) -> dict:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--budget", type=float, default=150.0, help="seconds of search per run")
+    parser.add_argument("--budget", type=float, default=120.0, help="seconds of search per run")
     parser.add_argument("--prepare-workers", default="0,2",
                         help="prepare-worker counts to compare (0: no prepare stage)")
     parser.add_argument("--repeats", type=int, default=1, help="rounds over the counts")
