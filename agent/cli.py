@@ -163,10 +163,11 @@ def _print_throughput(tp: dict, report) -> None:
     if prep.get("workers"):
         compiles = tp.get("verifier_compiles") or {}
         print(f"prepare: {prep['prepared']} candidates prepared by {prep['workers']} CPU "
-              f"worker(s) in {prep['prepare_s']:.0f} s of their time ({prep['guard_rejected']} "
+              f"worker(s) in {prep['prepare_s']:.1f} s of their time ({prep['guard_rejected']} "
               f"rejected by the guards before a GPU, {prep['kernels_compiled']} kernels "
-              f"compiled); GPU slots waited {prep['gpu_slot_waits']} time(s) for a prepared "
-              f"candidate, {prep['gpu_slot_wait_s']:.1f} s in all; verifiers compiled "
+              f"compiled), {prep['bypassed']} sent on unprepared; GPU slots waited "
+              f"{prep['gpu_slot_waits']} time(s) for a prepared candidate, "
+              f"{prep['gpu_slot_wait_s']:.1f} s in all; verifiers compiled "
               f"{compiles.get('compiled', 0)} kernel(s) themselves", file=report)
     else:
         print("prepare: no prepare stage (--prepare-workers 0); the verifier workers guarded and "

@@ -168,7 +168,7 @@ class Pipeline:
                 self.slot_waits += 1
         coming = bool(self.preparers and (self.preparers.inflight or self.to_prepare))
         for slot in self.verifiers.free_slots:
-            if coming:
+            if coming and self.verifiers.is_up(slot):  # a verifier still starting waits on itself
                 self._starved.setdefault(slot, now)
             elif slot in self._starved:  # nothing on its way: idle, but not for the prepare stage
                 self.slot_wait_s += now - self._starved.pop(slot)

@@ -40,6 +40,10 @@ def test_two_gpu_actors_verify_in_parallel(kzoo_home):
     gpu_ids = sorted(tuple(w["gpu_ids"]) for w in tp["workers"])
     assert gpu_ids == [("0",), ("1",)], tp  # one actor per declared GPU, each on its own
     assert tp["candidates_per_minute"] > 0 and 0 <= tp["idle_fraction"] < 1
+    # Every new candidate went through a prepare worker, or straight to a started verifier that
+    # had nothing prepared to take.
+    prep = tp["prepare"]
+    assert prep["workers"] == 1 and prep["prepared"] + prep["bypassed"] == payload["new_trials"]
 
 
 def _kill_first_verifying_actor(stop: threading.Event, killed: list, home: Path) -> None:
