@@ -22,6 +22,13 @@ def _positive_int(text: str) -> int:
     return value
 
 
+def _non_negative_int(text: str) -> int:
+    value = int(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more, got {value}")
+    return value
+
+
 def _positive_float(text: str) -> float:
     value = float(text)
     if value <= 0:
@@ -58,6 +65,10 @@ def build_parser() -> argparse.ArgumentParser:
                      help="dtype to optimize for (default: the task's first dtype)")
     opt.add_argument("--workers", type=_positive_int,
                      help="verifier actors (default: one per GPU; 2 in the interpreter)")
+    opt.add_argument("--prepare-workers", type=_non_negative_int, metavar="N",
+                     help="CPU workers that guard, import and compile the next candidates while "
+                     "the verifier actors time the current ones (default: 2 per verifier actor on "
+                     "a GPU, 1 in the interpreter; 0: none, the verifier actors do it themselves)")
     opt.add_argument("--address", metavar="RAY_ADDRESS",
                      help="join an existing Ray cluster ('auto' or ray://host:10001) instead of "
                      "starting a local instance")
@@ -124,10 +135,9 @@ def cmd_optimize(args) -> int:
         return dry_run(args)
     opts = OptimizeOptions(
         task=args.task, trials=args.trials, time_budget=args.time_budget, dtype=args.dtype,
-        workers=args.workers, address=args.address, storage=args.storage, zoo=args.zoo,
-        promote=not args.no_promote, timeout_s=args.timeout, seed=args.seed,
-        template=args.template,
-        llm=llm_settings(args),
+        workers=args.workers, prepare_workers=args.prepare_workers, address=args.address,
+        storage=args.storage, zoo=args.zoo, promote=not args.no_promote, timeout_s=args.timeout,
+        seed=args.seed, template=args.template, llm=llm_settings(args),
     )
     result = optimize(opts)
     out = result.payload
@@ -148,11 +158,7 @@ def cmd_optimize(args) -> int:
         if out["mode"] == "interpreter":
             print("interpreter mode: correctness only; run on a GPU to time and promote",
                   file=report)
-    tp = out["throughput"]
-    print(f"throughput: {tp['verified']} candidates verified in {tp['wall_s']:.0f} s by "
-          f"{tp['actors']} worker(s): {tp['candidates_per_minute']:.1f} per minute, "
-          f"{tp['candidates_per_actor_minute']:.1f} per worker-minute, workers idle "
-          f"{tp['idle_fraction']:.0%} of the time", file=report)
+    _print_throughput(out["throughput"], report)
     if out.get("llm"):
         print_llm_summary(out["llm"], report)
     if out["promoted"]:
@@ -161,6 +167,28 @@ def cmd_optimize(args) -> int:
     if args.json:
         _write_json(args.json, out)
     return EXIT_OK if best and best["correct"] else EXIT_REJECTED
+
+
+def _print_throughput(tp: dict, report) -> None:
+    per_gpu = ("" if tp.get("candidates_per_gpu_minute") is None else
+               f", {tp['candidates_per_gpu_minute']:.1f} per GPU-minute")
+    print(f"throughput: {tp['verified']} candidates verified in {tp['wall_s']:.0f} s by "
+          f"{tp['actors']} worker(s): {tp['candidates_per_minute']:.1f} per minute, "
+          f"{tp['candidates_per_actor_minute']:.1f} per worker-minute{per_gpu}, workers idle "
+          f"{tp['idle_fraction']:.0%} of the time", file=report)
+    prep = tp.get("prepare") or {}
+    if prep.get("workers"):
+        compiles = tp.get("verifier_compiles") or {}
+        print(f"prepare: {prep['prepared']} candidates prepared by {prep['workers']} CPU "
+              f"worker(s) in {prep['prepare_s']:.1f} s of their time ({prep['guard_rejected']} "
+              f"rejected by the guards before a GPU, {prep['kernels_compiled']} kernels "
+              f"compiled), {prep['bypassed']} sent on unprepared; GPU slots waited "
+              f"{prep['gpu_slot_waits']} time(s) for a prepared candidate, "
+              f"{prep['gpu_slot_wait_s']:.1f} s in all; verifiers compiled "
+              f"{compiles.get('compiled', 0)} kernel(s) themselves", file=report)
+    else:
+        print("prepare: no prepare stage (--prepare-workers 0); the verifier workers guarded and "
+              "compiled every candidate themselves", file=report)
 
 
 def cmd_verify(args) -> int:

@@ -1,4 +1,5 @@
-"""The optimize loop: Optuna asks, templates render, Ray verifier actors judge, Optuna is told.
+"""The optimize loop: Optuna asks, templates render, CPU prepare workers guard and compile, Ray
+verifier actors judge, Optuna is told (the stages: agent.pipeline).
 
 Completed trials live in the study storage the moment they are told, so a killed run loses at most
 the candidates in flight; the same command resumes the study and finishes it at `trials` completed.
@@ -6,7 +7,6 @@ the candidates in flight; the same command resumes the study and finishes it at 
 
 from __future__ import annotations
 
-import json
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 import search
 import tasks
 from agent.errors import OptimizeError, PlanError
+from agent.pipeline import Pending, Pipeline, _summary
 from agent.plan import plan as make_plan
 from agent.progress import Progress
 from kernel_zoo._home import kzoo_home, user_zoo
@@ -48,13 +49,7 @@ class OptimizeOptions:
     promote_min_speedup: float | None = None
     # --- end sweep options ---
     llm: LLMSettings | None = None  # the LLM proposer's rounds after the search (off when None)
-
-
-@dataclass
-class Pending:
-    trial: Any
-    params: dict[str, Any]
-    timeout_reason: str | None = None
+    prepare_workers: int | None = None  # CPU workers ahead of the GPUs; 0: none (None: default)
 
 
 @dataclass
@@ -96,71 +91,56 @@ def optimize(opts: OptimizeOptions) -> OptimizeResult:
     if fresh_study:
         study.enqueue_trial(params_of(template.default))  # start from the hand-picked heuristic
 
-    from agent.cluster import VerifierPool, init_ray
+    from agent.cluster import PreparePool, VerifierPool, init_ray, local_gpu_count
 
     cache_dir = str(kzoo_home() / "candidates")
-    ray_info = init_ray(opts.address, mode, opts.workers or 1, opts.local_gpus)
     # Default: one actor per GPU of the cluster (each takes one); two in the interpreter.
+    planned_workers = opts.workers or (max(1, local_gpu_count(mode, opts.local_gpus))
+                                       if mode == "gpu" else 2)
+    planned_prepare = _prepare_workers(opts.prepare_workers, mode, planned_workers)
+    ray_info = init_ray(opts.address, mode, planned_workers + planned_prepare, opts.local_gpus)
     default_workers = max(1, ray_info["gpus"]) if mode == "gpu" else 2
     workers = opts.workers or default_workers
     pool = VerifierPool(workers, mode, cache_dir, opts.timeout_s,
                         gpus_per_actor=1 if ray_info["gpus"] else 0)
+    preparers = None
+    # Each takes a CPU; on a cluster short of free CPUs, fewer (0: the verifiers do it all).
+    prepare_workers = max(0, min(_prepare_workers(opts.prepare_workers, mode, workers),
+                                 ray_info["cpus"] - workers))
+    try:
+        if prepare_workers:
+            preparers = PreparePool(prepare_workers, pool, mode, cache_dir, opts.timeout_s)
+    except BaseException:
+        pool.shutdown()
+        raise
     progress = Progress(opts.trials, quiet=opts.quiet)
     progress.note(
         f"{task.name} {dtype} on {device} ({mode}); study {name!r} in {storage}; {workers} worker(s)"
+        + (f", {prepare_workers} prepare worker(s)" if prepare_workers else ", no prepare stage")
         + (f"; {reclaimed} interrupted trial(s) marked failed" if reclaimed else "")
     )
     started = time.monotonic()
-    seen: dict[str, tuple[float, str]] = {
-        json.dumps(r.params, sort_keys=True): (r.value or 0.0, json.dumps(r.verdict))
-        for r in search.completed_trials(study) if r.verdict
-    }
+    pipe = Pipeline(
+        study=study, template=template, plan=plan, task=task, dtype=dtype, mode=mode,
+        verifiers=pool, preparers=preparers, max_pruned=20 * opts.trials,
+        on_told=lambda value, verdict: progress.update(search.count_completed(study), value,
+                                                       verdict),
+    )
 
-    def tell(trial, params: dict, value: float, verdict: dict) -> None:
-        trial.set_user_attr("verdict", json.dumps(verdict))
-        study.tell(trial, value)
-        seen[json.dumps(params, sort_keys=True)] = (value, json.dumps(verdict))
-        progress.update(search.count_completed(study), value, verdict)
-
-    new_trials = pruned = 0
     try:
         done = search.count_completed(study)
         progress.update(done, None, None)
         while True:
             over_time = opts.time_budget is not None and time.monotonic() - started > opts.time_budget
-            want = opts.trials - done - len(pool.inflight)
-            while want > 0 and pool.free_slots and not over_time:
-                trial = study.ask()
-                trial.set_user_attr(search.study.DRIVER_ATTR, search.this_driver())
-                cfg = search.suggest(trial, template)
-                params = params_of(cfg)
-                key = json.dumps(params, sort_keys=True)
-                problems = template.violations(cfg)
-                if problems:
-                    # Pruned, not completed: it never compiled, so it does not count as a trial.
-                    trial.set_user_attr("constraints", problems)
-                    study.tell(trial, state=_state("PRUNED"))
-                    pruned += 1
-                    if pruned > 20 * opts.trials:
-                        raise OptimizeError("the sampler keeps proposing configs the template's "
-                                           "constraints reject; the space may be mostly invalid")
-                elif key in seen:  # TPE repeats categorical points: reuse, never re-verify
-                    value, verdict_json = seen[key]
-                    trial.set_user_attr("duplicate", True)
-                    tell(trial, params, value, json.loads(verdict_json))
-                else:
-                    source = template.render(cfg, **plan.context)
-                    request = VerifyRequest(str(task.path), task.source, source, dtype)
-                    pool.submit(pool.free_slots[0], request, Pending(trial, params))
-                    new_trials += 1
+            if over_time:
+                pipe.drop_unstarted("the time budget ran out before it reached a GPU")
+            # Ask ahead: enough to keep every prepare worker and GPU slot fed, never past --trials.
+            while not over_time and min(opts.trials - done, pipe.depth) > pipe.outstanding:
+                pipe.ask_one()
                 done = search.count_completed(study)
-                want = opts.trials - done - len(pool.inflight)
-            if not pool.inflight and (want <= 0 or over_time or not pool.recovering):
-                break  # done; or nothing running and nothing coming back to run it
-            for pending, verdict in pool.collect(wait_s=1.0):
-                verdict["dtype"] = verdict.get("dtype") or dtype
-                summary = _summary(verdict)
-                tell(pending.trial, pending.params, search.score(summary), summary)
+            if not pipe.outstanding:
+                break  # done, or out of time with nothing left running
+            pipe.step(wait_s=1.0)
             done = search.count_completed(study)
         llm = None
         if opts.llm is not None:  # LLM proposer (agent/llm): its rounds reuse this pool
@@ -172,6 +152,7 @@ def optimize(opts: OptimizeOptions) -> OptimizeResult:
                 study=study, template=template,
             )
         throughput = pool.throughput()
+        throughput["prepare"] = pipe.prepare_stats()
         best = search.best_accepted(study)
         if llm is not None and llm.beats(best):  # strictly better: on a tie the search keeps it
             template, best = llm.best.template, llm.best.record
@@ -204,12 +185,13 @@ def optimize(opts: OptimizeOptions) -> OptimizeResult:
                 "shapes": best_verdict.get("shapes", []),
             }
     except KeyboardInterrupt:
-        for pending in (i.payload for i in pool.inflight.values()):
-            study.tell(pending.trial, state=_state("FAIL"))
+        pipe.fail_all("the run was interrupted")
         raise
     finally:
         progress.close()
         pool.shutdown()
+        if preparers:
+            preparers.shutdown()
 
     payload = {
         "task": str(task.path),
@@ -221,8 +203,9 @@ def optimize(opts: OptimizeOptions) -> OptimizeResult:
         "storage": storage,
         "ray": ray_info,
         "trials": search.count_completed(study),
-        "new_trials": new_trials,
-        "pruned_by_constraints": pruned,
+        "new_trials": pipe.new_trials,
+        "pruned_by_constraints": pipe.pruned,
+        "duplicates": pipe.duplicates,  # asked again, told the verdict of the same config
         "elapsed_s": round(time.monotonic() - started, 2),
         "worker_restarts": pool.restarts,
         "throughput": throughput,
@@ -240,22 +223,17 @@ def _template_name(plan, wanted: str | None) -> str:
         return plan.template
     if wanted not in choices:
         raise PlanError(f"template {wanted!r} does not cover {plan.op}; "
-                            f"its templates: {', '.join(choices)}")
+                        f"its templates: {', '.join(choices)}")
     return wanted
 
 
-def _state(name: str):
-    from optuna.trial import TrialState
-
-    return TrialState[name]
-
-
-def _summary(verdict: dict) -> dict:
-    from verifier.verdict import Verdict
-
-    if "shapes" in verdict and verdict.get("shapes") and "comparisons" in verdict["shapes"][0]:
-        return Verdict.from_dict(verdict).summary()
-    return verdict
+def _prepare_workers(requested: int | None, mode: str, verifier_workers: int) -> int:
+    """Prepare workers asked for, else the default: two per verifier actor on a GPU (compiling a
+    candidate takes about as long as verifying one), one in the interpreter (guards and an import
+    are quick next to interpreted kernels)."""
+    if requested is not None:
+        return requested
+    return 2 * verifier_workers if mode == "gpu" else 1
 
 
 def _verify_now(pool, request: VerifyRequest) -> dict:

@@ -37,6 +37,17 @@ class StorageError(Exception):
     """The study storage cannot be opened; the message says what to do."""
 
 
+def make_sampler(seed: int | None = None):
+    """TPE over the joint space. The loop asks a batch ahead of the verdicts (agent.pipeline); the
+    constant liar scores the trials still running as bad ones, so a batch spreads out instead of
+    sampling one promising point over and over."""
+    import optuna
+
+    return optuna.samplers.TPESampler(
+        constant_liar=True, multivariate=True, n_startup_trials=8, seed=seed
+    )
+
+
 def connect_storage(storage_url: str):
     """The Optuna storage at `storage_url`; StorageError, saying what to do, when it cannot open."""
     try:
@@ -58,9 +69,7 @@ def open_study(name: str, storage_url: str, seed: int | None = None):
     import optuna
 
     optuna.logging.set_verbosity(optuna.logging.WARNING)
-    sampler = optuna.samplers.TPESampler(
-        constant_liar=True, multivariate=True, n_startup_trials=8, seed=seed
-    )
+    sampler = make_sampler(seed)
     storage = connect_storage(storage_url)
     return optuna.create_study(
         study_name=name, storage=storage, sampler=sampler,

@@ -52,6 +52,15 @@ def run_kzoo(*args: str, env_home: Path, timeout: float = 600, cwd: Path = ROOT)
     )
 
 
+def of_this_run(proc: Path, home: Path) -> bool:
+    """Whether a /proc entry belongs to the run under KZOO_HOME=home (Ray's workers inherit the
+    driver's environment): other runs on the machine have actors too, not a test's to kill."""
+    try:
+        return f"KZOO_HOME={home}\0" in (proc / "environ").read_bytes().decode(errors="replace")
+    except OSError:
+        return False
+
+
 @pytest.fixture
 def isolated_zoo(tmp_path, monkeypatch):
     """Default zoo layers point into tmp_path: the real user and shipped zoos are never touched."""

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT
+from conftest import ROOT, of_this_run
 
 SOFTMAX = str(ROOT / "tasks" / "softmax.py")
 
@@ -40,10 +40,14 @@ def test_two_gpu_actors_verify_in_parallel(kzoo_home):
     gpu_ids = sorted(tuple(w["gpu_ids"]) for w in tp["workers"])
     assert gpu_ids == [("0",), ("1",)], tp  # one actor per declared GPU, each on its own
     assert tp["candidates_per_minute"] > 0 and 0 <= tp["idle_fraction"] < 1
+    # Every new candidate went through a prepare worker, or straight to a started verifier that
+    # had nothing prepared to take.
+    prep = tp["prepare"]
+    assert prep["workers"] == 1 and prep["prepared"] + prep["bypassed"] == payload["new_trials"]
 
 
-def _kill_first_verifying_actor(stop: threading.Event, killed: list) -> None:
-    """SIGKILL the first process Ray titles as running VerifierActor.verify."""
+def _kill_first_verifying_actor(stop: threading.Event, killed: list, home: Path) -> None:
+    """SIGKILL the first process of this run that Ray titles as running VerifierActor.verify."""
     while not stop.is_set() and not killed:
         for proc in Path("/proc").iterdir():
             if not proc.name.isdigit():
@@ -52,7 +56,7 @@ def _kill_first_verifying_actor(stop: threading.Event, killed: list) -> None:
                 cmdline = (proc / "cmdline").read_bytes().decode(errors="replace")
             except OSError:
                 continue
-            if "VerifierActor.verify" in cmdline:
+            if "VerifierActor.verify" in cmdline and of_this_run(proc, home):
                 os.kill(int(proc.name), signal.SIGKILL)
                 killed.append(int(proc.name))
                 return
@@ -62,7 +66,8 @@ def _kill_first_verifying_actor(stop: threading.Event, killed: list) -> None:
 @pytest.mark.timeout(600)
 def test_a_verifier_killed_mid_trial_is_replaced_and_the_loop_goes_on(kzoo_home):
     stop, killed = threading.Event(), []
-    killer = threading.Thread(target=_kill_first_verifying_actor, args=(stop, killed), daemon=True)
+    killer = threading.Thread(target=_kill_first_verifying_actor, args=(stop, killed, kzoo_home),
+                              daemon=True)
     killer.start()
     try:
         result = _optimize(trials=5, workers=1, seed=6)

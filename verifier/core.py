@@ -36,6 +36,7 @@ DTYPES = {"float32": torch.float32, "bfloat16": torch.bfloat16, "float16": torch
 NEW_VALUES_SEED = 7919  # offset of the seed that redraws inputs into the same buffers
 SIDE_STREAM_SLACK_MS = 0.05
 Problem = tuple[str, str]  # (exploit class, message)
+CANDIDATE_MODULE_PREFIX = "kzoo_candidate_"  # the modules load_candidate imports
 _module_ids = itertools.count()
 
 
@@ -57,7 +58,7 @@ def load_candidate(source: str, cache_dir: Path):
         tmp = path.with_suffix(f".tmp{next(_module_ids)}")
         tmp.write_text(source)
         tmp.replace(path)
-    name = f"kzoo_candidate_{digest}_{next(_module_ids)}"
+    name = f"{CANDIDATE_MODULE_PREFIX}{digest}_{next(_module_ids)}"
     spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
@@ -74,6 +75,21 @@ def load_candidate(source: str, cache_dir: Path):
     if not (isinstance(model_new, type) and issubclass(model_new, torch.nn.Module)):
         raise CandidateError("the candidate defines no ModelNew(torch.nn.Module)")
     return module
+
+
+def guard_verdict(source: str, mode: str, dtype: str, device: str | None = None) -> Verdict | None:
+    """The verdict of a source the static guards reject, or None when they find nothing.
+
+    One function for the verifier and the prepare stage (verifier.prepare), so a candidate rejected
+    before it reaches a GPU gets exactly the verdict the verifier would have given it.
+    """
+    findings = guards.check_source(source)
+    if not findings:
+        return None
+    verdict = Verdict(accepted=False, stage="guards", mode=mode, dtype=dtype, device=device)
+    for f in findings:
+        verdict.reject(f.exploit, f.text())
+    return verdict
 
 
 def _brief(exc: BaseException, path: Path | None = None) -> str:
@@ -141,14 +157,11 @@ class Verifier:
         self, task: Task, source: str, dtype: str, *, time: bool = True,
         refresh_baselines: bool = False, seed_offset: int = 0,
     ) -> Verdict:
-        verdict = Verdict(accepted=False, stage="guards", mode=self.mode, dtype=dtype)
-        if self.mode == "gpu":
-            verdict.device = torch.cuda.get_device_name(self.device)
-        findings = guards.check_source(source)
-        if findings:
-            for f in findings:
-                verdict.reject(f.exploit, f.text())
-            return verdict
+        device = torch.cuda.get_device_name(self.device) if self.mode == "gpu" else None
+        rejected = guard_verdict(source, self.mode, dtype, device)
+        if rejected is not None:
+            return rejected
+        verdict = Verdict(accepted=False, stage="guards", mode=self.mode, dtype=dtype, device=device)
 
         verdict.stage = "load"
         before = runtime.snapshot()
