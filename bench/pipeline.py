@@ -34,7 +34,8 @@ def _run(prepare_workers: int, args) -> dict:
            "--prepare-workers", str(prepare_workers), "--no-promote", "--seed", str(args.seed),
            "--json", str(out)]
     env = dict(os.environ, KZOO_HOME=str(home), TRITON_CACHE_DIR=str(home / "triton"),
-               TORCHINDUCTOR_CACHE_DIR=str(home / "inductor"), PYTHONPATH=str(ROOT))
+               TORCHINDUCTOR_CACHE_DIR=str(home / "inductor"),
+               PYTHONPATH=os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p))
     proc = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True)
     print(proc.stdout[-1200:], proc.stderr[-600:], sep="\n", flush=True)
     if proc.returncode not in (0, 1) or not out.exists():

@@ -303,7 +303,7 @@ def check_scripted_flow(result, server: ChatServer, outcome_samples=None) -> dic
     cheat = json.loads((samples["cheat"][1] / "verdict.json").read_text())
     assert not cheat["accepted"] and cheat["stage"] == "guards"
     assert "pytorch-fallback" in cheat["exploits"]
-    assert samples["slow"][2]["accepted"]
+    assert samples["slow"][2]["accepted"], json.loads((samples["slow"][1] / "verdict.json").read_text())
     wrong = json.loads((samples["wrong"][1] / "verdict.json").read_text())
     assert not wrong["accepted"] and "wrong-values" in wrong["exploits"]
     broken = json.loads((samples["compile_error"][1] / "verdict.json").read_text())

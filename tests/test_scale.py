@@ -84,7 +84,10 @@ def test_a_verifier_killed_mid_trial_is_replaced_and_the_loop_goes_on(kzoo_home)
 
 def _states(db: Path) -> dict[str, list[int]]:
     with sqlite3.connect(db) as conn:
-        rows = conn.execute("SELECT number, state FROM trials").fetchall()
+        try:
+            rows = conn.execute("SELECT number, state FROM trials").fetchall()
+        except sqlite3.OperationalError:  # the driver has not created Optuna's tables yet
+            return {}
     out: dict[str, list[int]] = {}
     for number, state in rows:
         out.setdefault(state, []).append(number)

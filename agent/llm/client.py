@@ -3,8 +3,9 @@
 The openai package's own retries are turned off (max_retries=0) so that every attempt, its wait
 and its cause are ours to count and record: 429 and 5xx answers and timeouts are retried with
 exponential backoff (a server's Retry-After is honoured, up to max_backoff_s); other errors (a bad
-key, an unknown model) stop at once. The budget is checked before each request; requests already in
-flight may end past it, and are counted.
+key, an unknown model) stop at once. The budget is checked before each round (a round's samples
+are sent together) and before each retry; requests already in flight may end past it, and are
+counted.
 """
 
 from __future__ import annotations
@@ -103,12 +104,17 @@ class ChatClient:
             timeout=settings.request_timeout_s, max_retries=0,
         )
 
-    def complete(self, messages: list[dict[str, str]]) -> Reply:
-        """One answer to `messages`, retried on rate limits, server errors and timeouts."""
+    def complete(self, messages: list[dict[str, str]], admitted: bool = False) -> Reply:
+        """One answer to `messages`, retried on rate limits, server errors and timeouts.
+
+        `admitted`: the caller checked the budget for this request already (a round's samples are
+        admitted together, so how many are sent does not depend on which reply lands first);
+        retries are checked here either way.
+        """
         errors: list[str] = []
         started = time.monotonic()
         for attempt in range(1, self.settings.max_attempts + 1):
-            if self.budget.exhausted:
+            if (attempt > 1 or not admitted) and self.budget.exhausted:
                 raise BudgetExhausted(
                     f"token budget spent: {self.budget.used} of {self.budget.limit} tokens used"
                 )

@@ -70,7 +70,7 @@ def _ask_all(client, messages: list[dict[str, str]], samples: int) -> list[tuple
     """Every sample's Reply, or the exception that stopped its request; requests run in parallel."""
     def one(_: int):
         try:
-            return client.complete(messages)
+            return client.complete(messages, admitted=True)  # the round checked the budget
         except Exception as exc:  # RequestFailed, BudgetExhausted: data for the round
             return exc
 
