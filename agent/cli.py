@@ -11,29 +11,9 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from agent.argtypes import non_negative_int, positive_float, positive_int
 
 EXIT_OK, EXIT_REJECTED, EXIT_USAGE = 0, 1, 2
-
-
-def _positive_int(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
-    return value
-
-
-def _non_negative_int(text: str) -> int:
-    value = int(text)
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be 0 or more, got {value}")
-    return value
-
-
-def _positive_float(text: str) -> float:
-    value = float(text)
-    if value <= 0:
-        raise argparse.ArgumentTypeError(f"must be positive, got {value}")
-    return value
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -56,16 +36,16 @@ def build_parser() -> argparse.ArgumentParser:
         "correct and faster than the best baseline is promoted to the zoo.",
     )
     opt.add_argument("task", help="KernelBench-format task file (e.g. tasks/softmax.py)")
-    opt.add_argument("--trials", type=_positive_int, default=16,
+    opt.add_argument("--trials", type=positive_int, default=16,
                      help="completed trials the study should hold when done (default 16); "
                      "a rerun continues towards this count")
-    opt.add_argument("--time-budget", type=_positive_float, metavar="SECONDS",
+    opt.add_argument("--time-budget", type=positive_float, metavar="SECONDS",
                      help="stop asking for new trials after this many seconds")
     opt.add_argument("--dtype", choices=("float32", "bfloat16", "float16"),
                      help="dtype to optimize for (default: the task's first dtype)")
-    opt.add_argument("--workers", type=_positive_int,
+    opt.add_argument("--workers", type=positive_int,
                      help="verifier actors (default: one per GPU; 2 in the interpreter)")
-    opt.add_argument("--prepare-workers", type=_non_negative_int, metavar="N",
+    opt.add_argument("--prepare-workers", type=non_negative_int, metavar="N",
                      help="CPU workers that guard, import and compile the next candidates while "
                      "the verifier actors time the current ones (default: 2 per verifier actor on "
                      "a GPU, 1 in the interpreter; 0: none, the verifier actors do it themselves)")
@@ -79,7 +59,7 @@ def build_parser() -> argparse.ArgumentParser:
                      help="zoo folder to promote into (default $KZOO_HOME/zoo)")
     opt.add_argument("--json", metavar="OUT", help="write the result object to OUT ('-': stdout)")
     opt.add_argument("--no-promote", action="store_true", help="never promote to the zoo")
-    opt.add_argument("--timeout", type=_positive_float, default=600.0, metavar="SECONDS",
+    opt.add_argument("--timeout", type=positive_float, default=600.0, metavar="SECONDS",
                      help="per-candidate limit before its worker is killed (default 600)")
     opt.add_argument("--seed", type=int, help="sampler seed, for reproducible searches")
     opt.add_argument("--template", metavar="NAME",
@@ -98,7 +78,7 @@ def build_parser() -> argparse.ArgumentParser:
     ver.add_argument("--dtype", choices=("float32", "bfloat16", "float16"),
                      help="dtype to check (default: the task's first dtype)")
     ver.add_argument("--json", metavar="OUT", help="write the full verdict to OUT ('-': stdout)")
-    ver.add_argument("--timeout", type=_positive_float, default=600.0, metavar="SECONDS",
+    ver.add_argument("--timeout", type=positive_float, default=600.0, metavar="SECONDS",
                      help="limit before the candidate's process is killed (default 600)")
     ver.add_argument("--no-time", action="store_true", help="check correctness only")
 

@@ -15,27 +15,7 @@ import json
 import sys
 from pathlib import Path
 from typing import Any
-
-
-def _non_negative_int(text: str) -> int:
-    value = int(text)
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be 0 or more, got {value}")
-    return value
-
-
-def _positive_int(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
-    return value
-
-
-def _positive_float(text: str) -> float:
-    value = float(text)
-    if value <= 0:
-        raise argparse.ArgumentTypeError(f"must be positive, got {value}")
-    return value
+from agent.argtypes import non_negative_int, positive_float, positive_int
 
 
 def _op_list(text: str) -> list[str]:
@@ -62,10 +42,10 @@ def add_sweep_parser(subparsers: Any) -> None:
     which.add_argument("--ops", type=_op_list, metavar="A,B",
                        help="only these ops (comma-separated)")
     which.add_argument("--all", action="store_true", help="every op in the zoo (the default)")
-    sweep.add_argument("--time-budget", type=_positive_float, metavar="SECONDS",
+    sweep.add_argument("--time-budget", type=positive_float, metavar="SECONDS",
                        help="no new work starts after about this long (a tenth, at most 60 s, "
                        "is kept for the last verdicts and the report); a rerun finishes the rest")
-    sweep.add_argument("--trials-per-op", type=_non_negative_int, default=8, metavar="N",
+    sweep.add_argument("--trials-per-op", type=non_negative_int, default=8, metavar="N",
                        help="new trials per unit's study (default 8; 0: re-verify only)")
     sweep.add_argument("--storage", metavar="URL",
                        help="Optuna storage URL (default sqlite:///$KZOO_HOME/studies.db)")
@@ -79,18 +59,18 @@ def add_sweep_parser(subparsers: Any) -> None:
                        "the same folder resumes the same sweep")
     sweep.add_argument("--json", metavar="OUT",
                        help="write the summary to OUT ('-': stdout)")
-    sweep.add_argument("--regression-threshold", type=_positive_float, default=0.9,
+    sweep.add_argument("--regression-threshold", type=positive_float, default=0.9,
                        metavar="T", help="a fresh speedup below T x a baseline, or below T of "
                        "the recorded one, is a regression (default 0.9)")
-    sweep.add_argument("--min-improvement", type=_positive_float, default=1.02, metavar="X",
+    sweep.add_argument("--min-improvement", type=positive_float, default=1.02, metavar="X",
                        help="promote only a winner X times faster, relative to the best "
                        "baseline, than the entry it would replace (default 1.02)")
     sweep.add_argument("--history", metavar="FILE",
                        help="sweep history, one JSON line per unit per sweep (default "
                        "$KZOO_HOME/sweeps/history.jsonl)")
-    sweep.add_argument("--workers", type=_positive_int,
+    sweep.add_argument("--workers", type=positive_int,
                        help="verifier actors (default: one per GPU; 2 in the interpreter)")
-    sweep.add_argument("--timeout", type=_positive_float, default=600.0, metavar="SECONDS",
+    sweep.add_argument("--timeout", type=positive_float, default=600.0, metavar="SECONDS",
                        help="per-kernel limit before its worker is killed (default 600)")
     sweep.add_argument("--seed", type=int, help="sampler seed, for reproducible searches")
     sweep.add_argument("--fresh", action="store_true",

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from agent import zoo_task
+from agent.argtypes import positive_float
 from kernel_zoo import _home, bundle, store
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
@@ -39,13 +40,6 @@ _VERDICT_SUMMARY = (
 
 # ---------------------------------------------------------------------------------------------
 # parser
-
-
-def _positive_float(text: str) -> float:
-    value = float(text)
-    if value <= 0:
-        raise argparse.ArgumentTypeError(f"must be positive, got {value}")
-    return value
 
 
 def add_zoo_parser(subparsers: Any) -> None:
@@ -94,7 +88,7 @@ def add_zoo_parser(subparsers: Any) -> None:
     verify.add_argument("op", metavar="OP", nargs="?", help="only this op's entries")
     verify.add_argument("--version", metavar="V", help="only this version (needs OP)")
     verify.add_argument(
-        "--timeout", type=_positive_float, default=600.0, metavar="SECONDS",
+        "--timeout", type=positive_float, default=600.0, metavar="SECONDS",
         help="limit per kernel check before its process is killed (default 600)",
     )
     export = command(

@@ -77,5 +77,10 @@ class Template:
         )
 
 
+def warps_for(elems: int, elems_per_thread: int) -> int:
+    """Warps a tile of `elems` takes at `elems_per_thread`, as a launcher picks them (1 to 32)."""
+    return max(1, min(elems // (32 * elems_per_thread), 32))
+
+
 def params_of(cfg: Any) -> dict[str, Any]:
     return dataclasses.asdict(cfg)

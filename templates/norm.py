@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from templates.base import Param, Template
+from templates.base import Param, Template, warps_for
 
 MAX_REGS_ELEMS_PER_THREAD = 64  # fp32 values per thread per tile vector before the compiler spills
 
@@ -58,17 +58,13 @@ DEFAULT = NormConfig(
 )
 
 
-def _warps(elems: int, elems_per_thread: int) -> int:
-    return max(1, min(elems // (32 * elems_per_thread), 32))
-
-
 def constraints(cfg: NormConfig) -> list[str]:
     problems = []
     if cfg.loop_block > cfg.single_pass_max:
         problems.append("loop_block exceeds single_pass_max: rows that need the loop are wider")
     # The one-pass kernel holds x (and, fused with a residual, the sum) in registers.
     for elems in (cfg.single_pass_max, cfg.tile_elems):
-        per_thread = elems // (32 * _warps(elems, cfg.elems_per_thread))
+        per_thread = elems // (32 * warps_for(elems, cfg.elems_per_thread))
         if per_thread > MAX_REGS_ELEMS_PER_THREAD:
             problems.append(f"a {elems}-element tile holds {per_thread} values per thread (spills)")
     loop_per_thread = cfg.loop_block // (32 * cfg.loop_warps)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from templates.base import Param, Template
+from templates.base import Param, Template, warps_for
 
 MAX_REGS_ELEMS_PER_THREAD = 128  # fp32 values a thread can hold before the compiler spills
 
@@ -51,10 +51,6 @@ DEFAULT = SoftmaxConfig(
 )
 
 
-def _warps(elems: int, elems_per_thread: int) -> int:
-    return max(1, min(elems // (32 * elems_per_thread), 32))
-
-
 def constraints(cfg: SoftmaxConfig) -> list[str]:
     problems = []
     if cfg.loop_block > cfg.single_pass_max:
@@ -62,7 +58,7 @@ def constraints(cfg: SoftmaxConfig) -> list[str]:
     # The widest single-pass tile (one row of single_pass_max) and the batched narrow tile must both
     # fit in registers at the warp count the launcher will pick.
     for elems in (cfg.single_pass_max, cfg.tile_elems):
-        per_thread = elems // (32 * _warps(elems, cfg.elems_per_thread))
+        per_thread = elems // (32 * warps_for(elems, cfg.elems_per_thread))
         if per_thread > MAX_REGS_ELEMS_PER_THREAD:
             problems.append(f"a {elems}-element tile holds {per_thread} values per thread (spills)")
     loop_per_thread = cfg.loop_block // (32 * cfg.loop_warps)

@@ -8,13 +8,7 @@ import json
 import sys
 
 from agent.llm import DEFAULT_BUDGET, DEFAULT_ROUNDS, DEFAULT_SAMPLES, LLMSettings
-
-
-def _positive_int(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
-    return value
+from agent.argtypes import positive_int
 
 
 def add_llm_flags(opt: argparse.ArgumentParser) -> None:
@@ -30,12 +24,12 @@ def add_llm_flags(opt: argparse.ArgumentParser) -> None:
     group.add_argument("--llm-base-url", metavar="URL",
                        help="endpoint of an OpenAI-compatible server, e.g. "
                        "http://localhost:8000/v1 (default: OPENAI_BASE_URL, else api.openai.com)")
-    group.add_argument("--llm-rounds", type=_positive_int, default=DEFAULT_ROUNDS, metavar="N",
+    group.add_argument("--llm-rounds", type=positive_int, default=DEFAULT_ROUNDS, metavar="N",
                        help=f"rounds of prompt -> answers -> verdicts (default {DEFAULT_ROUNDS})")
-    group.add_argument("--llm-samples", type=_positive_int, default=DEFAULT_SAMPLES, metavar="K",
+    group.add_argument("--llm-samples", type=positive_int, default=DEFAULT_SAMPLES, metavar="K",
                        help="answers per round, requested and verified in parallel (default "
                        f"{DEFAULT_SAMPLES})")
-    group.add_argument("--llm-budget", type=_positive_int, default=DEFAULT_BUDGET,
+    group.add_argument("--llm-budget", type=positive_int, default=DEFAULT_BUDGET,
                        metavar="TOKENS", help="stop asking once prompt + completion tokens reach "
                        f"this (default {DEFAULT_BUDGET}); requests in flight still count")
     group.add_argument("--llm-timeout", type=float, default=300.0, metavar="SECONDS",
