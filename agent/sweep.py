@@ -636,6 +636,7 @@ class _Sweep:
             "trials": result["trials"], "new_trials": result["new_trials"],
             "warm_start": warm is not None, "promote_bar": bar, "best": result["best"],
             "promotions": target.get("promotions", []), "mode": result["mode"],
+            "throughput": result.get("throughput"),
         }
         promoted = "; ".join(f"promoted {p['op']} {p['version']}"
                              for p in outcome["promotions"]) or "nothing promoted"
@@ -729,6 +730,7 @@ class _Sweep:
             "regressions": regressions,
             "failures": failures,
             "promotions": promotions,
+            "throughput": sweep_throughput(units),
             "runs": state.data["runs"],
             "run_elapsed_s": round(time.monotonic() - self.started, 1),
             "report_dir": str(self.report_dir),
@@ -746,6 +748,23 @@ class _Sweep:
             state.save()
         seen = {(r["sweep_id"], r["unit"]) for r in records}
         return records + [r for r in mine if (r["sweep_id"], r["unit"]) not in seen]
+
+
+def sweep_throughput(units: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The tune steps' verifier throughput, summed over units: candidates verified per
+    worker-minute (per GPU-minute on a GPU, one worker per GPU) and the workers' idle fraction."""
+    runs = [(u.get("tune") or {}).get("throughput") for u in units]
+    runs = [t for t in runs if t and t.get("wall_s")]
+    if not runs:
+        return None
+    verified = sum(t["verified"] for t in runs)
+    worker_s = sum(t["wall_s"] * t["actors"] for t in runs)
+    busy_s = sum(t["wall_s"] * t["actors"] * (1 - t["idle_fraction"]) for t in runs)
+    return {
+        "verified": verified, "worker_seconds": round(worker_s, 1),
+        "candidates_per_worker_minute": round(verified * 60 / worker_s, 3) if worker_s else None,
+        "idle_fraction": round(1 - busy_s / worker_s, 3) if worker_s else None,
+    }
 
 
 @dataclass

@@ -104,6 +104,12 @@ def run_sweep_command(args: argparse.Namespace) -> int:
               file=out)
     for f in summary["failures"]:
         print(f"  failure {f.get('unit') or f.get('op') or 'sweep'}: {f['message']}", file=out)
+    tp = summary.get("throughput")
+    if tp:
+        print(f"throughput: {tp['verified']} candidates verified in {tp['worker_seconds'] / 60:.1f} "
+              f"worker-minutes ({'GPU' if summary['mode'] == 'gpu' else 'interpreter'}): "
+              f"{tp['candidates_per_worker_minute']:.1f} per worker-minute, workers idle "
+              f"{tp['idle_fraction']:.0%} of the time", file=out)
     print(f"report: {result.report_dir / 'report.md'} (also report.html, summary.json)",
           file=out)
     if args.json:

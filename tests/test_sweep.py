@@ -302,6 +302,8 @@ def test_sweep_killed_after_a_unit_resumes_without_redoing_it(tmp_path):
     assert summary == json.loads((tmp_path / "out.json").read_text()) | {
         "files": summary["files"]}
     assert summary["complete"] and summary["exit_code"] == 0 and summary["mode"] == "interpreter"
+    # the tune steps' verifier throughput, summed over both runs, is kept and printed
+    assert summary["throughput"]["verified"] >= 2 and "throughput: " in again.stdout
     assert [u["verify"]["status"] for u in summary["units"]] == ["correct", "correct"]
     assert all(u["verify"]["verdict"]["ms"] is None for u in summary["units"])  # never timed
     changed = summary["units"][0]["verify"]["environment_changes"]
