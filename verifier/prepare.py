@@ -31,12 +31,13 @@ and only loads it. The calls used here (`driver.set_active`, `JITFunction.run(*a
 
 from __future__ import annotations
 
-import hashlib
 import os
 import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from verifier.worker import TaskCache
 
 
 @dataclass(frozen=True)
@@ -178,15 +179,7 @@ class Preparer:
         self.target = target
         self.device_name = device_name
         self.counter = CompileCounter()
-        self._tasks: dict[str, Any] = {}
-
-    def _task(self, path: str, source: str):
-        import tasks
-
-        key = hashlib.sha256(source.encode()).hexdigest()
-        if key not in self._tasks:
-            self._tasks[key] = tasks.load_source(source, Path(path))
-        return self._tasks[key]
+        self._task = TaskCache()
 
     def prepare(self, request: PrepareRequest) -> dict[str, Any]:
         """Guard, import and (GPU) compile one candidate.

@@ -36,6 +36,24 @@ class VerifyRequest:
     remeasure: bool = True  # False inside the re-measure itself
 
 
+class TaskCache:
+    """The tasks a worker process has loaded, keyed by the sha256 of their source: a request
+    carries the task's source, and an edited task is a new one."""
+
+    def __init__(self) -> None:
+        self._tasks: dict[str, object] = {}
+
+    def __call__(self, path: str, source: str):
+        import hashlib
+
+        import tasks
+
+        key = hashlib.sha256(source.encode()).hexdigest()
+        if key not in self._tasks:
+            self._tasks[key] = tasks.load_source(source, Path(path))
+        return self._tasks[key]
+
+
 class VerifierWorker:
     """Holds a Verifier and the tasks it has loaded; returns verdicts as plain dicts."""
 
@@ -47,17 +65,7 @@ class VerifierWorker:
 
         self.mode = mode
         self.verifier = Verifier(mode, Path(cache_dir))
-        self._tasks: dict[str, object] = {}
-
-    def _task(self, path: str, source: str):
-        import hashlib
-
-        import tasks
-
-        key = hashlib.sha256(source.encode()).hexdigest()
-        if key not in self._tasks:
-            self._tasks[key] = tasks.load_source(source, Path(path))
-        return self._tasks[key]
+        self._task = TaskCache()
 
     def verify(self, request: VerifyRequest) -> dict:
         from verifier.core import _brief
