@@ -36,13 +36,23 @@ class Plan:
         return f"{self.op}: family {self.family}, template {self.template} ({ctx})"
 
 
+class _FlatTracer(torch.fx.Tracer):
+    """Traces through every module, torch.nn's included: a Linear becomes F.linear over get_attr
+    weights, a Conv2d F.conv2d, a LayerNorm F.layer_norm. Matchers then read one form, and a
+    composed candidate can call a library op by its functional name with the Model's parameters."""
+
+    def is_leaf_module(self, m: torch.nn.Module, module_qualified_name: str) -> bool:
+        return False
+
+
 def capture(task: Task) -> tuple[torch.fx.GraphModule, list]:
     """fx graph of Model.forward with shapes propagated on meta tensors (no real memory)."""
     with torch.device("meta"):
         model = task.make_model()
         inputs = task.make_inputs()
+    model.eval()  # the verifier judges the model in eval mode (BatchNorm reads its running stats)
     try:
-        gm = torch.fx.symbolic_trace(model)
+        gm = torch.fx.GraphModule(model, _FlatTracer().trace(model))
     except Exception as exc:
         raise PlanError(
             f"{task.path}: torch.fx could not trace Model.forward ({type(exc).__name__}: {exc}). "
