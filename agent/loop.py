@@ -19,7 +19,7 @@ from agent.pipeline import Pending, Pipeline, _summary
 from agent.plan import plan as make_plan
 from agent.progress import Progress
 from kernel_zoo._home import kzoo_home, user_zoo
-from templates import get_template, params_of
+from templates import params_of
 from verifier.worker import VerifyRequest, detect_mode
 
 if TYPE_CHECKING:
@@ -78,7 +78,7 @@ def optimize(opts: OptimizeOptions) -> OptimizeResult:
         from agent.llm.proposer import optimize_llm_only  # no template covers it: the LLM alone
 
         return optimize_llm_only(opts, task, dtype, str(exc))
-    template = get_template(_template_name(plan, opts.template))
+    template = plan.template_object(opts.template)
     mode = detect_mode()
     device = device_label()
     storage = opts.storage or search.default_storage()
@@ -214,17 +214,6 @@ def optimize(opts: OptimizeOptions) -> OptimizeResult:
         "llm": llm.report if llm is not None else None,
     }
     return OptimizeResult(payload, _table(study), best_verdict)
-
-
-def _template_name(plan, wanted: str | None) -> str:
-    """The plan's own template, or one of its alternatives (a CUDA C++ one) when asked for."""
-    choices = (plan.template, *plan.alternatives)
-    if wanted is None:
-        return plan.template
-    if wanted not in choices:
-        raise PlanError(f"template {wanted!r} does not cover {plan.op}; "
-                        f"its templates: {', '.join(choices)}")
-    return wanted
 
 
 def _prepare_workers(requested: int | None, mode: str, verifier_workers: int) -> int:

@@ -194,7 +194,7 @@ class Pipeline:
         while self.to_prepare:
             pending = self.to_prepare.popleft()
             rejected = guard_verdict(pending.source, self.mode, self.dtype,
-                                     self.verifiers.device_name())
+                                     self.verifiers.device_name(), self.task)
             if rejected is None:
                 self.bypassed += 1
                 return pending

@@ -30,41 +30,36 @@ class Plan:
     graph: tuple[str, ...] = ()  # the captured nodes, for reports
     alternatives: tuple[str, ...] = ()  # other templates (CUDA C++) that cover the same op
     shape_bucket: str = "any"  # the zoo bucket a winner is promoted under
+    # a graph no one template covers: its fusion groups and library calls (agent.compose)
+    partition: Any = field(default=None, compare=False, repr=False)
+    composite: Any = field(default=None, compare=False, repr=False)  # its CompositeTemplate
+
+    def template_object(self, wanted: str | None = None):
+        """The Template to search: the plan's own (a composed one for a partitioned graph), or one
+        of its alternatives (a CUDA C++ one) when asked for by name."""
+        from templates import get_template
+
+        choices = (self.template, *self.alternatives)
+        if wanted is not None and wanted not in choices:
+            raise PlanError(f"template {wanted!r} does not cover {self.op}; "
+                            f"its templates: {', '.join(choices)}")
+        if self.composite is not None and wanted in (None, self.template):
+            return self.composite
+        return get_template(wanted or self.template)
 
     def describe(self) -> str:
         ctx = ", ".join(f"{k}={v}" for k, v in self.context.items() if k != "params")
         return f"{self.op}: family {self.family}, template {self.template} ({ctx})"
 
 
-class _FlatTracer(torch.fx.Tracer):
-    """Traces through every module, torch.nn's included: a Linear becomes F.linear over get_attr
-    weights, a Conv2d F.conv2d, a LayerNorm F.layer_norm. Matchers then read one form, and a
-    composed candidate can call a library op by its functional name with the Model's parameters."""
-
-    def is_leaf_module(self, m: torch.nn.Module, module_qualified_name: str) -> bool:
-        return False
-
-
 def capture(task: Task) -> tuple[torch.fx.GraphModule, list]:
     """fx graph of Model.forward with shapes propagated on meta tensors (no real memory)."""
-    with torch.device("meta"):
-        model = task.make_model()
-        inputs = task.make_inputs()
-    model.eval()  # the verifier judges the model in eval mode (BatchNorm reads its running stats)
-    try:
-        gm = torch.fx.GraphModule(model, _FlatTracer().trace(model))
-    except Exception as exc:
-        raise PlanError(
-            f"{task.path}: torch.fx could not trace Model.forward ({type(exc).__name__}: {exc}). "
-            "Data-dependent control flow cannot be captured; write the op without it."
-        ) from exc
-    from torch.fx.passes.shape_prop import ShapeProp
+    from verifier.capture import CaptureError, capture as flat_capture
 
     try:
-        ShapeProp(gm).propagate(*inputs)
-    except Exception as exc:
-        raise PlanError(f"{task.path}: shape propagation failed: {type(exc).__name__}: {exc}") from exc
-    return gm, inputs
+        return flat_capture(task)
+    except CaptureError as exc:
+        raise PlanError(str(exc)) from exc
 
 
 def _node_text(node: torch.fx.Node) -> str:
@@ -300,6 +295,11 @@ _POINTWISE_FUNCTIONS: dict[Any, Callable[[list, dict], list]] = {
     F.silu: _unary("silu"), torch.sigmoid: _unary("sigmoid"), F.sigmoid: _unary("sigmoid"),
     torch.tanh: _unary("tanh"), F.tanh: _unary("tanh"), F.mish: _unary("mish"),
     torch.exp: _unary("exp"), torch.abs: _unary("abs"), torch.square: _unary("square"),
+    torch.rsqrt: _unary("rsqrt"), torch.sqrt: _unary("sqrt"), torch.log: _unary("log"),
+    F.hardsigmoid: _unary("hardsigmoid"), F.hardswish: _unary("hardswish"),
+    F.elu: lambda a, k: ["elu", a[0], k.get("alpha", a[1] if len(a) > 1 else 1.0)],
+    torch.maximum: lambda a, k: ["maximum", a[0], a[1]],
+    torch.minimum: lambda a, k: ["minimum", a[0], a[1]],
     F.gelu: lambda a, k: ["gelu", a[0], k.get("approximate", a[1] if len(a) > 1 else "none")],
     F.leaky_relu: lambda a, k: ["leaky_relu", a[0],
                                 k.get("negative_slope", a[1] if len(a) > 1 else 0.01)],
@@ -307,6 +307,8 @@ _POINTWISE_FUNCTIONS: dict[Any, Callable[[list, dict], list]] = {
                               k.get("max_val", a[2] if len(a) > 2 else 1.0)],
     torch.clamp: lambda a, k: ["clamp", a[0], k.get("min", a[1] if len(a) > 1 else None),
                                k.get("max", a[2] if len(a) > 2 else None)],
+    operator.pow: lambda a, k: ["square", a[0]] if a[1] == 2 else None,
+    torch.pow: lambda a, k: ["square", a[0]] if a[1] == 2 else None,
     F.softplus: lambda a, k: ["softplus", a[0], k.get("beta", a[1] if len(a) > 1 else 1.0),
                               k.get("threshold", a[2] if len(a) > 2 else 20.0)],
 }
@@ -315,7 +317,8 @@ _POINTWISE_METHODS = {
         ("add", torch.add), ("sub", torch.sub), ("mul", torch.mul), ("div", torch.div),
         ("neg", torch.neg), ("relu", torch.relu), ("sigmoid", torch.sigmoid),
         ("tanh", torch.tanh), ("exp", torch.exp), ("abs", torch.abs), ("square", torch.square),
-        ("clamp", torch.clamp), ("clip", torch.clamp),
+        ("clamp", torch.clamp), ("clip", torch.clamp), ("pow", torch.pow),
+        ("rsqrt", torch.rsqrt), ("sqrt", torch.sqrt), ("log", torch.log),
     )
 }
 
@@ -352,7 +355,8 @@ def _match_pointwise(graph: Graph) -> dict | None:
         if node.name not in leaf_index:
             shape = graph.shape(node)
             if node.op == "get_attr":
-                shape = tuple(graph.gm.get_parameter(str(node.target)).shape)
+                owner, _, name = str(node.target).rpartition(".")
+                shape = tuple(getattr(graph.gm.get_submodule(owner), name).shape)
                 source = {"source": "param", "path": str(node.target)}
             else:
                 source = {"source": "arg", "index": graph.placeholders.index(node)}
@@ -406,23 +410,164 @@ def _is_arith(node: torch.fx.Node) -> bool:
         "add", "sub", "mul", "div")
 
 
+# ---- broadcasting pointwise chains, optionally reduced (the fused tail) ------------------------
+
+_TAIL_REDUCTIONS = {torch.sum: "sum", torch.mean: "mean", torch.amax: "amax", torch.amin: "amin",
+                    "sum": "sum", "mean": "mean", "amax": "amax", "amin": "amin"}
+_LEAF_VIEWS = ("reshape", "view")
+
+
+def _tail_reduction(graph: Graph, node: torch.fx.Node) -> dict | None:
+    target = node.target if node.op in ("call_function", "call_method") else None
+    try:
+        op = _TAIL_REDUCTIONS.get(target)
+    except TypeError:
+        return None
+    if op is None or _arg(node, 3 if op in ("sum", "mean") else 99, "dtype") is not None:
+        return None
+    rank = graph.rank(node.args[0])
+    dim = _arg(node, 1, "dim")
+    if dim is None:
+        dims = list(range(rank))
+    elif isinstance(dim, int):
+        dims = [dim]
+    elif isinstance(dim, (tuple, list)) and all(isinstance(d, int) for d in dim) and dim:
+        dims = list(dim)
+    else:
+        return None
+    if rank == 0:
+        return None
+    dims = sorted({d % rank for d in dims})
+    keepdim = bool(_arg(node, 2, "keepdim", False))
+    return {"op": op, "dims": dims, "keepdim": keepdim}
+
+
+def _match_tail(graph: Graph) -> dict | None:
+    outputs = graph.outputs
+    if len(outputs) != 1 or not isinstance(outputs[0], torch.fx.Node):
+        return None
+    root = outputs[0]
+    reduce = _tail_reduction(graph, root) if root.op != "placeholder" else None
+    if reduce is not None:
+        root = root.args[0]
+    inputs: list[dict] = []
+    leaf_index: dict[tuple, int] = {}
+
+    def leaf(node: torch.fx.Node, view: list | None) -> list | None:
+        key = (node.name, tuple(view) if view is not None else None)
+        if key not in leaf_index:
+            if node.op == "get_attr":
+                source = {"source": "param", "path": str(node.target)}
+            else:
+                source = {"source": "arg", "index": graph.placeholders.index(node)}
+            leaf_index[key] = len(inputs)
+            inputs.append({**source, "view": view})
+        return ["input", leaf_index[key]]
+
+    def convert(value: Any) -> list | None:
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            return ["const", float(value)]
+        if not isinstance(value, torch.fx.Node):
+            return None
+        if value.op in ("placeholder", "get_attr"):
+            meta = value.meta.get("tensor_meta")
+            if value.op == "placeholder" and (meta is None or not hasattr(meta, "dtype")
+                                              or not meta.dtype.is_floating_point):
+                return None
+            return leaf(value, None)
+        if value.op == "call_method" and value.target in _LEAF_VIEWS and value.args and \
+                isinstance(value.args[0], torch.fx.Node) and \
+                value.args[0].op in ("placeholder", "get_attr"):
+            shape = value.args[1] if len(value.args) == 2 and isinstance(
+                value.args[1], (list, tuple)) else value.args[1:]
+            if not all(isinstance(s, int) and not isinstance(s, bool) for s in shape):
+                return None
+            return leaf(value.args[0], list(shape))
+        args = [convert(a) if isinstance(a, torch.fx.Node) else a for a in value.args]
+        if any(a is None for a, raw in zip(args, value.args) if isinstance(raw, torch.fx.Node)):
+            return None
+        args = [["const", float(a)] if isinstance(a, (int, float)) and not isinstance(a, bool)
+                and i < 2 and _is_arith(value) else a for i, a in enumerate(args)]
+        try:
+            if value.op == "call_function" and value.target in _POINTWISE_FUNCTIONS:
+                return _POINTWISE_FUNCTIONS[value.target](args, dict(value.kwargs))
+            if value.op == "call_method" and value.target in _POINTWISE_METHODS:
+                return _POINTWISE_METHODS[value.target](args, dict(value.kwargs))
+        except TypeError:
+            return None
+        return None
+
+    expr = convert(root)
+    if expr is None or not inputs:
+        return None
+    op = graph.task.op or "tail"
+    params = [{"path": p} for p in dict.fromkeys(
+        i["path"] for i in inputs if i["source"] == "param")]
+    return {"op": op, "family": "tail", "template": "tail", "alternatives": (), "bucket": "any",
+            "context": {"op": op, "expr": expr, "inputs": inputs, "reduce": reduce,
+                        "params": params}}
+
+
 MATCHERS: tuple[Callable[[Graph], dict | None], ...] = (
     _match_softmax, _match_norm, _match_reduce, _match_cross_entropy, _match_pointwise,
+    _match_tail,
 )
 
 
+def _match_whole(graph: Graph) -> tuple[dict | None, list[str]]:
+    """The first family matcher that covers the whole graph, and what the others objected."""
+    objections = []
+    for matcher in MATCHERS:
+        try:
+            found = matcher(graph)
+        except PlanError as exc:
+            objections.append(str(exc))
+            continue
+        if found is not None:
+            return found, objections
+    return None, objections
+
+
 def plan(task: Task) -> Plan:
-    gm, _ = capture(task)
+    """One family's template for the whole graph; else fusion groups composed (agent.compose)."""
+    from agent import compose
+
+    gm, inputs = capture(task)
     graph = Graph(gm, task)
     text = tuple(_node_text(n) for n in gm.graph.nodes)
-    for matcher in MATCHERS:
-        found = matcher(graph)
-        if found is not None:
-            return Plan(op=task.op or found["op"], family=found["family"],
-                        template=found["template"], context=found["context"], graph=text,
-                        alternatives=found["alternatives"], shape_bucket=found["bucket"])
+    found, objections = _match_whole(graph)
+    if found is not None:
+        return Plan(op=task.op or found["op"], family=found["family"],
+                    template=found["template"], context=found["context"], graph=text,
+                    alternatives=found["alternatives"], shape_bucket=found["bucket"])
+    part = partition(task, gm, inputs)
+    if part.covered and part.groups:
+        composite = compose.composite_template(task, part)
+        return Plan(op=task.op or _identifier(task.name), family="composite",
+                    template=composite.name, context={}, graph=text, partition=part,
+                    composite=composite)
+    if objections and not part.groups:
+        raise PlanError(objections[0])
+    what = (f"no template covers {', '.join(_node_text(n) for n in part.unmatched)}"
+            if part.unmatched else "no node lands in a generated kernel")
     raise PlanError(
-        f"{task.path}: the captured graph ({', '.join(text)}) matches no template family. "
-        "Covered: softmax and log-softmax, RMSNorm, LayerNorm, residual add + RMSNorm, "
-        "sum/mean/amax/amin/argmax over one dim, cross-entropy, and pointwise chains."
+        f"{task.path}: {what} (captured: {', '.join(text)}). "
+        "Covered: softmax and log-softmax, RMSNorm, LayerNorm, GroupNorm, InstanceNorm, "
+        "BatchNorm (eval), residual add + RMSNorm, sum/mean/amax/amin/argmax, cross-entropy, "
+        "pointwise chains with broadcasts and a reduction, and library calls (convolutions, "
+        "pooling) with the tail behind them fused."
     )
+
+
+def partition(task: Task, gm: torch.fx.GraphModule, inputs: list):
+    """The graph (decomposed) split into fusion groups, library calls and unmatched nodes."""
+    from agent import compose
+
+    return compose.partition(task, compose.decompose(gm, inputs, task), MATCHERS)
+
+
+def _identifier(name: str) -> str:
+    import re
+
+    ident = re.sub(r"\W", "_", name)
+    return ident if ident and not ident[0].isdigit() else f"op_{ident}"

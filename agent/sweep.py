@@ -586,7 +586,7 @@ class _Sweep:
             return
         try:
             task = tasks.load(task_file.path)
-            template = get_template(make_plan(task).template)
+            template = make_plan(task).template_object()
         except (tasks.TaskError, PlanError, KeyError) as err:
             state.finish(unit, "tune", {"status": "error", "reason": str(err)})
             return

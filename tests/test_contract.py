@@ -52,7 +52,7 @@ def test_every_task_has_rows():
 def test_task_default_and_a_drawn_config_are_correct(name: str, dtype: str, verifier):
     task = tasks.load(ROOT / "tasks" / f"{name}.py")
     found = plan(task)
-    template = get_template(found.template)
+    template = found.template_object()
     configs = [template.default]
     if dtype == task.dtypes[0]:
         configs.append(_drawn_config(template, zlib.crc32(name.encode())))
@@ -72,7 +72,7 @@ def test_task_default_is_correct_on_the_gpu(name: str, tmp_path):
     timing belongs to bench/)."""
     task = tasks.load(ROOT / "tasks" / f"{name}.py")
     found = plan(task)
-    template = get_template(found.template)
+    template = found.template_object()
     source = template.render(template.default, **found.context)
     verifier = Verifier("gpu", tmp_path)
     for dtype in (d for d in task.dtypes if d in GPU_DTYPES):

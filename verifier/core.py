@@ -77,13 +77,18 @@ def load_candidate(source: str, cache_dir: Path):
     return module
 
 
-def guard_verdict(source: str, mode: str, dtype: str, device: str | None = None) -> Verdict | None:
+def guard_verdict(source: str, mode: str, dtype: str, device: str | None = None,
+                  task: Task | None = None) -> Verdict | None:
     """The verdict of a source the static guards reject, or None when they find nothing.
 
     One function for the verifier and the prepare stage (verifier.prepare), so a candidate rejected
-    before it reaches a GPU gets exactly the verdict the verifier would have given it.
+    before it reaches a GPU gets exactly the verdict the verifier would have given it. With the
+    task, the library calls its reference makes (a convolution) are allowed to the candidate.
     """
-    findings = guards.check_source(source)
+    from verifier.capture import allowed_library_calls
+
+    allowed = allowed_library_calls(task) if task is not None else frozenset()
+    findings = guards.check_source(source, allowed)
     if not findings:
         return None
     verdict = Verdict(accepted=False, stage="guards", mode=mode, dtype=dtype, device=device)
@@ -158,9 +163,12 @@ class Verifier:
         refresh_baselines: bool = False, seed_offset: int = 0,
     ) -> Verdict:
         device = torch.cuda.get_device_name(self.device) if self.mode == "gpu" else None
-        rejected = guard_verdict(source, self.mode, dtype, device)
+        rejected = guard_verdict(source, self.mode, dtype, device, task)
         if rejected is not None:
             return rejected
+        from verifier.capture import allowed_library_aten
+
+        self._library_aten = allowed_library_aten(task)
         verdict = Verdict(accepted=False, stage="guards", mode=self.mode, dtype=dtype, device=device)
 
         verdict.stage = "load"
@@ -304,7 +312,7 @@ class Verifier:
               label: str) -> tuple[list | None, list[Problem]]:
         """One watched call: its outputs, or what it did wrong."""
         problems: list[Problem] = []
-        with runtime.watch_call(module_name) as record:
+        with runtime.watch_call(module_name, getattr(self, "_library_aten", frozenset())) as record:
             try:
                 outputs = _as_list(candidate(*inputs))
                 self._sync()

@@ -89,7 +89,11 @@ def _is_jit(fn: ast.FunctionDef) -> bool:
 
 
 class _Checker(ast.NodeVisitor):
-    def __init__(self) -> None:
+    def __init__(self, allowed_calls: frozenset[tuple[str, ...]] = frozenset()) -> None:
+        # library calls (a convolution, say) the reference makes itself; a candidate may make
+        # exactly these, by exactly these paths (verifier.capture.library_call_paths)
+        self.allowed_calls = allowed_calls
+        self._allowed_nodes: set[int] = set()
         self.findings: list[Finding] = []
         self.aliases: dict[str, tuple[str, ...]] = {}  # local name -> module path it is bound to
         self._function_stack: list[ast.FunctionDef] = []
@@ -214,6 +218,8 @@ class _Checker(ast.NodeVisitor):
         self.generic_visit(node)
 
     def visit_Attribute(self, node: ast.Attribute) -> None:
+        if id(node) in self._allowed_nodes:
+            return  # the function of an allowed library call: torch.nn.functional.max_pool2d
         if node.attr.startswith("__") and node.attr.endswith("__") and \
                 node.attr not in ALLOWED_DUNDERS:
             self.add("module-patching", node, f"reaches into {node.attr}")
@@ -229,6 +235,12 @@ class _Checker(ast.NodeVisitor):
 
     def visit_Call(self, node: ast.Call) -> None:
         func = node.func
+        if isinstance(func, ast.Attribute) and self.allowed_calls and \
+                self._resolve(func) in self.allowed_calls and _chain(func)[0] == "torch":
+            self._allowed_nodes.add(id(func))
+            for arg in [*node.args, *(k.value for k in node.keywords)]:
+                self.visit(arg)
+            return
         if self._resolve(func) == CUDA_LOAD:
             self._sanctioned.add(id(func))
             if node.args:
@@ -336,13 +348,17 @@ def _check_cuda_argument(tree: ast.Module, node: ast.expr) -> list[Finding]:
     ]
 
 
-def check_source(source: str) -> list[Finding]:
-    """Every rule the source breaks; an empty list means it may be imported and run."""
+def check_source(source: str,
+                 allowed_calls: frozenset[tuple[str, ...]] = frozenset()) -> list[Finding]:
+    """Every rule the source breaks; an empty list means it may be imported and run.
+
+    `allowed_calls`: library calls the task's reference makes (verifier.capture), which a
+    composed candidate may make too, called by their full path from `import torch`."""
     try:
         tree = ast.parse(source)
     except SyntaxError as exc:
         return [Finding("syntax-error", exc.lineno or 0, f"syntax error: {exc.msg}")]
-    checker = _Checker()
+    checker = _Checker(allowed_calls)
     checker.visit(tree)
     for source_node in checker.cuda_sources:
         checker.findings.extend(_check_cuda_argument(tree, source_node))

@@ -196,7 +196,8 @@ class Preparer:
         out: dict[str, Any] = {"verdict": None, "import_error": None, "warmup_error": None,
                                "compiled": 0, "cache_hits": 0, "compile_s": 0.0,
                                "shapes_warmed": 0, "patched": []}
-        rejected = guard_verdict(request.source, self.mode, request.dtype, self.device_name)
+        rejected = guard_verdict(request.source, self.mode, request.dtype, self.device_name,
+                                 self._task(request.task_path, request.task_source))
         if rejected is not None:
             out["verdict"] = rejected.to_dict()
         else:

@@ -87,14 +87,15 @@ def install_launch_hooks() -> None:
 
 
 class _AtenMonitor(TorchDispatchMode):
-    def __init__(self) -> None:
+    def __init__(self, extra_allowed: frozenset[str] = frozenset()) -> None:
         super().__init__()
         self.ops: Counter = Counter()
+        self.allowed = ALLOWED_ATEN | extra_allowed
 
     def __torch_dispatch__(self, func, types, args=(), kwargs=None):
         if not _in_launch():
             name = func.overloadpacket.__name__
-            if name not in ALLOWED_ATEN:
+            if name not in self.allowed:
                 self.ops[name] += 1
         return func(*args, **(kwargs or {}))
 
@@ -108,13 +109,15 @@ class CallRecord:
 
 
 @contextmanager
-def watch_call(candidate_module: str):
-    """Record what one candidate call launches, computes with PyTorch, and leaves running."""
+def watch_call(candidate_module: str, library_aten: frozenset[str] = frozenset()):
+    """Record what one candidate call launches, computes with PyTorch, and leaves running.
+    `library_aten`: aten ops of the library calls the task's reference makes (a convolution),
+    which a composed candidate makes too."""
     install_launch_hooks()
     before = dict(_launches)
     threads_before = {t.ident for t in threading.enumerate()}
     record = CallRecord()
-    monitor = _AtenMonitor()
+    monitor = _AtenMonitor(library_aten)
     _state.watching = True
     try:
         with monitor:

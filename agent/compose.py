@@ -1,0 +1,598 @@
+"""Plan a graph no single template covers: fusion groups, library calls, and one composed Candidate.
+
+A user's op is rarely one template: a convolution followed by a bias, an activation and a mean; a
+Linear followed by a GELU; a softmax of a matmul. `partition` splits the captured graph (after
+`decompose` rewrites BatchNorm (eval), GroupNorm and InstanceNorm into a row norm plus pointwise
+ops) into:
+
+- **groups**: runs of consecutive nodes that one family matcher of agent.plan covers, found by
+  maximal munch: from each node, the longest window (in program order) a matcher accepts. A
+  window is cut out as its own graph (its external values become placeholders), so the matchers
+  are the same ones that plan a whole task;
+- **library calls**: ops no template generates (convolutions, pooling, embedding, ...), kept as
+  calls to PyTorch, and views (reshape, flatten, permute, ...), which move no data;
+- **unmatched** compute nodes, reported by name; a graph with any is not covered.
+
+`CompositeTemplate` searches the groups' spaces together (parameter `g<i>.<name>`) and renders
+one module: each group's rendered kernels with their top-level names prefixed `_g<i>_`, and a
+`ModelNew` whose forward calls the groups' modules in order with the library calls between, as
+the reference graph does. The composed Candidate is verified as a whole against `Model`.
+"""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+import hashlib
+import json
+import operator
+from dataclasses import dataclass, field
+from typing import Any
+
+import torch
+import torch.fx
+import torch.nn.functional as F
+
+from templates.base import InvalidConfig, Param, Template
+from verifier.capture import LIBRARY_CALLS, _hashable, propagate
+
+MAX_WINDOW = 16  # nodes a group may span: matchers are tried on every window up to this size
+
+# Views and shape queries: no compute, emitted in forward as the method calls they are.
+VIEW_METHODS = {"view", "reshape", "flatten", "permute", "transpose", "contiguous", "unsqueeze",
+                "squeeze", "size", "t", "expand", "unflatten", "dim", "view_as", "reshape_as",
+                "expand_as", "chunk", "split", "unbind", "narrow", "movedim"}
+VIEW_FUNCTIONS = {torch.flatten: "flatten", torch.reshape: "reshape", torch.permute: "permute",
+                  torch.transpose: "transpose", torch.unsqueeze: "unsqueeze",
+                  torch.squeeze: "squeeze", torch.t: "t", torch.chunk: "chunk",
+                  torch.split: "split", torch.unbind: "unbind", torch.narrow: "narrow",
+                  torch.movedim: "movedim"}
+IDENTITY_FUNCTIONS = {F.dropout, F.dropout1d, F.dropout2d, F.dropout3d, F.alpha_dropout}
+
+
+@dataclass
+class Group:
+    index: int
+    nodes: list[torch.fx.Node]
+    found: dict  # the matcher's answer: op, family, template, context, ...
+    inputs: list[torch.fx.Node]  # the window's external values, in placeholder order
+    outputs: list[torch.fx.Node]  # its values used after it, in output order
+
+    @property
+    def family(self) -> str:
+        return self.found["family"]
+
+    @property
+    def template(self) -> str:
+        return self.found["template"]
+
+
+@dataclass
+class Partition:
+    gm: torch.fx.GraphModule
+    groups: list[Group] = field(default_factory=list)
+    library: list[torch.fx.Node] = field(default_factory=list)  # library calls
+    views: list[torch.fx.Node] = field(default_factory=list)
+    unmatched: list[torch.fx.Node] = field(default_factory=list)
+
+    @property
+    def covered(self) -> bool:
+        return not self.unmatched
+
+    def group_of(self, node: torch.fx.Node) -> Group | None:
+        for group in self.groups:
+            if node in group.nodes:
+                return group
+        return None
+
+
+# ---- node kinds ---------------------------------------------------------------------------
+
+def is_view(node: torch.fx.Node) -> bool:
+    if node.op == "call_method":
+        return node.target in VIEW_METHODS
+    if node.op == "call_function":
+        if node.target is getattr or node.target is operator.getitem:
+            return True
+        return _hashable(node.target) and (node.target in VIEW_FUNCTIONS
+                                           or node.target in IDENTITY_FUNCTIONS)
+    return False
+
+
+def is_library(node: torch.fx.Node) -> bool:
+    return node.op == "call_function" and _hashable(node.target) and node.target in LIBRARY_CALLS
+
+
+def is_compute(node: torch.fx.Node) -> bool:
+    return node.op in ("call_function", "call_method", "call_module") and not is_view(node)
+
+
+# ---- decomposition ------------------------------------------------------------------------
+
+def decompose(gm: torch.fx.GraphModule, inputs: list, task) -> torch.fx.GraphModule:
+    """Rewrite BatchNorm (eval, running stats), GroupNorm and InstanceNorm into a row LayerNorm
+    over a view and pointwise ops with reshaped parameters, which the families cover."""
+    graph = gm.graph
+    changed = False
+    for node in list(graph.nodes):
+        if node.op != "call_function":
+            continue
+        if node.target is F.batch_norm:
+            changed |= _decompose_batch_norm(graph, node)
+        elif node.target is F.group_norm:
+            changed |= _decompose_group_norm(graph, node)
+        elif node.target is F.instance_norm:
+            changed |= _decompose_instance_norm(graph, node)
+    if not changed:
+        return gm
+    graph.lint()
+    out = torch.fx.GraphModule(gm, graph)
+    propagate(out, inputs, task)
+    return out
+
+
+def _kw(node, index, name, default=None):
+    if name in node.kwargs:
+        return node.kwargs[name]
+    return node.args[index] if len(node.args) > index else default
+
+
+def _channel_view(graph, value, rank):
+    """value (C,) reshaped to broadcast along dim 1 of a rank-`rank` tensor."""
+    return graph.call_method("reshape", (value, [1, -1] + [1] * (rank - 2)))
+
+
+def _rank(node) -> int:
+    meta = node.meta.get("tensor_meta")
+    return len(meta.shape) if meta is not None else 0
+
+
+def _decompose_batch_norm(graph, node) -> bool:
+    x = node.args[0]
+    mean, var = _kw(node, 1, "running_mean"), _kw(node, 2, "running_var")
+    weight, bias = _kw(node, 3, "weight"), _kw(node, 4, "bias")
+    training, eps = _kw(node, 5, "training", False), _kw(node, 7, "eps", 1e-5)
+    if training or mean is None or var is None or _rank(x) < 2:
+        return False  # batch statistics: not a pointwise op
+    rank = _rank(x)
+    with graph.inserting_before(node):
+        y = graph.call_function(operator.sub, (x, _channel_view(graph, mean, rank)))
+        inv = graph.call_function(torch.rsqrt, (graph.call_function(
+            operator.add, (_channel_view(graph, var, rank), float(eps))),))
+        y = graph.call_function(operator.mul, (y, inv))
+        if weight is not None:
+            y = graph.call_function(operator.mul, (y, _channel_view(graph, weight, rank)))
+        if bias is not None:
+            y = graph.call_function(operator.add, (y, _channel_view(graph, bias, rank)))
+    node.replace_all_uses_with(y)
+    graph.erase_node(node)
+    return True
+
+
+def _rows_norm(graph, node, x, groups, weight, bias, eps) -> None:
+    """x (N, C, ...) normalized over each of `groups` channel groups (None: each channel)."""
+    rank = _rank(x)
+    shape = list(x.meta["tensor_meta"].shape)
+    width = 1
+    for size in shape[2:]:
+        width *= size
+    # the traced row width: the norm template reads the width from the tensor it is given, so
+    # this constant only serves shape propagation
+    width *= shape[1] // groups if groups is not None else 1
+    with graph.inserting_before(node):
+        n = graph.call_method("size", (x, 0))
+        rows = graph.call_method("reshape", (x, n, groups if groups is not None else
+                                             graph.call_method("size", (x, 1)), -1))
+        normed = graph.call_function(F.layer_norm, (rows, [width], None, None, float(eps)))
+        y = graph.call_method("reshape", (normed, graph.call_method("size", (x,))))
+        if weight is not None:
+            y = graph.call_function(operator.mul, (y, _channel_view(graph, weight, rank)))
+        if bias is not None:
+            y = graph.call_function(operator.add, (y, _channel_view(graph, bias, rank)))
+    node.replace_all_uses_with(y)
+    graph.erase_node(node)
+
+
+def _decompose_group_norm(graph, node) -> bool:
+    x, groups = node.args[0], _kw(node, 1, "num_groups")
+    if not isinstance(groups, int) or _rank(x) < 2:
+        return False
+    _rows_norm(graph, node, x, groups, _kw(node, 2, "weight"), _kw(node, 3, "bias"),
+               _kw(node, 4, "eps", 1e-5))
+    return True
+
+
+def _decompose_instance_norm(graph, node) -> bool:
+    x = node.args[0]
+    use_input_stats = _kw(node, 5, "use_input_stats", True)
+    if not use_input_stats or _rank(x) < 3:
+        return False
+    _rows_norm(graph, node, x, None, _kw(node, 3, "weight"), _kw(node, 4, "bias"),
+               _kw(node, 7, "eps", 1e-5))
+    return True
+
+
+# ---- windows and groups -------------------------------------------------------------------
+
+class _SubTask:
+    """What a matcher reads of a task, for a window of the task's graph."""
+
+    def __init__(self, task, op: str | None = None):
+        self.path = task.path
+        self.op = op
+        self.name = getattr(task, "name", "task")
+
+
+def window_graph(gm: torch.fx.GraphModule, nodes: list[torch.fx.Node], later_users: set):
+    """The window as its own GraphModule (over gm, so get_attr resolves), with its inputs and the
+    outputs that nodes after it (or the graph's output) read."""
+    inside = set(nodes)
+    graph = torch.fx.Graph()
+    env: dict[torch.fx.Node, torch.fx.Node] = {}
+    external: list[torch.fx.Node] = []
+    for node in nodes:
+        for used in node.all_input_nodes:
+            if used not in inside and used not in external:
+                if used.op != "get_attr" and not isinstance(
+                        getattr(used.meta.get("tensor_meta"), "shape", None), torch.Size):
+                    return None  # a group's module takes tensors only (a size stays glue)
+                external.append(used)
+    inputs = [n for n in external if n.op != "get_attr"]
+    for value in inputs + [n for n in external if n.op == "get_attr"]:
+        new = graph.placeholder(value.name) if value.op != "get_attr" else \
+            graph.get_attr(value.target)
+        new.meta = dict(value.meta)
+        env[value] = new
+    for node in nodes:
+        new = graph.node_copy(node, lambda n: env[n])
+        new.meta = dict(node.meta)
+        env[node] = new
+    outputs = [n for n in nodes if any(u not in inside or u in later_users for u in n.users)]
+    if not outputs:
+        return None
+    graph.output(env[outputs[0]] if len(outputs) == 1 else tuple(env[o] for o in outputs))
+    try:
+        sub = torch.fx.GraphModule(gm, graph)
+    except Exception:
+        return None
+    return sub, inputs, outputs
+
+
+def _match_window(task, gm, nodes, matchers) -> tuple[dict, list, list] | None:
+    from agent.plan import Graph
+
+    made = window_graph(gm, nodes, set())
+    if made is None:
+        return None
+    sub, inputs, outputs = made
+    graph = Graph(sub, _SubTask(task))
+    for matcher in matchers:
+        try:
+            found = matcher(graph)
+        except Exception:  # a matcher's "not like this" on a window is just no match
+            found = None
+        if found is not None:
+            return found, inputs, outputs
+    return None
+
+
+def partition(task, gm: torch.fx.GraphModule, matchers) -> Partition:
+    part = Partition(gm)
+    order = [n for n in gm.graph.nodes if n.op in ("call_function", "call_method", "call_module")]
+    i = 0
+    while i < len(order):
+        node = order[i]
+        if is_view(node):
+            part.views.append(node)
+            i += 1
+            continue
+        if is_library(node):
+            part.library.append(node)
+            i += 1
+            continue
+        match = None
+        # the longest window from here that a matcher covers; views inside are allowed (a
+        # transpose of K in attention), library calls are not
+        end = i
+        while end < len(order) and end - i < MAX_WINDOW and not is_library(order[end]):
+            end += 1
+        for j in range(end, i, -1):
+            window = order[i:j]
+            if is_view(window[-1]) and j - 1 > i:
+                continue  # a window does not end in a view: the view stays glue
+            match = _match_window(task, gm, window, matchers)
+            if match is not None:
+                found, inputs, outputs = match
+                part.groups.append(Group(len(part.groups), window, found, inputs, outputs))
+                i = j
+                break
+        if match is None:
+            part.unmatched.append(node)
+            i += 1
+    return part
+
+
+# ---- the composed candidate ---------------------------------------------------------------
+
+def _top_level_names(tree: ast.Module) -> set[str]:
+    names = set()
+    for stmt in tree.body:
+        if isinstance(stmt, (ast.FunctionDef, ast.ClassDef, ast.AsyncFunctionDef)):
+            names.add(stmt.name)
+        elif isinstance(stmt, ast.Assign):
+            for target in stmt.targets:
+                for sub in ast.walk(target):
+                    if isinstance(sub, ast.Name):
+                        names.add(sub.id)
+        elif isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
+            names.add(stmt.target.id)
+    return names
+
+
+def _locals_of(fn: ast.AST) -> set[str]:
+    args = fn.args
+    names = {a.arg for a in args.args + args.kwonlyargs + args.posonlyargs}
+    if args.vararg:
+        names.add(args.vararg.arg)
+    if args.kwarg:
+        names.add(args.kwarg.arg)
+    for sub in ast.walk(fn):
+        if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Store):
+            names.add(sub.id)
+    return names
+
+
+class _Renamer(ast.NodeTransformer):
+    def __init__(self, names: set[str], prefix: str):
+        self.names, self.prefix = names, prefix
+        self.shadowed: list[set[str]] = []
+
+    def _fn(self, node):
+        if not self.shadowed and node.name in self.names:
+            node.name = self.prefix + node.name
+        self.shadowed.append(_locals_of(node))
+        self.generic_visit(node)
+        self.shadowed.pop()
+        return node
+
+    visit_FunctionDef = _fn
+    visit_AsyncFunctionDef = _fn
+
+    def visit_ClassDef(self, node):
+        if not self.shadowed and node.name in self.names:
+            node.name = self.prefix + node.name
+        self.generic_visit(node)
+        return node
+
+    def visit_Name(self, node):
+        if node.id in self.names and not (self.shadowed and node.id in self.shadowed[-1]):
+            node.id = self.prefix + node.id
+        return node
+
+
+def prefix_module(source: str, prefix: str) -> tuple[list[str], str]:
+    """(the module's import lines, its body with every top-level name prefixed)."""
+    tree = ast.parse(source)
+    imports, body = [], []
+    for stmt in tree.body:
+        if isinstance(stmt, (ast.Import, ast.ImportFrom)):
+            imports.append(ast.unparse(stmt))
+        elif isinstance(stmt, ast.Expr) and isinstance(getattr(stmt, "value", None), ast.Constant) \
+                and isinstance(stmt.value.value, str) and not body:
+            continue  # the module docstring
+        else:
+            body.append(stmt)
+    module = ast.Module(body=body, type_ignores=[])
+    _Renamer(_top_level_names(module), prefix).visit(module)
+    return imports, ast.unparse(module)
+
+
+def _format(value: Any) -> str:
+    if isinstance(value, torch.fx.Node):
+        return value.name
+    if isinstance(value, tuple):
+        inner = ", ".join(_format(v) for v in value)
+        return f"({inner},)" if len(value) == 1 else f"({inner})"
+    if isinstance(value, list):
+        return "[" + ", ".join(_format(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k!r}: {_format(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, torch.dtype):
+        return str(value)  # "torch.float32"
+    if isinstance(value, torch.memory_format):
+        return str(value)
+    if isinstance(value, torch.device):
+        return f"torch.device({str(value)!r})"
+    if isinstance(value, slice):
+        return f"slice({_format(value.start)}, {_format(value.stop)}, {_format(value.step)})"
+    if value is Ellipsis:
+        return "..."
+    if isinstance(value, float) and value != value:
+        return 'float("nan")'
+    if isinstance(value, float) and value in (float("inf"), float("-inf")):
+        return 'float("inf")' if value > 0 else 'float("-inf")'
+    return repr(value)
+
+
+def _call_args(node: torch.fx.Node, skip: int = 0) -> str:
+    parts = [_format(a) for a in node.args[skip:]]
+    parts += [f"{k}={_format(v)}" for k, v in node.kwargs.items()]
+    return ", ".join(parts)
+
+
+def _glue_line(node: torch.fx.Node) -> str:
+    """One forward line for a view or a library call."""
+    if node.op == "call_method":
+        return f"{node.name} = {_format(node.args[0])}.{node.target}({_call_args(node, 1)})"
+    if node.target is getattr:
+        return f"{node.name} = {_format(node.args[0])}.{node.args[1]}"
+    if node.target is operator.getitem:
+        return f"{node.name} = {_format(node.args[0])}[{_format(node.args[1])}]"
+    if node.target in IDENTITY_FUNCTIONS:  # dropout in eval: the identity
+        return f"{node.name} = {_format(node.args[0])}"
+    if node.target in VIEW_FUNCTIONS:
+        return (f"{node.name} = {_format(node.args[0])}.{VIEW_FUNCTIONS[node.target]}"
+                f"({_call_args(node, 1)})")
+    return f"{node.name} = {LIBRARY_CALLS[node.target]}({_call_args(node)})"
+
+
+@dataclass(frozen=True)
+class CompositeTemplate(Template):
+    """The groups' templates searched together; renders the composed Candidate."""
+
+    groups: tuple = ()  # ((Template, context), ...)
+    forward_lines: tuple[str, ...] = ()
+    forward_args: tuple[str, ...] = ()
+    params: tuple[str, ...] = ()  # the Model parameter paths the composed forward reads
+    shares: tuple = ()  # ((group index, param path), ...): parameters each group's module mirrors
+    description: str = ""
+
+    def config(self, params: dict[str, Any]) -> Any:
+        names = {p.name for p in self.space}
+        if set(params) != names:
+            raise InvalidConfig(f"template {self.name}: params {sorted(params)} do not match "
+                                f"the space {sorted(names)}")
+        for p in self.space:
+            if params[p.name] not in p.choices:
+                raise InvalidConfig(f"template {self.name}: {p.name}={params[p.name]!r} not in "
+                                    f"{list(p.choices)}")
+        return self.config_type(**{_field(k): v for k, v in params.items()})
+
+    def group_configs(self, cfg: Any) -> list[Any]:
+        values = dataclasses.asdict(cfg)
+        configs = []
+        for i, (template, _) in enumerate(self.groups):
+            configs.append(template.config_type(**{
+                p.name: values[_field(f"g{i}.{p.name}")] for p in template.space}))
+        return configs
+
+    def render(self, cfg: Any, **context: Any) -> str:
+        problems = self.violations(cfg)
+        if problems:
+            raise InvalidConfig(f"template {self.name}: " + "; ".join(problems))
+        imports: list[str] = ["import torch"]
+        bodies: list[str] = []
+        for i, ((template, group_context), group_cfg) in enumerate(
+                zip(self.groups, self.group_configs(cfg))):
+            group_imports, body = prefix_module(template.render(group_cfg, **group_context),
+                                                f"_g{i}_")
+            imports += [line for line in group_imports if line not in imports]
+            bodies.append(f"# ---- group {i}: template {template.name} "
+                          f"({group_context.get('op', '')}) ----\n{body}")
+        future = [line for line in imports if line.startswith("from __future__")]
+        imports = future + [line for line in imports if line not in future]
+        params = {k: v for k, v in dataclasses.asdict(cfg).items()}
+        lines = [f'"""Composed by kernel-zoo: {self.description}', "",
+                 f"Params: {json.dumps(params, sort_keys=True)}", '"""', *imports, "", ""]
+        lines += [f"PARAMS = {params!r}", f"SHARES = {list(self.shares)!r}", "", ""]
+        lines += ["\n\n".join(bodies), "", ""]
+        lines += [
+            "def _share(state_dict, prefix, *args):",
+            "    # Each group's module mirrors the Model parameters it reads under its own name;",
+            "    # loading the Model's state dict hands them the same values.",
+            "    for group, path in SHARES:",
+            "        if prefix + path in state_dict:",
+            "            state_dict[prefix + 'g' + str(group) + '.' + path] = "
+            "state_dict[prefix + path]",
+            "", "",
+            "class ModelNew(torch.nn.Module):",
+            '    """Drop-in for the task\'s Model: the composed groups, with library calls '
+            'between."""',
+            "",
+            "    def __init__(self, *args, **kwargs):",
+            "        super().__init__()",
+        ]
+        for i in range(len(self.groups)):
+            lines.append(f"        self.g{i} = _g{i}_ModelNew()")
+        lines += _declare(self.params)
+        lines.append("        self._register_load_state_dict_pre_hook(_share)")
+        lines += ["", f"    def forward(self, {', '.join(self.forward_args)}):"]
+        lines += [f"        {line}" for line in self.forward_lines]
+        return "\n".join(lines) + "\n"
+
+
+def _declare(paths) -> list[str]:
+    lines, owners = [], []
+    for path in paths:
+        parts = path.split(".")
+        for k in range(1, len(parts)):
+            owner = ".".join(parts[:k])
+            if owner not in owners:
+                owners.append(owner)
+                lines.append(f"        self.{owner} = torch.nn.Module()")
+        lines.append(f"        self.{path} = torch.nn.UninitializedParameter()")
+    return lines
+
+
+def _field(name: str) -> str:
+    return name.replace(".", "__")
+
+
+def composite_template(task, part: Partition) -> CompositeTemplate:
+    from templates import get_template
+
+    if not part.covered:
+        raise ValueError("an uncovered partition has no composed template")
+    groups = []
+    space, defaults, shares = [], {}, []
+    for group in part.groups:
+        template = get_template(group.template)
+        context = dict(group.found["context"])
+        groups.append((template, context))
+        for p in template.space:
+            space.append(Param(f"g{group.index}.{p.name}", p.choices))
+        for k, v in dataclasses.asdict(template.default).items():
+            defaults[_field(f"g{group.index}.{k}")] = v
+        for p in context.get("params", []):
+            shares.append((group.index, p["path"]))
+    config_type = dataclasses.make_dataclass(
+        "CompositeConfig", [(_field(p.name), object) for p in space], frozen=True)
+    default = config_type(**defaults)
+
+    def constraints(cfg):
+        problems = []
+        values = dataclasses.asdict(cfg)
+        for i, (template, _) in enumerate(groups):
+            sub = template.config_type(**{p.name: values[_field(f"g{i}.{p.name}")]
+                                          for p in template.space})
+            problems += [f"group {i}: {m}" for m in template.violations(sub)]
+        return problems
+
+    # forward: placeholders, parameter reads, glue lines and one call per group, in graph order
+    args, lines, params = [], [], []
+    emitted: set = set()
+    for node in part.gm.graph.nodes:
+        if node.op == "placeholder":
+            args.append(node.name)
+        elif node.op == "get_attr":
+            lines.append(f"{node.name} = self.{node.target}")
+            params.append(str(node.target))
+        elif node.op == "output":
+            lines.append(f"return {_format(node.args[0])}")
+        else:
+            group = part.group_of(node)
+            if group is None:
+                lines.append(_glue_line(node))
+            elif node is group.nodes[-1] and group.index not in emitted:
+                emitted.add(group.index)
+                outs = ", ".join(o.name for o in group.outputs)
+                call = f"self.g{group.index}({', '.join(v.name for v in group.inputs)})"
+                lines.append(f"{outs} = {call}")
+    names = "+".join(t.name for t, _ in groups)
+    digest = hashlib.sha256(names.encode()).hexdigest()[:6]
+    description = ", ".join(f"g{i} {t.name}({c.get('op', '')})" for i, (t, c) in enumerate(groups))
+    library = sorted({LIBRARY_CALLS[n.target] for n in part.library})
+    if library:
+        description += "; library calls: " + ", ".join(library)
+
+    def bytes_moved(*_args, **_kwargs):
+        raise NotImplementedError("a composed candidate's bytes come from its task")
+
+    return CompositeTemplate(
+        name=f"composite-{names}-{digest}" if len(groups) > 1 else f"composite-{names}",
+        family="composite", jinja_file="", config_type=config_type, space=tuple(space),
+        default=default, constraints=constraints, bytes_moved=bytes_moved,
+        launcher="ModelNew", doc=__doc__ or "", groups=tuple(groups),
+        forward_lines=tuple(lines), forward_args=tuple(args),
+        params=tuple(dict.fromkeys(params)), shares=tuple(shares), description=description,
+    )
