@@ -82,6 +82,20 @@ def build_parser() -> argparse.ArgumentParser:
                      help="limit before the candidate's process is killed (default 600)")
     ver.add_argument("--no-time", action="store_true", help="check correctness only")
 
+    ana = sub.add_parser(
+        "analyze", help="show the captured graph and the plan for task files (no GPU needed)",
+        description="Capture each task's Model.forward on meta tensors (no GPU, no real memory) "
+        "and print its graph, the fusion groups and their template families, the library calls "
+        "kept, what no template covers, the op's bytes and FLOPs and its roofline floor on this "
+        "GPU or the one named by --device. Exit 0 when every file is covered, 1 when one is not, "
+        "2 on a usage error.",
+    )
+    ana.add_argument("tasks", nargs="+", metavar="TASK", help="KernelBench-format task files")
+    ana.add_argument("--json", metavar="OUT", help="write a list with one object per file to "
+                     "OUT ('-': stdout)")
+    ana.add_argument("--device", metavar="NAME", help="roofline for this GPU (h100, h200, a100) "
+                     "instead of this machine's")
+
     add_zoo_parser(sub)
 
     from agent.sweep_cli import add_sweep_parser  # `kzoo sweep`: its own module
@@ -205,6 +219,33 @@ def cmd_verify(args) -> int:
     return EXIT_OK if verdict.accepted else EXIT_REJECTED
 
 
+def cmd_analyze(args) -> int:
+    from agent.analyze import DEVICES, analyze_file, device_key, print_report
+    from agent.errors import PlanError
+    from tasks import TaskError
+
+    if args.device is not None and device_key(args.device) is None:
+        return _error(f"unknown device {args.device!r}; known: {', '.join(DEVICES)}")
+    results, failed = [], False
+    for path in args.tasks:
+        if not Path(path).is_file():
+            return _error(f"{path}: no such task file")
+        try:
+            result = analyze_file(path, args.device)
+        except (TaskError, PlanError) as exc:  # a file that cannot be captured: say so, go on
+            result = {"file": path, "covered": False, "groups": [], "library_calls": [],
+                      "unmatched": [], "reason": str(exc), "error": True}
+            print(f"== {path}\n  cannot analyze: {exc}", file=sys.stderr)
+        else:
+            if args.json != "-":
+                print_report(result)
+        failed |= not result["covered"]
+        results.append(result)
+    if args.json:
+        _write_json(args.json, results)
+    return EXIT_REJECTED if failed else EXIT_OK
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -218,6 +259,8 @@ def main(argv: list[str] | None = None) -> int:
             return cmd_optimize(args)
         if args.command == "verify":
             return cmd_verify(args)
+        if args.command == "analyze":
+            return cmd_analyze(args)
         if args.command == "zoo":
             from agent.zoo_cli import run_zoo
 

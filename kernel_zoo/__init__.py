@@ -24,6 +24,7 @@ __all__ = [
     "__version__",
     "load",
     "ops",
+    "optimize",
 ]
 
 
@@ -35,6 +36,14 @@ def load(op: str, version: str | None = None, *, zoo: str | Path | None = None) 
     from kernel_zoo import ops
 
     return ops.load(op, version, zoo=zoo)
+
+
+def optimize(module_or_function, example_inputs, **options):
+    """Search, verify and compose kernels for a module or function; returns (the optimized
+    module, the result object of `kzoo optimize --json`). See kernel_zoo.api."""
+    from kernel_zoo.api import optimize as run
+
+    return run(module_or_function, example_inputs, **options)
 
 
 def __getattr__(name: str) -> Any:
