@@ -551,7 +551,8 @@ def plan(task: Task) -> Plan:
     what = (f"no template covers {', '.join(_node_text(n) for n in part.unmatched)}"
             if part.unmatched else "no node lands in a generated kernel")
     raise PlanError(
-        f"{task.path}: {what} (captured: {', '.join(text)}). "
+        f"{task.path}: the captured graph matches no template family: {what} "
+        f"(captured: {', '.join(text)}). "
         "Covered: softmax and log-softmax, RMSNorm, LayerNorm, GroupNorm, InstanceNorm, "
         "BatchNorm (eval), residual add + RMSNorm, sum/mean/amax/amin/argmax, cross-entropy, "
         "pointwise chains with broadcasts and a reduction, and library calls (convolutions, "

@@ -1,0 +1,105 @@
+"""Composed kernels (issue #5) against eager PyTorch and torch.compile, in one GPU run.
+
+For each task (default: the Linear+epilogue and convolution+tail tasks), `kzoo optimize` searches
+the plan's composed template for --trials trials (real Ray verifier actor, real SQLite study, no
+promotion), and the winner is re-verified with fresh, interleaved eager and torch.compile
+baselines: the verifier's timer (L2 flushed, CUDA-event medians), correctness checked first at
+every shape and seed. Writes bench/results/compose-<device>.json and prints one row per shape.
+
+    python bench/compose.py [--tasks conv_relu_bias_mean,linear_bias_gelu] [--trials 6]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+DEFAULT_TASKS = ("linear_bias_gelu", "conv_relu_bias_mean", "conv_bn_relu",
+                 "conv_groupnorm_swish", "conv_pool_sigmoid_sum", "layer_norm_gelu")
+
+
+def run(names: list[str], trials: int, dtype: str, budget: float, out_dir: Path) -> dict:
+    import tasks
+    from agent.loop import OptimizeOptions, optimize
+    from agent.plan import plan
+    from verifier.environment import device_label, environment
+
+    rows, failures = [], []
+    storage = f"sqlite:///{tempfile.mkdtemp()}/compose-bench.db"
+    for name in names:
+        path = ROOT / "tasks" / f"{name}.py"
+        task = tasks.load(path)
+        found = plan(task)
+        started = time.monotonic()
+        result = optimize(OptimizeOptions(
+            task=str(path), trials=trials, dtype=dtype, storage=storage, promote=False,
+            quiet=True, time_budget=budget, seed=0))
+        verdict = result.best_verdict or {}
+        best = result.payload.get("best") or {}
+        entry = {"task": name, "family": found.family, "template": best.get("template"),
+                 "params": best.get("params"), "dtype": dtype, "trials": result.payload["trials"],
+                 "seconds": round(time.monotonic() - started, 1),
+                 "accepted": bool(verdict.get("accepted")), "reasons": verdict.get("reasons", [])}
+        if found.partition is not None:
+            entry["groups"] = [g.template for g in found.partition.groups]
+            entry["library_calls"] = [n.name for n in found.partition.library]
+        if not entry["accepted"]:
+            failures.append(entry)
+        for shape in verdict.get("shapes", []):
+            ms, eager, comp = shape.get("ms"), shape.get("eager_ms"), shape.get("compile_ms")
+            rows.append({**entry, "shape": shape.get("shape"), "ms": ms, "eager_ms": eager,
+                         "compile_ms": comp,
+                         "speedup_vs_eager": round(eager / ms, 3) if ms and eager else None,
+                         "speedup_vs_compile": round(comp / ms, 3) if ms and comp else None})
+            _print_row(rows[-1])
+        if not verdict.get("shapes"):
+            print(f"{name}: no timed winner: {entry['reasons'][:2]}")
+    speedups = [r["speedup_vs_eager"] for r in rows if r["speedup_vs_eager"]]
+    result = {
+        "what": "composed kernels (kzoo optimize on the plan's composite template) vs eager and "
+                "torch.compile (default mode), baselines timed in the same verifier run",
+        "environment": environment(), "date": time.strftime("%Y-%m-%d"), "dtype": dtype,
+        "trials_per_task": trials, "rows": rows, "failures": failures,
+        "summary": {
+            "geomean_vs_eager": round(math.exp(sum(map(math.log, speedups)) / len(speedups)), 3)
+            if speedups else None,
+            "beats_eager_everywhere": bool(rows) and all((r["speedup_vs_eager"] or 0) > 1.0
+                                                         for r in rows),
+        },
+    }
+    out_dir.mkdir(parents=True, exist_ok=True)
+    path = out_dir / f"compose-{device_label()}.json"
+    path.write_text(json.dumps(result, indent=2, default=str) + "\n")
+    print(f"wrote {path}")
+    print(json.dumps(result["summary"]))
+    return result
+
+
+def _print_row(r: dict) -> None:
+    fmt = lambda v: f"{v:.4f}" if isinstance(v, float) else str(v)  # noqa: E731
+    print(f"{r['task']:24s} {json.dumps(r['shape']):60s} ms {fmt(r['ms'])} eager "
+          f"{fmt(r['eager_ms'])} compile {fmt(r['compile_ms'])} x{r['speedup_vs_eager']} eager "
+          f"x{r['speedup_vs_compile']} compile")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tasks", default=",".join(DEFAULT_TASKS))
+    parser.add_argument("--trials", type=int, default=6)
+    parser.add_argument("--dtype", default="bfloat16")
+    parser.add_argument("--budget", type=float, default=90.0, help="seconds per task's search")
+    parser.add_argument("--out", default=str(ROOT / "bench" / "results"))
+    args = parser.parse_args()
+    run(args.tasks.split(","), args.trials, args.dtype, args.budget, Path(args.out))
+
+
+if __name__ == "__main__":
+    main()
