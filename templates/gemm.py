@@ -91,6 +91,14 @@ DEFAULT = GemmConfig(
     persistent=0, use_tma=False,
 )
 
+# A starting point for skinny outputs (M <= 128 rows: decode batches against a weight): short
+# tiles along M, a long K step and split-K so ~2 waves of programs cover a 4096-8192 wide output.
+# Untimed on a GPU yet: bench/gemm.py --configs times it against its neighbours.
+SKINNY_DEFAULT = GemmConfig(
+    BLOCK_M=16, BLOCK_N=64, BLOCK_K=128, GROUP_M=1, num_warps=4, num_stages=4, SPLIT_K=4,
+    persistent=0, use_tma=False,
+)
+
 
 def stage_bytes(cfg: GemmConfig, itemsize: int) -> int:
     """Shared memory of one pipeline stage: an A tile and a B tile."""
