@@ -52,7 +52,8 @@ def _swaps_last_two(graph: Graph, node: torch.fx.Node) -> bool:
 
 
 def _operand(graph: Graph, node: Any) -> tuple[dict, tuple[int, ...]] | None:
-    """Where an operand comes from, whether it is transposed, and its shape as the matmul sees it."""
+    """Where an operand comes from, whether it is transposed, and its shape as the matmul sees
+    it (after the transpose)."""
     if not isinstance(node, torch.fx.Node):
         return None
     transposed = False

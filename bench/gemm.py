@@ -201,7 +201,8 @@ def run_main(args, device, cache: Path) -> dict:
         print(f"{case.name}: correct={row['correctness']['ok']} tma={row['tma_path']}", flush=True)
         if row["correctness"]["ok"] and not args.smoke:
             a, b = setup.operands()
-            fns = {"kernel": lambda: model(*setup.inputs), "eager": lambda: setup.model(*setup.inputs),
+            fns = {"kernel": lambda: model(*setup.inputs),
+                   "eager": lambda: setup.model(*setup.inputs),
                    "cublas": lambda: torch.matmul(a, b)}
             compiled = torch.compile(setup.model)
             fns["compile"] = lambda: compiled(*setup.inputs)
@@ -337,7 +338,8 @@ def main() -> int:
     failed = [r["case"] for r in result["rows"]
               if not args.configs and not r["correctness"]["ok"]]
     if not args.smoke:
-        name = f"gemm-configs-{device_label()}.json" if args.configs else f"gemm-{device_label()}.json"
+        kind = "gemm-configs" if args.configs else "gemm"
+        name = f"{kind}-{device_label()}.json"
         path = Path(args.out) / name
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps(result, indent=2) + "\n")
