@@ -3,8 +3,9 @@
 Each family has a matcher that reads the captured graph and, when the graph is that family's op,
 returns the render context its templates need. The families: row-wise softmax and log-softmax
 (any dim), row normalizations (RMSNorm, LayerNorm, residual add + RMSNorm), reductions over a dim
-(sum, mean, amax, amin, argmax), cross-entropy, and fused pointwise chains. A graph no matcher
-covers is reported plainly, with what was found, rather than guessed at.
+(sum, mean, amax, amin, argmax), cross-entropy, GEMM with a pointwise epilogue (agent.plan_gemm),
+and fused pointwise chains. A graph no matcher covers is reported plainly, with what was found,
+rather than guessed at.
 """
 
 from __future__ import annotations
@@ -341,18 +342,26 @@ def _module_expr(module: torch.nn.Module, arg: list) -> list | None:
     return None
 
 
-def _match_pointwise(graph: Graph) -> dict | None:
-    outputs = graph.outputs
-    if len(outputs) != 1 or not isinstance(outputs[0], torch.fx.Node):
-        return None
-    out_shape = graph.shape(outputs[0])
-    if out_shape is None:
-        return None
-    inputs: list[dict] = []
-    leaf_index: dict[str, int] = {}
+class PointwiseExpr:
+    """Builds a pointwise expression tree (templates/pointwise.py's format) from fx nodes.
 
-    def leaf(node: torch.fx.Node) -> list | None:
-        if node.name not in leaf_index:
+    Leaves (placeholders, get_attr parameters) become `inputs` entries, each kind judged against
+    `out_shape`: "full", "row" (1-D over the last dim) or "scalar". `substitutes` maps node names
+    to subtrees that stand for them (the GEMM matcher puts ["acc"] for its matmul node).
+    `convert` returns None for anything outside the pointwise vocabulary.
+    """
+
+    def __init__(self, graph: Graph, out_shape: tuple[int, ...],
+                 substitutes: dict[str, list] | None = None):
+        self.graph = graph
+        self.out_shape = out_shape
+        self.substitutes = dict(substitutes or {})
+        self.inputs: list[dict] = []
+        self._leaf_index: dict[str, int] = {}
+
+    def leaf(self, node: torch.fx.Node) -> list | None:
+        graph = self.graph
+        if node.name not in self._leaf_index:
             shape = graph.shape(node)
             if node.op == "get_attr":
                 owner, _, name = str(node.target).rpartition(".")
@@ -360,26 +369,28 @@ def _match_pointwise(graph: Graph) -> dict | None:
                 source = {"source": "param", "path": str(node.target)}
             else:
                 source = {"source": "arg", "index": graph.placeholders.index(node)}
-            if shape == out_shape:
+            if shape == self.out_shape:
                 kind = "full"
-            elif shape is not None and len(shape) == 1 and shape[0] == out_shape[-1]:
+            elif shape is not None and len(shape) == 1 and shape[0] == self.out_shape[-1]:
                 kind = "row"
             elif shape is not None and len(shape) == 0:
                 kind = "scalar"
             else:
                 return None  # a broadcast the template does not cover
-            leaf_index[node.name] = len(inputs)
-            inputs.append({"kind": kind, **source})
-        return ["input", leaf_index[node.name]]
+            self._leaf_index[node.name] = len(self.inputs)
+            self.inputs.append({"kind": kind, **source})
+        return ["input", self._leaf_index[node.name]]
 
-    def convert(value: Any) -> list | None:
+    def convert(self, value: Any) -> list | None:
         if isinstance(value, (int, float)) and not isinstance(value, bool):
             return ["const", float(value)]
         if not isinstance(value, torch.fx.Node):
             return None
+        if value.name in self.substitutes:
+            return self.substitutes[value.name]
         if value.op in ("placeholder", "get_attr"):
-            return leaf(value)
-        args = [convert(a) if isinstance(a, torch.fx.Node) else a for a in value.args]
+            return self.leaf(value)
+        args = [self.convert(a) if isinstance(a, torch.fx.Node) else a for a in value.args]
         tensor_args = [a for a, raw in zip(args, value.args) if isinstance(raw, torch.fx.Node)]
         if any(a is None for a in tensor_args):
             return None
@@ -391,10 +402,20 @@ def _match_pointwise(graph: Graph) -> dict | None:
         if value.op == "call_method" and value.target in _POINTWISE_METHODS:
             return _POINTWISE_METHODS[value.target](args, dict(value.kwargs))
         if value.op == "call_module":
-            return _module_expr(graph.module(value), args[0])
+            return _module_expr(self.graph.module(value), args[0])
         return None
 
-    expr = convert(outputs[0])
+
+def _match_pointwise(graph: Graph) -> dict | None:
+    outputs = graph.outputs
+    if len(outputs) != 1 or not isinstance(outputs[0], torch.fx.Node):
+        return None
+    out_shape = graph.shape(outputs[0])
+    if out_shape is None:
+        return None
+    builder = PointwiseExpr(graph, out_shape)
+    expr = builder.convert(outputs[0])
+    inputs = builder.inputs
     if expr is None or not inputs or not any(i["kind"] == "full" for i in inputs):
         return None
     op = graph.task.op or "pointwise"
@@ -508,9 +529,11 @@ def _match_tail(graph: Graph) -> dict | None:
                         "params": params}}
 
 
+from agent.plan_gemm import match_gemm  # noqa: E402 - it builds on this module's Graph
+
 MATCHERS: tuple[Callable[[Graph], dict | None], ...] = (
-    _match_softmax, _match_norm, _match_reduce, _match_cross_entropy, _match_pointwise,
-    _match_tail,
+    _match_softmax, _match_norm, _match_reduce, _match_cross_entropy, match_gemm,
+    _match_pointwise, _match_tail,
 )
 
 
@@ -555,8 +578,9 @@ def plan(task: Task) -> Plan:
         f"(captured: {', '.join(text)}). "
         "Covered: softmax and log-softmax, RMSNorm, LayerNorm, GroupNorm, InstanceNorm, "
         "BatchNorm (eval), residual add + RMSNorm, sum/mean/amax/amin/argmax, cross-entropy, "
-        "pointwise chains with broadcasts and a reduction, and library calls (convolutions, "
-        "pooling) with the tail behind them fused."
+        "GEMM (matmul, bmm, addmm, linear) with a pointwise epilogue, pointwise chains with "
+        "broadcasts and a reduction, and library calls (convolutions, pooling) with the tail "
+        "behind them fused."
     )
 
 

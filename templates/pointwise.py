@@ -152,6 +152,7 @@ class RenderedExpression:
     lines: tuple[str, ...]  # SSA assignments "t0 = ...", in dependency order
     result: str  # the name (or literal) holding the value to store
     used_inputs: tuple[int, ...]  # indices of `inputs` the expression reads, ascending
+    used_leaves: tuple[str, ...] = ()  # named leaves (see render_expression) it reads, sorted
 
 
 def _number(value: Any, where: str) -> str:
@@ -162,20 +163,30 @@ def _number(value: Any, where: str) -> str:
     return repr(float(value))
 
 
-def render_expression(expr: Any, n_inputs: int) -> RenderedExpression:
+def render_expression(expr: Any, n_inputs: int,
+                      leaves: dict[str, str] | None = None) -> RenderedExpression:
     """Validate an expression tree and render it as Triton statements over fp32 values.
 
     Input i is read from the variable `x{i}`; each op node becomes one `t{k} = ...` line, so a
-    subtree used twice (and an argument used twice inside a helper) is computed once.
+    subtree used twice (and an argument used twice inside a helper) is computed once. `leaves`
+    names extra argument-less leaves and the variable each reads: the GEMM template passes
+    {"acc": "acc"}, so ["acc"] is its fp32 matmul result.
     """
     lines: list[str] = []
     memo: dict[str, str] = {}
     used: set[int] = set()
+    named = dict(leaves or {})
+    used_named: set[str] = set()
 
     def visit(node: Any, where: str) -> str:
         if not isinstance(node, (list, tuple)) or not node or not isinstance(node[0], str):
             raise InvalidConfig(f"{where}: expected [name, args...], got {node!r:.80}")
         name, args = node[0], list(node[1:])
+        if name in named:
+            if args:
+                raise InvalidConfig(f"{where}: the leaf [{name!r}] takes no arguments, got {node!r}")
+            used_named.add(name)
+            return named[name]
         if name == "input":
             if len(args) != 1 or isinstance(args[0], bool) or not isinstance(args[0], int):
                 raise InvalidConfig(f"{where}: an input leaf is ['input', index], got {node!r}")
@@ -226,7 +237,7 @@ def render_expression(expr: Any, n_inputs: int) -> RenderedExpression:
         return target
 
     result = visit(expr, "expr")
-    return RenderedExpression(tuple(lines), result, tuple(sorted(used)))
+    return RenderedExpression(tuple(lines), result, tuple(sorted(used)), tuple(sorted(used_named)))
 
 
 def _render_clamp(rendered: list, where: str) -> str:

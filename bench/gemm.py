@@ -1,0 +1,353 @@
+"""Benchmark the gemm template against cuBLAS, eager PyTorch and torch.compile, in one GPU run.
+
+Cases (M x N x K, bf16 unless named): 4096^3, 8192^3, 8192 x 4096 x 14336 (MLP down projection),
+128 x 4096 x 4096 and 16 x 8192 x 8192 (skinny, split-K), gelu(linear(x, W, b)) at
+8192 x 8192 x 4096 (the fused epilogue), and 4096^3 in fp32 (IEEE on every side: TF32 off).
+Each case renders the template for the task's plan (the default config, SKINNY_DEFAULT for
+M <= 128, or one given by --config-json), checks the kernel against a float64 reference with the
+verifier's tolerance first, then times, interleaved with the verifier's timer (L2 flushed, CUDA
+events, medians): the kernel, cuBLAS (torch.matmul; for the linear case the bare GEMM
+x @ W^T), eager PyTorch (the task's Model), torch.compile(Model) and, with --max-autotune,
+torch.compile(Model, mode="max-autotune") (minutes of autotuning per case: only the cases named by
+--max-autotune-cases). Writes bench/results/gemm-<device>.json and prints TFLOP/s and ratios.
+
+--configs times a short list of candidate configs per case instead (correctness checked first),
+beside cuBLAS, and writes bench/results/gemm-configs-<device>.json with the best per case.
+
+--smoke runs everything on the CPU in Triton's interpreter at the tasks' tiny cpu shapes:
+correctness only, nothing timed, nothing written.
+
+    python bench/gemm.py [--max-autotune] [--config-json FILE]
+    python bench/gemm.py --configs
+    python bench/gemm.py --smoke
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import os
+import sys
+import time
+from pathlib import Path
+
+import torch
+
+if not torch.cuda.is_available():
+    # Must precede every @triton.jit decoration in this process.
+    os.environ["TRITON_INTERPRET"] = "1"
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+import tasks  # noqa: E402
+from agent.plan import plan  # noqa: E402
+from templates import get_template  # noqa: E402
+from templates.gemm import DEFAULT, SKINNY_DEFAULT, GemmConfig, constraints  # noqa: E402
+from verifier import tolerance  # noqa: E402
+from verifier.core import load_candidate  # noqa: E402
+from verifier.environment import device_label, environment  # noqa: E402
+
+DTYPES = {"float32": torch.float32, "bfloat16": torch.bfloat16, "float16": torch.float16}
+
+
+@dataclasses.dataclass(frozen=True)
+class Case:
+    name: str
+    task: str
+    shape: dict
+    dtype: str
+    kind: str  # "large" | "skinny" | "fused" | "fp32": which candidate list --configs uses
+
+
+CASES = (
+    Case("matmul_4096", "matmul", {"M": 4096, "N": 4096, "K": 4096}, "bfloat16", "large"),
+    Case("matmul_8192", "matmul", {"M": 8192, "N": 8192, "K": 8192}, "bfloat16", "large"),
+    Case("mlp_down_8192x4096x14336", "matmul_mlp", {"M": 8192, "N": 4096, "K": 14336},
+         "bfloat16", "large"),
+    Case("skinny_128x4096x4096", "matmul_skinny", {"M": 128, "N": 4096, "K": 4096}, "bfloat16",
+         "skinny"),
+    Case("skinny_16x8192x8192", "matmul_skinny", {"M": 16, "N": 8192, "K": 8192}, "bfloat16",
+         "skinny"),
+    Case("linear_bias_gelu_8192x8192x4096", "linear_bias_gelu",
+         {"tokens": 8192, "in_features": 4096, "out_features": 8192}, "bfloat16", "fused"),
+    Case("matmul_4096_fp32", "matmul", {"M": 4096, "N": 4096, "K": 4096}, "float32", "fp32"),
+)
+ACCEPTANCE = {  # case -> (baseline, the ratio the kernel must reach against it)
+    "matmul_4096": ("cublas", 0.95), "matmul_8192": ("cublas", 0.95),
+    "mlp_down_8192x4096x14336": ("cublas", 0.95),
+    "skinny_128x4096x4096": ("cublas", 1.0), "skinny_16x8192x8192": ("cublas", 1.0),
+    "linear_bias_gelu_8192x8192x4096": ("eager", 1.10),
+}
+
+
+def _cfg(**changes) -> GemmConfig:
+    return dataclasses.replace(DEFAULT, **changes)
+
+
+# Candidates for --configs: Triton-tutorial / Inductor H100 shapes and their TMA and persistent
+# forms; for skinny outputs, short M tiles over split-K factors.
+CANDIDATES = {
+    "large": [
+        DEFAULT, _cfg(num_stages=4), _cfg(use_tma=True), _cfg(use_tma=True, persistent=1),
+        _cfg(persistent=1), _cfg(BLOCK_M=256, BLOCK_N=128), _cfg(BLOCK_N=128, num_warps=4,
+                                                                  num_stages=4),
+        _cfg(BLOCK_N=128, BLOCK_K=128, num_stages=3),
+    ],
+    "skinny": [
+        SKINNY_DEFAULT,
+        *(dataclasses.replace(SKINNY_DEFAULT, BLOCK_M=bm, BLOCK_N=bn, SPLIT_K=sk)
+          for bm, bn, sk in ((16, 64, 1), (16, 64, 2), (16, 64, 8), (16, 128, 4), (32, 64, 4),
+                             (64, 64, 2), (64, 128, 1), (128, 64, 1))),
+        dataclasses.replace(SKINNY_DEFAULT, BLOCK_K=256, num_stages=3),
+    ],
+    "fused": None,  # the "large" list
+    "fp32": [
+        _cfg(BLOCK_M=128, BLOCK_N=128, BLOCK_K=32, num_stages=3),
+        _cfg(BLOCK_M=64, BLOCK_N=128, BLOCK_K=32, num_warps=4, num_stages=3),
+        _cfg(BLOCK_M=128, BLOCK_N=128, BLOCK_K=32, num_stages=3, use_tma=True),
+    ],
+}
+
+
+def config_for(case: Case, given: dict) -> GemmConfig:
+    if case.name in given:
+        return get_template("gemm").config(given[case.name])
+    return SKINNY_DEFAULT if case.shape.get("M", 1 << 30) <= 128 else DEFAULT
+
+
+class Setup:
+    """One case at one shape: the task's model and inputs on the device, and its plan."""
+
+    def __init__(self, case: Case, device: torch.device, smoke: bool):
+        self.case = case
+        self.task = tasks.load(ROOT / "tasks" / f"{case.task}.py")
+        self.task.apply_shape(self.task.cpu_shapes[0] if smoke else case.shape)
+        self.plan = plan(self.task)
+        self.dtype = DTYPES[case.dtype]
+        torch.manual_seed(0)
+        with torch.device(device):
+            self.model = self.task.make_model().to(self.dtype).eval()
+            self.inputs = [t.to(self.dtype) for t in self.task.make_inputs()]
+        self.init = self.task.module.get_init_inputs()
+        self.flops = self.task.formula_value("flops", self.inputs[0].element_size())
+        self.device = device
+
+    def candidate(self, cfg: GemmConfig, cache: Path):
+        source = get_template("gemm").render(cfg, **self.plan.context)
+        module = load_candidate(source, cache)
+        with torch.device(self.device):
+            model = module.ModelNew(*self.init)
+        state = {k: v.detach() for k, v in self.model.state_dict().items()}
+        model.load_state_dict(state, strict=False, assign=True)
+        return module, model
+
+    def check(self, model) -> dict:
+        """The verifier's comparison of one output against float64, PyTorch's same-dtype output."""
+        with torch.no_grad():
+            got = model(*self.inputs)
+            same = self.model(*self.inputs)
+            ref64 = _float64(self.model)(*[t.double() for t in self.inputs])
+        tol = tolerance.tolerance_for(self.case.dtype, self.task.tolerances.get(self.case.dtype))
+        comp = tolerance.compare(got, ref64, same, tol)
+        return {"ok": comp.ok, "max_rel_err": comp.max_rel_err, "rel_l2_err": comp.rel_l2_err,
+                "rel_l2_bound": comp.rel_l2_bound, "n_bad": comp.n_bad}
+
+    def tma_path(self, module) -> str:
+        a, b = self.operands()
+        a3, b3, _ = module._as_3d(a, b)
+        return module.tma_plan(a3, b3)
+
+    def operands(self):
+        ctx = self.plan.context
+        values = []
+        for spec in (ctx["a"], ctx["b"]):
+            t = (self.inputs[spec["index"]] if spec["source"] == "arg"
+                 else self.model.get_parameter(spec["path"]))
+            values.append(t.transpose(-2, -1) if spec["transposed"] else t)
+        return values
+
+
+def _float64(model):
+    import copy
+
+    return copy.deepcopy(model).to(torch.float64)
+
+
+def _tflops(flops: int, ms: float) -> float:
+    return flops / (ms * 1e-3) / 1e12
+
+
+def run_main(args, device, cache: Path) -> dict:
+    from verifier.timing import L2Flusher, bench
+
+    given = json.loads(Path(args.config_json).read_text()) if args.config_json else {}
+    flusher = None if args.smoke else L2Flusher(device)
+    autotune_cases = set(args.max_autotune_cases.split(",")) if args.max_autotune else set()
+    rows = []
+    for case in _selected(args):
+        setup = Setup(case, device, args.smoke)
+        cfg = config_for(case, given)
+        row = {"case": case.name, "task": case.task, "shape": case.shape, "dtype": case.dtype,
+               "config": dataclasses.asdict(cfg), "flops": setup.flops}
+        try:  # a kernel that fails is recorded as incorrect; the other cases still run
+            module, model = setup.candidate(cfg, cache)
+            row["tma_path"] = setup.tma_path(module)
+            row["correctness"] = setup.check(model)
+        except Exception as exc:
+            row["correctness"] = {"ok": False, "error": f"{type(exc).__name__}: {str(exc)[:300]}"}
+            row["tma_path"] = None
+        print(f"{case.name}: correct={row['correctness']['ok']} tma={row['tma_path']}", flush=True)
+        if row["correctness"]["ok"] and not args.smoke:
+            a, b = setup.operands()
+            fns = {"kernel": lambda: model(*setup.inputs),
+                   "eager": lambda: setup.model(*setup.inputs),
+                   "cublas": lambda: torch.matmul(a, b)}
+            compiled = torch.compile(setup.model)
+            fns["compile"] = lambda: compiled(*setup.inputs)
+            if case.name in autotune_cases:
+                tuned = torch.compile(setup.model, mode="max-autotune")
+                fns["compile_max_autotune"] = lambda: tuned(*setup.inputs)
+            with torch.no_grad():
+                start = time.time()
+                for fn in fns.values():  # compile (and autotune) outside the timed runs
+                    fn()
+                torch.cuda.synchronize()
+                row["compile_seconds"] = time.time() - start
+                timings = bench(fns, flusher=flusher, budget_ms=150.0 * len(fns))
+            row["ms"] = {k: t.median_ms for k, t in timings.items()}
+            row["tflops"] = {k: _tflops(setup.flops, ms) for k, ms in row["ms"].items()}
+            row["speedup"] = {f"vs_{k}": row["ms"][k] / row["ms"]["kernel"]
+                              for k in row["ms"] if k != "kernel"}
+            bar = ACCEPTANCE.get(case.name)
+            if bar:
+                row["acceptance"] = {"baseline": bar[0], "needed": bar[1],
+                                     "met": row["speedup"][f"vs_{bar[0]}"] >= bar[1]}
+            if case.name.startswith("linear_bias_gelu") and "compile_max_autotune" in row["ms"]:
+                row["acceptance_max_autotune"] = row["speedup"]["vs_compile_max_autotune"] >= 1.0
+        rows.append(row)
+    return {"rows": rows}
+
+
+def run_configs(args, device, cache: Path) -> dict:
+    from verifier.timing import L2Flusher, bench
+
+    flusher = None if args.smoke else L2Flusher(device)
+    out = []
+    for case in _selected(args):
+        setup = Setup(case, device, args.smoke)
+        configs = CANDIDATES[case.kind] or CANDIDATES["large"]
+        fns, results = {}, []
+        for i, cfg in enumerate(configs):
+            problems = constraints(cfg)
+            entry = {"config": dataclasses.asdict(cfg), "problems": problems}
+            results.append(entry)
+            if problems:
+                continue
+            try:  # a config that fails to compile is recorded, and the others still run
+                module, model = setup.candidate(cfg, cache)
+                entry["tma_path"] = setup.tma_path(module)
+                entry["correctness"] = setup.check(model)
+            except Exception as exc:
+                entry["error"] = f"{type(exc).__name__}: {str(exc)[:300]}"
+                print(f"{case.name} cfg{i}: {entry['error']}", flush=True)
+                continue
+            if entry["correctness"]["ok"]:
+                fns[f"cfg{i}"] = (lambda m: lambda: m(*setup.inputs))(model)
+        row = {"case": case.name, "dtype": case.dtype, "shape": case.shape, "configs": results}
+        if fns and not args.smoke:
+            a, b = setup.operands()
+            fns["cublas"] = lambda: torch.matmul(a, b)
+            fns["eager"] = lambda: setup.model(*setup.inputs)
+            with torch.no_grad():
+                timings = bench(fns, flusher=flusher, budget_ms=60.0 * len(fns))
+            for i, entry in enumerate(results):
+                if f"cfg{i}" in timings:
+                    entry["ms"] = timings[f"cfg{i}"].median_ms
+                    entry["tflops"] = _tflops(setup.flops, entry["ms"])
+                    entry["vs_cublas"] = timings["cublas"].median_ms / entry["ms"]
+            row["cublas_ms"] = timings["cublas"].median_ms
+            row["eager_ms"] = timings["eager"].median_ms
+            timed = [e for e in results if "ms" in e]
+            row["best"] = min(timed, key=lambda e: e["ms"]) if timed else None
+        print(f"{case.name}: {sum('correctness' in e for e in results)} configs run, "
+              f"{sum(e.get('correctness', {}).get('ok', False) for e in results)} correct",
+              flush=True)
+        out.append(row)
+    return {"rows": out}
+
+
+def _selected(args) -> list[Case]:
+    if not args.cases:
+        return list(CASES)
+    names = set(args.cases.split(","))
+    return [c for c in CASES if c.name in names]
+
+
+def print_table(result: dict, configs: bool) -> None:
+    if configs:
+        for row in result["rows"]:
+            best = row.get("best")
+            if best:
+                print(f"{row['case']:34s} best {best['tflops']:7.1f} TFLOP/s "
+                      f"{best['vs_cublas']:.3f}x cuBLAS  {json.dumps(best['config'])}")
+        return
+    print(f"{'case':34s} {'kernel':>8s} {'cublas':>8s} {'eager':>8s} {'compile':>8s} "
+          f"{'max-at':>8s}  TFLOP/s; ratios: kernel vs cublas, eager, compile, max-autotune")
+    for row in result["rows"]:
+        if "tflops" not in row:
+            print(f"{row['case']:34s} correct={row['correctness']['ok']} (not timed)")
+            continue
+        t = row["tflops"]
+        s = row["speedup"]
+        print(f"{row['case']:34s} {t['kernel']:8.1f} {t['cublas']:8.1f} {t['eager']:8.1f} "
+              f"{t['compile']:8.1f} {t.get('compile_max_autotune', float('nan')):8.1f}  "
+              f"{s['vs_cublas']:.3f} {s['vs_eager']:.3f} {s['vs_compile']:.3f} "
+              f"{s.get('vs_compile_max_autotune', float('nan')):.3f}")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--smoke", action="store_true",
+                        help="CPU interpreter at tiny shapes: correctness only, nothing written")
+    parser.add_argument("--configs", action="store_true", help="time candidate configs per case")
+    parser.add_argument("--cases", help="comma-separated case names (default: all)")
+    parser.add_argument("--config-json", help="JSON file: case name -> template params")
+    parser.add_argument("--max-autotune", action="store_true",
+                        help="also time torch.compile(mode='max-autotune') (minutes per case)")
+    parser.add_argument("--max-autotune-cases",
+                        default="linear_bias_gelu_8192x8192x4096,matmul_4096",
+                        help="cases --max-autotune covers")
+    parser.add_argument("--out", default=str(ROOT / "bench" / "results"), help="results folder")
+    args = parser.parse_args()
+    if not args.smoke and not torch.cuda.is_available():
+        parser.error("no CUDA device: run with --smoke on the CPU")
+    device = torch.device("cpu" if args.smoke else "cuda")
+    # fp32 is compared and timed IEEE against IEEE: TF32 would fake the cuBLAS baseline.
+    torch.backends.cuda.matmul.allow_tf32 = False
+    torch.backends.cudnn.allow_tf32 = False
+    cache = Path(os.environ.get("KZOO_HOME", ROOT / ".kzoo")) / "bench-gemm-cache"
+    started = time.time()
+    result = {"environment": environment(), "mode": "configs" if args.configs else "main",
+              "smoke": args.smoke}
+    result.update(run_configs(args, device, cache) if args.configs
+                  else run_main(args, device, cache))
+    result["seconds"] = time.time() - started
+    print_table(result, args.configs)
+    failed = [r["case"] for r in result["rows"]
+              if not args.configs and not r["correctness"]["ok"]]
+    if not args.smoke:
+        kind = "gemm-configs" if args.configs else "gemm"
+        name = f"{kind}-{device_label()}.json"
+        path = Path(args.out) / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(result, indent=2) + "\n")
+        print(f"wrote {path}")
+    if failed:
+        print(f"INCORRECT: {', '.join(failed)}")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,202 @@
+"""Tiled GEMM with a fused pointwise epilogue: C = epilogue(A @ B), batched or not.
+
+Render context (from the planner, agent.plan_gemm):
+- `op`: the zoo op; the launcher is `launch_<op>(a, b, in0, in1, ...)`: the two matmul operands
+  as the Model holds them, then one argument per entry of `inputs`, in that order.
+- `a`, `b`: where ModelNew finds each operand and whether the Model transposes it first:
+  {"source": "arg", "index": k} or {"source": "param", "path": "fc.weight"}, plus
+  "transposed": bool. A transposed operand is read through its strides (a view, no copy): F.linear's
+  weight is `b` with transposed=True, `x.t() @ y` has `a` transposed.
+- `epilogue`: an expression tree in templates/pointwise.py's format whose leaf ["acc"] is the fp32
+  matmul result of the tile; ["input", i] leaves read `inputs[i]`: "row" (1-D over N, a bias),
+  "full" (the output's shape, a residual) or "scalar". ["acc"] alone is a plain matmul. Math is
+  fp32; only the final value is rounded to the output dtype (A's dtype).
+- `inputs`: the epilogue's operands, in pointwise's format (kind + source); `params`: the Model
+  parameters ModelNew mirrors (see _model.jinja).
+
+A is (..., M, K), B is (..., K, N) after the transposes. Batch dims are flattened to one; a 2-D B
+with a batched A folds A's batch dims into M (a Linear over (batch, seq, K)); equal batch dims
+run batched (bmm); a 2-D A against a batched B is broadcast by a zero batch stride.
+
+Knobs:
+- BLOCK_M/N/K tile the output and the reduction; GROUP_M orders tiles in groups of GROUP_M rows
+  of tiles so neighbouring programs share A and B tiles in L2.
+- SPLIT_K > 1 splits K over SPLIT_K programs per tile (for small outputs with a long K, M <= 128):
+  each writes its fp32 partial tile to a workspace, and a second kernel sums the partials in a
+  fixed order and applies the epilogue: deterministic, no atomics. The launcher caps SPLIT_K at
+  the number of K tiles.
+- persistent > 0: a grid of min(tiles, SMs * persistent) programs, each looping over tiles.
+- use_tma: Hopper tensor descriptors (host-side `TensorDescriptor`, TMA loads) for A and B. Taken
+  only where it is valid: a CUDA device of compute capability >= 9, the installed Triton having
+  descriptors, 2-D operands (no batch), one unit stride per operand, 16-byte aligned base and
+  strides. Anywhere else (Triton's interpreter included) the launcher runs the pointer kernel,
+  which computes the same values; `tma_plan(a, b)` in the rendered module says which path a call
+  takes and why, so a benchmark records it. use_tma needs SPLIT_K == 1 (a constraint).
+
+fp32 operands are multiplied in IEEE fp32 (`input_precision="ieee"`, never TF32); bf16/fp16
+accumulate in fp32. Shared memory is budgeted for 2-byte operands (the dtype is not known when a
+config is built): num_stages * (BM*BK + BK*BN) * 2 bytes must fit. An fp32 launch needs twice
+that, so the launcher lowers num_stages for fp32 until the stages fit (at least one stage must:
+a constraint), and records the stages it used in `fp32_stages()`.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from templates.base import InvalidConfig, Param, Template
+from templates.pointwise import render_expression, validate_inputs
+
+# An H100/H200 thread block may use 227 KB of shared memory; the epilogue's layout conversion
+# reuses the pipeline's buffers, so the pipeline alone is budgeted.
+MAX_SHARED_BYTES = 227 * 1024
+BUDGET_ITEMSIZE = 2  # bf16/fp16; fp32 launches lower their stages (see the docstring)
+MAX_ACC_PER_THREAD = 256  # fp32 accumulator values per thread before the compiler spills
+MIN_ACC_PER_THREAD = 4  # a tile too small for its warps leaves threads idle
+TMA_MIN_BLOCK_BYTES = 16  # a TMA box's inner dim must span at least 16 bytes
+
+
+@dataclass(frozen=True)
+class GemmConfig:
+    BLOCK_M: int
+    BLOCK_N: int
+    BLOCK_K: int
+    GROUP_M: int
+    num_warps: int
+    num_stages: int
+    SPLIT_K: int
+    persistent: int  # programs per SM of a persistent grid; 0: one program per tile
+    use_tma: bool
+
+
+SPACE = (
+    Param("BLOCK_M", (16, 32, 64, 128, 256)),
+    Param("BLOCK_N", (32, 64, 128, 256)),
+    Param("BLOCK_K", (32, 64, 128, 256)),
+    Param("GROUP_M", (1, 4, 8, 16)),
+    Param("num_warps", (4, 8)),
+    Param("num_stages", (2, 3, 4, 5)),
+    Param("SPLIT_K", (1, 2, 4, 8, 16)),
+    Param("persistent", (0, 1, 2)),
+    Param("use_tma", (False, True)),
+)
+
+# Triton's matmul tutorial and Inductor's H100 mm configs: a 128x256x64 tile, 8 warps, 3 stages
+# (3 * (128*64 + 64*256) * 2 B = 144 KB of shared memory), grouped by 8. TMA is off by default
+# so the default runs unchanged on every Triton the zoo supports; the search turns it on.
+DEFAULT = GemmConfig(
+    BLOCK_M=128, BLOCK_N=256, BLOCK_K=64, GROUP_M=8, num_warps=8, num_stages=3, SPLIT_K=1,
+    persistent=0, use_tma=False,
+)
+
+# A starting point for skinny outputs (M <= 128 rows: decode batches against a weight): short
+# tiles along M, a long K step and split-K so ~2 waves of programs cover a 4096-8192 wide output.
+# Untimed on a GPU yet: bench/gemm.py --configs times it against its neighbours.
+SKINNY_DEFAULT = GemmConfig(
+    BLOCK_M=16, BLOCK_N=64, BLOCK_K=128, GROUP_M=1, num_warps=4, num_stages=4, SPLIT_K=4,
+    persistent=0, use_tma=False,
+)
+
+
+def stage_bytes(cfg: GemmConfig, itemsize: int) -> int:
+    """Shared memory of one pipeline stage: an A tile and a B tile."""
+    return (cfg.BLOCK_M * cfg.BLOCK_K + cfg.BLOCK_K * cfg.BLOCK_N) * itemsize
+
+
+def constraints(cfg: GemmConfig) -> list[str]:
+    problems = []
+    shared = cfg.num_stages * stage_bytes(cfg, BUDGET_ITEMSIZE)
+    if shared > MAX_SHARED_BYTES:
+        problems.append(f"{cfg.num_stages} stages of {cfg.BLOCK_M}x{cfg.BLOCK_N}x{cfg.BLOCK_K} "
+                        f"take {shared} bytes of shared memory at 2 bytes per element "
+                        f"(> {MAX_SHARED_BYTES})")
+    if stage_bytes(cfg, 4) > MAX_SHARED_BYTES:
+        problems.append(f"one fp32 stage of {cfg.BLOCK_M}x{cfg.BLOCK_N}x{cfg.BLOCK_K} takes "
+                        f"{stage_bytes(cfg, 4)} bytes (> {MAX_SHARED_BYTES}): fp32 could not run")
+    per_thread = cfg.BLOCK_M * cfg.BLOCK_N // (32 * cfg.num_warps)
+    if per_thread > MAX_ACC_PER_THREAD:
+        problems.append(f"a {cfg.BLOCK_M}x{cfg.BLOCK_N} fp32 accumulator over {cfg.num_warps} "
+                        f"warps is {per_thread} registers per thread (> {MAX_ACC_PER_THREAD})")
+    if per_thread < MIN_ACC_PER_THREAD:
+        problems.append(f"a {cfg.BLOCK_M}x{cfg.BLOCK_N} tile over {cfg.num_warps} warps gives "
+                        f"{per_thread} accumulator values per thread (< {MIN_ACC_PER_THREAD})")
+    if cfg.SPLIT_K > 1 and cfg.persistent:
+        problems.append("SPLIT_K > 1 with a persistent grid: split-K is for outputs too small to "
+                        "fill the GPU, where a persistent loop has nothing to loop over")
+    if cfg.use_tma and cfg.SPLIT_K > 1:
+        problems.append("use_tma with SPLIT_K > 1: the TMA kernel covers whole-K tiles only")
+    if cfg.SPLIT_K > 1 and cfg.BLOCK_M * cfg.BLOCK_N > 128 * 128:
+        problems.append("SPLIT_K > 1 with a tile over 128x128: split-K serves small outputs")
+    if cfg.GROUP_M > 1 and cfg.BLOCK_M * cfg.GROUP_M > 4096:
+        problems.append(f"GROUP_M {cfg.GROUP_M} of {cfg.BLOCK_M}-row tiles spans more than "
+                        "4096 rows: the group no longer fits L2 alongside its B tiles")
+    return problems
+
+
+def bytes_moved(m: int, n: int, k: int, itemsize: int, batch: int = 1, n_row_inputs: int = 0,
+                n_full_inputs: int = 0) -> int:
+    """A and B read once, C written once (per batch), plus the epilogue's operands."""
+    per_batch = (m * k + k * n + (1 + n_full_inputs) * m * n) * itemsize
+    return batch * per_batch + n_row_inputs * n * itemsize
+
+
+def flops(m: int, n: int, k: int, batch: int = 1) -> int:
+    """Multiply-adds of the matmul, two FLOPs each; the epilogue's few per element are left out."""
+    return 2 * batch * m * n * k
+
+
+_OPERAND_KEYS = {"source", "index", "path", "transposed"}
+
+
+def _check_operand(name: str, spec: Any, params: Any) -> dict:
+    if not isinstance(spec, dict) or not isinstance(spec.get("transposed"), bool):
+        raise InvalidConfig(f"{name} must be a dict with a bool 'transposed', got {spec!r:.80}")
+    extra = set(spec) - _OPERAND_KEYS
+    if extra:
+        raise InvalidConfig(f"{name}: unknown keys {sorted(extra)}")
+    # an operand's source is validated as a pointwise input of kind "full"
+    validate_inputs([{"kind": "full", **{k: v for k, v in spec.items() if k != "transposed"}}],
+                    params)
+    return dict(spec)
+
+
+@dataclass(frozen=True)
+class GemmTemplate(Template):
+    """Renders with the epilogue compiled to Triton statements over `acc`."""
+
+    def render(self, cfg: Any, **context: Any) -> str:
+        if "a" in context and "b" in context:
+            op = context.get("op", "missing")
+            if not isinstance(op, str) or not op.isidentifier():
+                raise InvalidConfig(f"template {self.name}: op must be an identifier (it names "
+                                    f"launch_<op>), got {op!r}")
+            params = context.get("params", [])
+            a = _check_operand("a", context["a"], params)
+            b = _check_operand("b", context["b"], params)
+            raw_inputs = context.get("inputs", [])
+            inputs = validate_inputs(raw_inputs, params) if raw_inputs else []
+            epilogue = context.get("epilogue", ["acc"])
+            rendered = render_expression(epilogue, len(inputs), leaves={"acc": "acc"})
+            if "acc" not in rendered.used_leaves:
+                raise InvalidConfig("the epilogue never reads ['acc'], the matmul result")
+            context = {**context, "a": a, "b": b, "inputs": inputs, "epilogue": epilogue,
+                       "epilogue_lines": rendered.lines, "epilogue_result": rendered.result,
+                       "used_inputs": rendered.used_inputs,
+                       "epilogue_json": json.dumps(epilogue)}
+        return super().render(cfg, **context)
+
+
+TEMPLATE = GemmTemplate(
+    name="gemm",
+    family="gemm",
+    jinja_file="gemm.py.jinja",
+    config_type=GemmConfig,
+    space=SPACE,
+    default=DEFAULT,
+    constraints=constraints,
+    bytes_moved=bytes_moved,
+    launcher="launch_{op}",
+    doc=__doc__ or "",
+)

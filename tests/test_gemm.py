@@ -1,0 +1,260 @@
+"""The GEMM family: template knobs verified in Triton's interpreter, constraints, the matcher,
+the ops, and a wrong epilogue that the verifier must reject."""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib.util
+import itertools
+
+import pytest
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+import tasks
+from agent.plan import Graph, capture, plan
+from agent.plan_gemm import match_gemm
+from conftest import ROOT
+from templates import InvalidConfig, get_template
+from templates.gemm import DEFAULT, constraints
+from verifier.core import Verifier
+from verifier.worker import detect_mode
+
+GEMM = get_template("gemm")
+# Small tiles: several tiles, K steps and edge tiles at the tasks' cpu shapes.
+SMALL = dataclasses.replace(DEFAULT, BLOCK_M=32, BLOCK_N=32, BLOCK_K=32, GROUP_M=2, num_warps=4,
+                            num_stages=2)
+_counter = itertools.count()
+
+
+@pytest.fixture(scope="module")
+def verifier(tmp_path_factory):
+    return Verifier(detect_mode(), tmp_path_factory.mktemp("gemm"))
+
+
+def _task(name: str):
+    return tasks.load(ROOT / "tasks" / f"{name}.py")
+
+
+def _verify(verifier, name: str, dtype: str, cfg=SMALL, **context_overrides):
+    task = _task(name)
+    context = {**plan(task).context, **context_overrides}
+    return verifier.verify(task, GEMM.render(cfg, **context), dtype)
+
+
+def _load(source: str, tmp_path):
+    path = tmp_path / f"gemm_candidate_{next(_counter)}.py"
+    path.write_text(source)
+    spec = importlib.util.spec_from_file_location(path.stem, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize("name,dtype,cfg", [
+    ("matmul", "bfloat16", SMALL),
+    ("matmul", "float32", SMALL),  # IEEE fp32: the verifier's fp32 tolerance excludes TF32
+    ("matmul_transposed", "float16", SMALL),
+    ("matmul_batched", "bfloat16", SMALL),
+    ("matmul_skinny", "bfloat16", dataclasses.replace(SMALL, BLOCK_M=16, BLOCK_K=128, SPLIT_K=4)),
+    ("matmul_batched", "float16", dataclasses.replace(SMALL, persistent=1)),
+    ("linear_bias_gelu", "bfloat16", SMALL),
+    ("linear_bias_gelu", "float32", dataclasses.replace(SMALL, BLOCK_N=64, SPLIT_K=2)),
+    ("linear_residual", "float16", dataclasses.replace(SMALL, persistent=2)),
+    ("linear_bias_silu", "bfloat16", dataclasses.replace(SMALL, use_tma=True)),  # falls back
+], ids=["plain", "fp32-ieee", "transposed", "batched", "split-k", "persistent", "bias-gelu",
+        "fp32-bias-gelu-split-k", "residual-persistent", "tma-config-fallback"])
+def test_knob_is_verified_correct(verifier, name, dtype, cfg):
+    verdict = _verify(verifier, name, dtype, cfg)
+    assert verdict.accepted, verdict.reasons
+
+
+def test_a_wrong_epilogue_is_rejected(verifier):
+    """Rendered without the bias (GELU of the bare matmul): the verifier must say no."""
+    verdict = _verify(verifier, "linear_bias_gelu", "bfloat16", epilogue=["gelu", ["acc"], "none"])
+    assert not verdict.accepted
+    assert any("mismatch" in r or "wrong" in r or "max" in r for r in verdict.reasons), \
+        verdict.reasons
+
+
+def test_a_missing_transpose_is_rejected(verifier):
+    task = _task("matmul_transposed")
+    context = plan(task).context
+    # rendered without the transpose: a (K x M) @ b (K x N) does not even multiply at 33x47x65
+    context = {**context, "a": {**context["a"], "transposed": False}}
+    verdict = verifier.verify(task, GEMM.render(SMALL, **context), "float32")
+    assert not verdict.accepted
+
+
+def test_split_k_is_deterministic_and_tma_kernel_matches(tmp_path):
+    ctx = {"op": "matmul", "a": {"source": "arg", "index": 0, "transposed": False},
+           "b": {"source": "arg", "index": 1, "transposed": True}, "params": []}
+    split = _load(GEMM.render(dataclasses.replace(SMALL, SPLIT_K=4), **ctx), tmp_path)
+    a, w = torch.randn(20, 256), torch.randn(48, 256)  # b = w^T, read by strides
+    first, second = split.launch_matmul(a, w), split.launch_matmul(a, w)
+    assert torch.equal(first, second)
+    torch.testing.assert_close(first, a @ w.t(), rtol=1e-5, atol=1e-4)
+    # The interpreter runs tensor-descriptor kernels too: force the TMA path to check its code.
+    tma = _load(GEMM.render(dataclasses.replace(SMALL, use_tma=True), **ctx), tmp_path)
+    assert tma.tma_plan(a.unsqueeze(0), w.t().unsqueeze(0)) != "tma"  # no GPU here: fallback
+    for dtype in (torch.float32, torch.bfloat16):
+        x, y = torch.randn(40, 64, dtype=dtype), torch.randn(64, 48, dtype=dtype)
+        got = tma._gemm(x.t().contiguous().t(), y, (), use_tma=True)  # column-major A
+        torch.testing.assert_close(got.double(), x.double() @ y.double(), rtol=1.6e-2, atol=1e-2)
+
+
+def test_constraints_prune_what_cannot_run():
+    assert constraints(DEFAULT) == []
+    assert GEMM.config(dataclasses.asdict(DEFAULT)) == DEFAULT
+    too_big = dataclasses.replace(DEFAULT, BLOCK_M=256, BLOCK_N=256, BLOCK_K=128, num_stages=4)
+    assert any("shared memory" in p for p in constraints(too_big))
+    assert any("registers" in p for p in constraints(
+        dataclasses.replace(DEFAULT, BLOCK_M=256, BLOCK_N=256, num_warps=4)))
+    assert any("persistent" in p for p in constraints(
+        dataclasses.replace(SMALL, SPLIT_K=4, persistent=1)))
+    assert any("TMA" in p for p in constraints(
+        dataclasses.replace(SMALL, SPLIT_K=4, use_tma=True)))
+    with pytest.raises(InvalidConfig, match="shared memory"):
+        GEMM.render(too_big, op="matmul", a={"source": "arg", "index": 0, "transposed": False},
+                    b={"source": "arg", "index": 1, "transposed": False}, params=[])
+    # every config the space admits fits 227 KB at 2 bytes and one fp32 stage
+    valid = [cfg for cfg in (GEMM.config(dict(zip([p.name for p in GEMM.space], values)))
+                             for values in itertools.product(*(p.choices for p in GEMM.space)))
+             if not constraints(cfg)]
+    assert len(valid) > 100
+    assert all(c.num_stages * (c.BLOCK_M * c.BLOCK_K + c.BLOCK_K * c.BLOCK_N) * 2 <= 227 * 1024
+               for c in valid)
+
+
+def test_render_refuses_a_bad_context():
+    base = {"op": "matmul", "a": {"source": "arg", "index": 0, "transposed": False},
+            "b": {"source": "arg", "index": 1, "transposed": False}, "params": []}
+    with pytest.raises(InvalidConfig, match="acc"):
+        GEMM.render(SMALL, **base, epilogue=["relu", ["input", 0]],
+                    inputs=[{"kind": "full", "source": "arg", "index": 2}])
+    with pytest.raises(InvalidConfig, match="transposed"):
+        GEMM.render(SMALL, **{**base, "a": {"source": "arg", "index": 0}})
+    with pytest.raises(InvalidConfig, match="params"):
+        GEMM.render(SMALL, **{**base, "b": {"source": "param", "path": "w", "transposed": True}})
+
+
+MATCHED = {
+    "matmul": ("matmul", False, False, ["acc"]),
+    "matmul_mlp": ("matmul", False, False, ["acc"]),
+    "matmul_skinny": ("matmul", False, False, ["acc"]),
+    "matmul_batched": ("matmul", False, False, ["acc"]),
+    "matmul_transposed": ("matmul_transposed", True, False, ["acc"]),
+    "linear_bias_gelu": ("linear_bias_gelu", False, True,
+                         ["gelu", ["add", ["acc"], ["input", 0]], "none"]),
+    "linear_bias_silu": ("linear_bias_silu", False, True, ["silu", ["add", ["acc"], ["input", 0]]]),
+    "linear_residual": ("linear_residual", False, True,
+                        ["add", ["add", ["acc"], ["input", 0]], ["input", 1]]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(MATCHED))
+def test_matcher_on_each_task(name):
+    op, a_t, b_t, epilogue = MATCHED[name]
+    found = plan(_task(name))
+    assert (found.op, found.family, found.template) == (op, "gemm", "gemm")
+    ctx = found.context
+    assert (ctx["a"]["transposed"], ctx["b"]["transposed"], ctx["epilogue"]) == (a_t, b_t, epilogue)
+
+
+class _Inline:
+    """A throwaway task around a Model class, for matcher cases no task file holds."""
+
+    def __init__(self, fn, shapes: tuple):
+        self.fn, self.shapes, self.op, self.path = fn, shapes, None, "inline"
+
+    def make_model(self):  # called under capture's meta device, as a task's would be
+        return _Lambda(self.fn)
+
+    def make_inputs(self):
+        return [torch.empty(s) for s in self.shapes]
+
+
+def _match(fn, *shapes):
+    task = _Inline(fn, shapes)
+    gm, _ = capture(task)
+    return match_gemm(Graph(gm, task))
+
+
+class _Lambda(nn.Module):
+    def __init__(self, fn):
+        super().__init__()
+        self.fn = fn
+        self.w = nn.Parameter(torch.empty(6, 4))
+        self.bias = nn.Parameter(torch.empty(6))
+
+    def forward(self, a, b):
+        return self.fn(self, a, b)
+
+
+@pytest.mark.parametrize("fn,shapes,expected", [
+    (lambda m, a, b: a.T @ b.t(), [(4, 5), (6, 4)], (True, True, ["acc"])),
+    (lambda m, a, b: torch.matmul(a.transpose(-2, -1), b.mT), [(2, 4, 5), (2, 6, 4)],
+     (True, True, ["acc"])),
+    (lambda m, a, b: torch.addmm(b, a, m.w.t(), beta=0.5, alpha=2.0), [(3, 4), (3, 6)],
+     (False, True, ["add", ["mul", ["acc"], ["const", 2.0]],
+                    ["mul", ["input", 0], ["const", 0.5]]])),
+    (lambda m, x, _: torch.relu(F.linear(x, m.w, m.bias)) * 3, [(2, 7, 4), (1,)],
+     (False, True, ["mul", ["relu", ["add", ["acc"], ["input", 0]]], ["const", 3.0]])),
+])
+def test_matcher_reads_transposes_addmm_and_chains(fn, shapes, expected):
+    found = _match(fn, *shapes)
+    assert found is not None
+    ctx = found["context"]
+    assert (ctx["a"]["transposed"], ctx["b"]["transposed"], ctx["epilogue"]) == expected
+
+
+@pytest.mark.parametrize("fn,shapes", [
+    (lambda m, a, b: (a @ b) @ b, [(4, 4), (4, 4)]),  # two matmuls
+    (lambda m, a, b: a @ b, [(4,), (4, 5)]),  # a vector
+    (lambda m, a, b: torch.bmm(a, b), [(2, 4, 5), (2, 5, 3)]),  # matches: control case
+    (lambda m, a, b: (a @ b).sum(-1), [(4, 5), (5, 3)]),  # a reduction after it
+])
+def test_matcher_declines_what_the_template_does_not_cover(fn, shapes):
+    found = _match(fn, *shapes)
+    assert (found is not None) == (shapes[0] == (2, 4, 5))
+
+
+def test_ops_fall_back_on_cpu_and_check_activations():
+    from kernel_zoo import ops
+    from kernel_zoo._ops_gemm import variant_name
+
+    x, w, b = torch.randn(2, 3, 8), torch.randn(5, 8), torch.randn(5)
+    torch.testing.assert_close(ops.linear(x, w, b, "gelu_tanh"),
+                               F.gelu(F.linear(x, w, b), approximate="tanh"))
+    torch.testing.assert_close(ops.matmul(x, w.t()), x @ w.t())
+    with pytest.raises(ValueError, match="activation"):
+        ops.linear(x, w, b, "swish")
+    assert variant_name(True, "gelu") == "linear_bias_gelu"
+    assert variant_name(False, None) == "linear"
+    # the task's op is the variant's name: its zoo entry serves ops.linear(x, w, b, "gelu")
+    assert _task("linear_bias_gelu").op == variant_name(True, "gelu")
+
+
+def test_rendered_launcher_matches_the_zoo_op_signature(tmp_path):
+    found = plan(_task("linear_bias_gelu"))
+    module = _load(GEMM.render(SMALL, **found.context), tmp_path)
+    x, w, b = torch.randn(2, 9, 40), torch.randn(24, 40), torch.randn(24)
+    got = module.launch_linear_bias_gelu(x, w, b)  # (x, weight, bias), as ops.linear calls it
+    torch.testing.assert_close(got, F.gelu(F.linear(x, w, b)), rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.gpu
+def test_tma_path_is_taken_and_correct_on_hopper(tmp_path):
+    if torch.cuda.get_device_capability()[0] < 9:
+        pytest.skip("TMA needs sm_90")
+    found = plan(_task("linear_bias_gelu"))
+    module = _load(GEMM.render(dataclasses.replace(DEFAULT, use_tma=True), **found.context),
+                   tmp_path)
+    x = torch.randn(1024, 512, device="cuda", dtype=torch.bfloat16)
+    w = torch.randn(768, 512, device="cuda", dtype=torch.bfloat16) / 512 ** 0.5
+    b = torch.randn(768, device="cuda", dtype=torch.bfloat16)
+    assert module.tma_plan(x.unsqueeze(0), w.t().unsqueeze(0)) == "tma"
+    got = module.launch_linear_bias_gelu(x, w, b)
+    ref = F.gelu(F.linear(x.double(), w.double(), b.double()))
+    torch.testing.assert_close(got.double(), ref, rtol=1.6e-2, atol=1e-2)
