@@ -131,6 +131,9 @@ def match_gemm(graph: Graph) -> dict | None:
     for spec in (a_spec, b_spec, *builder.inputs):
         if spec["source"] == "param" and {"path": spec["path"]} not in params:
             params.append({"path": spec["path"]})
-    return {"op": op, "family": "gemm", "template": "gemm", "alternatives": (), "bucket": "any",
+    from kernel_zoo import buckets
+
+    bucket = buckets.bucket_of(op, a_shape)  # matmul: skinny (rows_le_128) or not
+    return {"op": op, "family": "gemm", "template": "gemm", "alternatives": (), "bucket": bucket,
             "context": {"op": op, "a": a_spec, "b": b_spec, "epilogue": epilogue,
                         "inputs": builder.inputs, "params": params}}

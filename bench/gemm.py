@@ -101,8 +101,20 @@ CANDIDATES = {
           for bm, bn, sk in ((16, 64, 1), (16, 64, 2), (16, 64, 8), (16, 128, 4), (32, 64, 4),
                              (64, 64, 2), (64, 128, 1), (128, 64, 1))),
         dataclasses.replace(SKINNY_DEFAULT, BLOCK_K=256, num_stages=3),
+        # M = 128 in one tile row: B is read once, split-K fills the SMs
+        *(dataclasses.replace(SKINNY_DEFAULT, BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=bk, SPLIT_K=sk,
+                              num_warps=w, num_stages=st)
+          for bm, bn, bk, sk, w, st in ((128, 64, 64, 2, 4, 4), (128, 64, 64, 4, 4, 4),
+                                        (128, 32, 128, 2, 4, 4), (128, 64, 128, 2, 8, 3),
+                                        (64, 64, 128, 2, 4, 4), (128, 128, 64, 4, 8, 3),
+                                        (128, 64, 64, 8, 4, 4))),
     ],
-    "fused": None,  # the "large" list
+    "fused": [
+        DEFAULT, _cfg(epilogue_split=2), _cfg(epilogue_split=2, num_stages=4),
+        _cfg(epilogue_split=2, use_tma=True), _cfg(epilogue_split=2, use_tma=True, persistent=1),
+        _cfg(use_tma=True), _cfg(BLOCK_M=256, BLOCK_N=128, epilogue_split=2),
+        _cfg(num_stages=4),
+    ],
     "fp32": [
         _cfg(BLOCK_M=128, BLOCK_N=128, BLOCK_K=32, num_stages=3),
         _cfg(BLOCK_M=64, BLOCK_N=128, BLOCK_K=32, num_warps=4, num_stages=3),

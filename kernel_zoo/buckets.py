@@ -69,7 +69,10 @@ class BucketScheme:
 # Powers of two because the kernels round a row up to a power-of-two block, and that block (rows
 # per program, registers per thread, one pass or a loop) is what a tuned setting depends on.
 _COLS = BucketScheme(size_name="cols", axis=-1, bounds=(1024, 4096, 16384, 65536))
-SCHEMES: dict[str, BucketScheme] = {"softmax": _COLS, "log_softmax": _COLS}
+# A GEMM's best tile depends on its output's rows: M <= 128 (a decode batch against a weight)
+# wants split-K and short tiles, a large M big tiles; the rows of `a` (axis -2) decide.
+_ROWS = BucketScheme(size_name="rows", axis=-2, bounds=(128,))
+SCHEMES: dict[str, BucketScheme] = {"softmax": _COLS, "log_softmax": _COLS, "matmul": _ROWS}
 
 
 def scheme(op: str) -> BucketScheme | None:
