@@ -18,6 +18,7 @@ import torch.fx
 import torch.nn.functional as F
 
 from agent.errors import PlanError
+from agent.plan_attention import match_attention
 from tasks import Task
 
 
@@ -407,7 +408,8 @@ def _is_arith(node: torch.fx.Node) -> bool:
 
 
 MATCHERS: tuple[Callable[[Graph], dict | None], ...] = (
-    _match_softmax, _match_norm, _match_reduce, _match_cross_entropy, _match_pointwise,
+    match_attention, _match_softmax, _match_norm, _match_reduce, _match_cross_entropy,
+    _match_pointwise,
 )
 
 
