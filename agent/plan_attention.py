@@ -126,7 +126,7 @@ class _Walk:
 
     # ---- index vectors (torch.arange) and masks --------------------------------------------------
     def index_axis(self, node: Any, scores_shape: tuple[int, ...]) -> str | None:
-        """"q" for a vector of query positions laid along dim -2, "kv" for key positions along -1."""
+        """"q" for a vector of query positions along dim -2, "kv" for key positions along -1."""
         chain = []
         cur = node
         while isinstance(cur, torch.fx.Node):
@@ -223,7 +223,7 @@ class _Walk:
             raise _NotAttention("ones of another shape")
         self.mark(node)
 
-    # ---- the score expression ----------------------------------------------------------------------
+    # ---- the score expression ----------------------------------------------------------------
     def scores(self, node: torch.fx.Node) -> dict:
         """Peel S from the outside in; returns scale, score_mod, softcap, is_causal."""
         shape = _shape(node)

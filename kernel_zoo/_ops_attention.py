@@ -4,12 +4,12 @@ Re-exported by kernel_zoo.ops; built on its `_Op` / `_define` machinery (zoo loo
 dtype and shape bucket; the PyTorch reference where no entry fits; backward by recomputing the
 reference).
 
-| public call                                   | zoo op                        | mirrors                       |
-| --------------------------------------------- | ----------------------------- | ----------------------------- |
-| scaled_dot_product_attention(q, k, v, ...)    | scaled_dot_product_attention  | F.scaled_dot_product_attention|
-| attention(..., score_mod="relative_position") | attention_relpos              | s + (q_idx - kv_idx)          |
-| attention(..., score_mod="alibi")             | attention_alibi               | s + slope_h * (kv_idx - q_idx)|
-| attention(..., score_mod="softcap")           | attention_softcap             | softcap * tanh(s / softcap)   |
+| public call                        | zoo op                       | computes             |
+| ---------------------------------- | ---------------------------- | -------------------- |
+| scaled_dot_product_attention(...)  | scaled_dot_product_attention | F.sdpa's semantics   |
+| attention(score_mod="relative_position") | attention_relpos       | s + (q_idx - kv_idx) |
+| attention(score_mod="alibi")       | attention_alibi              | s + slope_h * (kv-q) |
+| attention(score_mod="softcap")     | attention_softcap            | cap * tanh(s / cap)  |
 
 Each score modifier is its own zoo op (its kernel differs), keyed `attention_<short name>`; the
 public `attention` dispatches to the one its `score_mod` names. s is the scaled score

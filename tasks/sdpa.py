@@ -53,13 +53,14 @@ KZOO = {
     ],
     "dtypes": ["bfloat16", "float16"],
     # Every flash-attention kernel (PyTorch's flash SDPA too) rounds the probabilities to the input
-    # dtype before the P @ V product, so an output element's error scales with ulp * |v|, not with
-    # ulp * |out|: where the weighted sum of v nearly cancels, the default absolute slack (a fraction
-    # of max|out|) is too tight for exact flash numerics. Emulating them (fp32 scores, RNE-rounded P
-    # and output) over 60 draws needed atol_scale 1.2e-3 (bf16) and 1.7e-4 (fp16); these bounds are
-    # about twice that. rtol and the norm-wise bound stay the defaults.
+    # dtype before the P @ V product, so an output element's error scales with ulp * |v|, not
+    # with ulp * |out|: where the weighted sum of v nearly cancels, the default absolute slack (a
+    # fraction of max|out|) is too tight for exact flash numerics. Emulating them (fp32 scores,
+    # RNE-rounded P and output) over 60 draws needed atol_scale 1.2e-3 (bf16) and 1.7e-4 (fp16);
+    # these bounds are about twice that. rtol and the norm-wise bound stay the defaults.
     "tolerances": {"bfloat16": {"atol_scale": 2.5e-3}, "float16": {"atol_scale": 3.5e-4}},
     "bytes": lambda batch, heads, seq_q, seq_k, head_dim, itemsize:
         2 * batch * heads * (seq_q + seq_k) * head_dim * itemsize,
-    "flops": lambda batch, heads, seq_q, seq_k, head_dim: 4 * batch * heads * seq_q * seq_k * head_dim,
+    "flops": lambda batch, heads, seq_q, seq_k, head_dim:
+        4 * batch * heads * seq_q * seq_k * head_dim,
 }
