@@ -48,7 +48,7 @@ KZOO = {
         {"batch": 1, "heads": 2, "seq": 33, "head_dim": 16},
         {"batch": 1, "heads": 1, "seq": 20, "head_dim": 64},
     ],
-    "dtypes": ["bfloat16", "float16"],
+    "dtypes": ["bfloat16", "float16", "float32"],
     # Every flash-attention kernel (PyTorch's flash SDPA too) rounds the probabilities to the input
     # dtype before the P @ V product, so an output element's error scales with ulp * |v|, not
     # with ulp * |out|: where the weighted sum of v nearly cancels, the default absolute slack (a

@@ -37,7 +37,7 @@ from templates.base import Param, Template
 SMEM_BYTES = 227 * 1024  # an H100's shared memory per block (opt-in maximum)
 SMEM_SLACK = 8 * 1024  # what Triton adds for layout conversions and barriers
 MAX_ACC_REGS = 160  # fp32 values per thread in acc + the score tile before the compiler spills
-TUNED_HEAD_DIM = 128  # constraints are checked at this head dim; the launcher shrinks for 256
+TUNED_HEAD_DIM = 128  # constraints are checked here (16-bit); the launcher shrinks past it
 SCORE_MODS = (None, "relative_position", "alibi", "softcap", "sliding_window")
 
 
@@ -93,11 +93,11 @@ def constraints(cfg: AttentionConfig) -> list[str]:
     return problems
 
 
-def launch_blocks(cfg: AttentionConfig, head_dim: int) -> tuple[int, int]:
-    """(block_m, block_n) the launcher uses at `head_dim`: the config's, halved until they fit the
-    shared memory and register budgets checked at TUNED_HEAD_DIM."""
+def launch_blocks(cfg: AttentionConfig, head_dim: int, itemsize: int = 2) -> tuple[int, int]:
+    """(block_m, block_n) the launcher uses: the config's, halved until they fit the shared memory
+    and register budgets checked at TUNED_HEAD_DIM 16-bit elements (the launcher's `_blocks`)."""
     block_m, block_n = cfg.block_m, cfg.block_n
-    scale = max(head_dim // TUNED_HEAD_DIM, 1)
+    scale = max(head_dim * itemsize // (TUNED_HEAD_DIM * 2), 1)
     while scale > 1:
         if block_n > 16:
             block_n //= 2
