@@ -19,6 +19,7 @@ import torch.fx
 import torch.nn.functional as F
 
 from agent.errors import PlanError
+from agent.plan_attention import match_attention
 from tasks import Task
 
 
@@ -532,8 +533,8 @@ def _match_tail(graph: Graph) -> dict | None:
 from agent.plan_gemm import match_gemm  # noqa: E402 - it builds on this module's Graph
 
 MATCHERS: tuple[Callable[[Graph], dict | None], ...] = (
-    _match_softmax, _match_norm, _match_reduce, _match_cross_entropy, match_gemm,
-    _match_pointwise, _match_tail,
+    match_attention, _match_softmax, _match_norm, _match_reduce, _match_cross_entropy,
+    match_gemm, _match_pointwise, _match_tail,
 )
 
 

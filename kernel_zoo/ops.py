@@ -614,3 +614,4 @@ def load(op: str, version: str | None = None, *, zoo: str | Path | None = None) 
     store.read_entry_files(entry.path, entry.manifest)
     return pinned(entry)
 from kernel_zoo._ops_gemm import linear, matmul  # noqa: E402
+from kernel_zoo._ops_attention import attention, scaled_dot_product_attention  # noqa: E402

@@ -1,0 +1,139 @@
+"""Flash-attention forward: the space, its constraints and its cost model.
+
+Render context (from the planner, agent.plan_attention):
+- `op`: the zoo op; the launcher is `launch_<op>(q, k, v, is_causal=False, scale=None)`
+- `is_causal`, `scale` (None: 1/sqrt(head dim), read from q at call time): what ModelNew passes
+- `score_mod`: None | "relative_position" | "alibi" | "softcap" | "sliding_window", applied to the
+  scaled score s = (q . k) * scale, as FlexAttention applies its score_mod:
+    relative_position  s + (q_idx - kv_idx)
+    alibi              s + slope_h * (kv_idx - q_idx), slope_h = 2 ** (-8 * (h + 1) / H) over the
+                       H query heads (the ALiBi paper's slopes for H a power of two)
+    softcap            cap * tanh(s / cap), cap = `softcap`
+    sliding_window     s where q_idx - window < kv_idx <= q_idx, else masked (implies causal)
+- `softcap`, `window`: the modifier's constant (None when unused); `params`: [] (no weights)
+
+Inputs are (B, H, L, D) as F.scaled_dot_product_attention takes them, any strides; k and v may
+have fewer heads (grouped-query attention: q head h reads kv head h // (Hq // Hkv)). The head dim
+is a power of two in 16..256. Causal masking is top-left aligned (kv_idx <= q_idx), as SDPA's.
+
+The knobs are scale-free, so one config serves every shape of a task. `block_m` query rows per
+program, `block_n` keys per step of the online softmax, `num_warps`, `num_stages` (software
+pipelining of the K/V loads). `causal_split` walks the keys strictly below the diagonal block
+without a mask and masks only the diagonal blocks; off, every causal step is masked. (Scaling q
+once in its own dtype was tried and left out: rounding q * scale to bfloat16 failed the verifier
+where scores are large.)
+`split_tail` peels a last partial key block so the other steps carry no bounds mask.
+`reverse_m` launches the query blocks last-first: under a causal mask the long rows start first,
+so the short ones fill the tail of the grid.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from templates.base import Param, Template
+
+SMEM_BYTES = 227 * 1024  # an H100's shared memory per block (opt-in maximum)
+SMEM_SLACK = 8 * 1024  # what Triton adds for layout conversions and barriers
+MAX_ACC_REGS = 160  # fp32 values per thread in acc + the score tile before the compiler spills
+TUNED_HEAD_DIM = 128  # constraints are checked here (16-bit); the launcher shrinks past it
+SCORE_MODS = (None, "relative_position", "alibi", "softcap", "sliding_window")
+
+
+@dataclass(frozen=True)
+class AttentionConfig:
+    block_m: int
+    block_n: int
+    num_warps: int
+    num_stages: int
+    causal_split: bool
+    split_tail: bool
+    reverse_m: bool
+
+
+SPACE = (
+    Param("block_m", (32, 64, 128, 256)),
+    Param("block_n", (16, 32, 64, 128)),
+    Param("num_warps", (4, 8)),
+    Param("num_stages", (1, 2, 3, 4, 5)),
+    Param("causal_split", (True, False)),
+    Param("split_tail", (True, False)),
+    Param("reverse_m", (True, False)),
+)
+
+# The Triton fused-attention tutorial's Hopper choice for head dim 128 (128 x 128 tiles, 8 warps,
+# 3 stages).
+DEFAULT = AttentionConfig(
+    block_m=128, block_n=128, num_warps=8, num_stages=3, causal_split=True, split_tail=True,
+    reverse_m=True,
+)
+
+
+def smem_bytes(cfg: AttentionConfig, head_dim: int = TUNED_HEAD_DIM, itemsize: int = 2) -> int:
+    """Shared memory of one program: the q tile, and (num_stages - 1) K and V tiles in flight."""
+    q_tile = cfg.block_m * head_dim * itemsize
+    kv_tiles = max(cfg.num_stages - 1, 1) * 2 * cfg.block_n * head_dim * itemsize
+    return q_tile + kv_tiles + SMEM_SLACK
+
+
+def constraints(cfg: AttentionConfig) -> list[str]:
+    problems = []
+    if cfg.block_n > cfg.block_m:
+        problems.append("block_n exceeds block_m: the diagonal walk needs block_m % block_n == 0")
+    if smem_bytes(cfg) > SMEM_BYTES:
+        problems.append(f"{smem_bytes(cfg) // 1024} KB of shared memory at head dim "
+                        f"{TUNED_HEAD_DIM} (the H100 has {SMEM_BYTES // 1024} KB)")
+    threads = 32 * cfg.num_warps
+    per_thread = (cfg.block_m * TUNED_HEAD_DIM + cfg.block_m * cfg.block_n) // threads
+    if per_thread > MAX_ACC_REGS:
+        problems.append(f"acc and score tiles hold {per_thread} fp32 values per thread (spills)")
+    if cfg.block_m // 16 < cfg.num_warps // 4:
+        problems.append("block_m is too small to give every warp group rows of its own")
+    return problems
+
+
+def launch_blocks(cfg: AttentionConfig, head_dim: int, itemsize: int = 2) -> tuple[int, int]:
+    """(block_m, block_n) the launcher uses: the config's, halved until they fit the shared memory
+    and register budgets checked at TUNED_HEAD_DIM 16-bit elements (the launcher's `_blocks`)."""
+    block_m, block_n = cfg.block_m, cfg.block_n
+    scale = max(head_dim * itemsize // (TUNED_HEAD_DIM * 2), 1)
+    while scale > 1:
+        if block_n > 16:
+            block_n //= 2
+        elif block_m > 32:
+            block_m //= 2
+        scale //= 2
+    return block_m, block_n
+
+
+def bytes_moved(batch: int, heads_q: int, heads_kv: int, seq_q: int, seq_k: int, head_dim: int,
+                itemsize: int) -> int:
+    """q read and o written once, k and v read once per kv head: the floor any attention moves."""
+    return itemsize * head_dim * (2 * batch * heads_q * seq_q + 2 * batch * heads_kv * seq_k)
+
+
+def flops(batch: int, heads_q: int, seq_q: int, seq_k: int, head_dim: int,
+          causal: bool = False) -> int:
+    """Two matmuls of 2 * Lq * Lk * D each per head; a causal mask halves the useful work."""
+    total = 4 * batch * heads_q * seq_q * seq_k * head_dim
+    return total // 2 if causal else total
+
+
+def alibi_slopes(n_heads: int) -> list[float]:
+    """The slopes the kernel uses: 2 ** (-8 * (h + 1) / H) for head h of H."""
+    return [math.pow(2.0, -8.0 * (h + 1) / n_heads) for h in range(n_heads)]
+
+
+TEMPLATE = Template(
+    name="attention",
+    family="attention",
+    jinja_file="attention.py.jinja",
+    config_type=AttentionConfig,
+    space=SPACE,
+    default=DEFAULT,
+    constraints=constraints,
+    bytes_moved=bytes_moved,
+    launcher="launch_{op}",
+    doc=__doc__ or "",
+)
