@@ -25,8 +25,6 @@ Knobs:
   each writes its fp32 partial tile to a workspace, and a second kernel sums the partials in a
   fixed order and applies the epilogue: deterministic, no atomics. The launcher caps SPLIT_K at
   the number of K tiles.
-- epilogue_split = 2 runs the epilogue over the tile's two column halves (tl.split of the
-  accumulator), so a long epilogue chain keeps half the fp32 temporaries live.
 - persistent > 0: a grid of min(tiles, SMs * persistent) programs, each looping over tiles.
 - use_tma: Hopper tensor descriptors (host-side `TensorDescriptor`, TMA loads) for A and B. Taken
   only where it is valid: a CUDA device of compute capability >= 9, the installed Triton having
@@ -71,7 +69,6 @@ class GemmConfig:
     SPLIT_K: int
     persistent: int  # programs per SM of a persistent grid; 0: one program per tile
     use_tma: bool
-    epilogue_split: int = 1  # 2: the epilogue runs over two column halves of the tile
 
 
 SPACE = (
@@ -84,7 +81,6 @@ SPACE = (
     Param("SPLIT_K", (1, 2, 4, 8, 16)),
     Param("persistent", (0, 1, 2)),
     Param("use_tma", (False, True)),
-    Param("epilogue_split", (1, 2)),
 )
 
 # Triton's matmul tutorial and Inductor's H100 mm configs: a 128x256x64 tile, 8 warps, 3 stages
@@ -126,8 +122,6 @@ def constraints(cfg: GemmConfig) -> list[str]:
     if per_thread < MIN_ACC_PER_THREAD:
         problems.append(f"a {cfg.BLOCK_M}x{cfg.BLOCK_N} tile over {cfg.num_warps} warps gives "
                         f"{per_thread} accumulator values per thread (< {MIN_ACC_PER_THREAD})")
-    if cfg.epilogue_split == 2 and cfg.BLOCK_N < 32:
-        problems.append("epilogue_split=2 needs BLOCK_N >= 32 (16 columns per half)")
     if cfg.SPLIT_K > 1 and cfg.persistent:
         problems.append("SPLIT_K > 1 with a persistent grid: split-K is for outputs too small to "
                         "fill the GPU, where a persistent loop has nothing to loop over")
