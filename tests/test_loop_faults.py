@@ -39,7 +39,9 @@ def test_hang_and_crash_are_failed_trials_and_the_loop_finishes(kzoo_home, monke
     from templates import get_template
 
     faulty = FaultyTemplate(get_template("softmax"))
-    monkeypatch.setattr(loop, "get_template", lambda name: faulty)
+    from agent.plan import Plan
+
+    monkeypatch.setattr(Plan, "template_object", lambda self, wanted=None: faulty)
     try:
         result = loop.optimize(loop.OptimizeOptions(
             task=str(ROOT / "tasks" / "softmax.py"), trials=5, workers=2, timeout_s=20.0,

@@ -47,7 +47,9 @@ def _optimize(monkeypatch, edits: dict, **kwargs):
     from templates import get_template
 
     template = RenderEdits(get_template("softmax"), edits)
-    monkeypatch.setattr(loop, "get_template", lambda name: template)
+    from agent.plan import Plan
+
+    monkeypatch.setattr(Plan, "template_object", lambda self, wanted=None: template)
     try:
         return loop.optimize(loop.OptimizeOptions(task=SOFTMAX, quiet=True, **kwargs))
     finally:
