@@ -541,7 +541,8 @@ def composite_template(task, part: Partition) -> CompositeTemplate:
         groups.append((template, context))
         for p in template.space:
             space.append(Param(f"g{group.index}.{p.name}", p.choices))
-        for k, v in dataclasses.asdict(template.default).items():
+        start = template.default_for(group.found.get("bucket", "any"))
+        for k, v in dataclasses.asdict(start).items():
             defaults[_field(f"g{group.index}.{k}")] = v
         for p in context.get("params", []):
             shares.append((group.index, p["path"]))

@@ -89,7 +89,8 @@ def optimize(opts: OptimizeOptions) -> OptimizeResult:
     if opts.warm_start_params is not None:
         study.enqueue_trial(dict(opts.warm_start_params), skip_if_exists=True)
     if fresh_study:
-        study.enqueue_trial(params_of(template.default))  # start from the hand-picked heuristic
+        # start from the hand-picked heuristic (for the plan's shape bucket, where it has one)
+        study.enqueue_trial(params_of(template.default_for(plan.shape_bucket)))
 
     from agent.cluster import PreparePool, VerifierPool, init_ray, local_gpu_count
 

@@ -46,6 +46,13 @@ class Template:
     bytes_moved: Callable[..., int]
     launcher: str
     doc: str = ""
+    # (shape bucket, config) pairs: where a search for a plan in that bucket starts instead of
+    # `default` (a skinny GEMM's split tiles, say)
+    bucket_defaults: tuple = ()
+
+    def default_for(self, bucket: str) -> Any:
+        """The config a search for a plan in `bucket` starts from."""
+        return dict(self.bucket_defaults).get(bucket, self.default)
 
     def config(self, params: dict[str, Any]) -> Any:
         """Build (and check membership of) a config from a params dict."""

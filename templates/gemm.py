@@ -91,11 +91,12 @@ DEFAULT = GemmConfig(
     persistent=0, use_tma=False,
 )
 
-# A starting point for skinny outputs (M <= 128 rows: decode batches against a weight): short
-# tiles along M, a long K step and split-K so ~2 waves of programs cover a 4096-8192 wide output.
-# Untimed on a GPU yet: bench/gemm.py --configs times it against its neighbours.
+# Where a search for skinny outputs (M <= 128 rows: decode batches against a weight, the zoo
+# bucket rows_le_128) starts: all M rows in one tile row, so B is read once. On an H100 it was
+# the fastest of 17 candidates at 128x4096x4096 (0.85x cuBLAS; split-K and 16-row tiles lost:
+# bench/results/gemm-configs-h100.json).
 SKINNY_DEFAULT = GemmConfig(
-    BLOCK_M=16, BLOCK_N=64, BLOCK_K=128, GROUP_M=1, num_warps=4, num_stages=4, SPLIT_K=4,
+    BLOCK_M=128, BLOCK_N=64, BLOCK_K=128, GROUP_M=1, num_warps=4, num_stages=4, SPLIT_K=1,
     persistent=0, use_tma=False,
 )
 
@@ -198,5 +199,6 @@ TEMPLATE = GemmTemplate(
     constraints=constraints,
     bytes_moved=bytes_moved,
     launcher="launch_{op}",
+    bucket_defaults=(("rows_le_128", SKINNY_DEFAULT),),
     doc=__doc__ or "",
 )
