@@ -43,9 +43,12 @@ def verifier(tmp_path_factory):
 
 
 def test_every_task_has_rows():
-    assert len(TASK_FILES) >= 7 and len(ROWS) >= 3 * len(TASK_FILES) - 3
+    # issue #5 asks for at least 30 task files across the families; most declare 3 dtypes, a few
+    # fewer where 16-bit or fp32 numerics cannot meet the verifier's bounds (each says why)
+    assert len(TASK_FILES) >= 30 and len(ROWS) >= 2 * len(TASK_FILES)
     ops = {tasks.load(p).op for p in TASK_FILES}
-    assert {"softmax", "log_softmax", "rms_norm", "layer_norm", "add_rms_norm"} <= ops
+    assert {"softmax", "log_softmax", "rms_norm", "layer_norm", "add_rms_norm", "matmul",
+            "linear_bias_gelu", "scaled_dot_product_attention", "conv_relu_bias_mean"} <= ops
 
 
 @pytest.mark.parametrize("name,dtype", ROWS, ids=[f"{n}-{d}" for n, d in ROWS])
