@@ -1,4 +1,4 @@
-"""`kernel_zoo.optimize(module_or_function, example_inputs)` (this module: kernel_zoo.api): the `kzoo optimize` loop from Python.
+"""`kernel_zoo.optimize(module_or_function, example_inputs)`: the `kzoo optimize` loop from Python.
 
 The module (or a function, wrapped in one) is saved with torch.save next to a generated
 KernelBench-format task file, whose `Model` loads it and whose `get_inputs` draws random inputs of

@@ -131,7 +131,8 @@ class TailTemplate(Template):
             inputs = _check_inputs(context["inputs"], context.get("params", []))
             rendered = render_expression(context["expr"], len(inputs))
             context = {**context, "inputs": inputs, "expr_lines": rendered.lines,
-                       "expr_result": rendered.result, "reduce": _check_reduce(context.get("reduce")),
+                       "expr_result": rendered.result,
+                       "reduce": _check_reduce(context.get("reduce")),
                        "expr_json": json.dumps(context["expr"])}
         return super().render(cfg, **context)
 

@@ -22,7 +22,8 @@ from verifier.capture import allowed_library_calls
 from verifier.core import Verifier
 from verifier.worker import detect_mode
 
-TASK_FILES = sorted(p for p in (ROOT / "tasks").glob("*.py") if p.stem not in ("__init__", "loader"))
+TASK_FILES = sorted(p for p in (ROOT / "tasks").glob("*.py")
+                    if p.stem not in ("__init__", "loader"))
 
 
 def test_analyze_covers_every_task_in_seconds_without_a_gpu(tmp_path):
@@ -61,14 +62,28 @@ def test_analyze_names_what_it_cannot_cover(tmp_path):
         "        return -x\n\n\n"
         "def get_inputs():\n    return [torch.randn(4, 8)]\n\n\n"
         "def get_init_inputs():\n    return []\n")
+    raising = tmp_path / "raising.py"
+    raising.write_text(
+        "import torch\nimport torch.nn as nn\n\n\nclass Model(nn.Module):\n"
+        "    def forward(self, x):\n        return torch.relu(x)\n\n\n"
+        "def get_inputs():\n    raise RuntimeError('no data here')\n\n\n"
+        "def get_init_inputs():\n    return []\n")
+    complex_input = tmp_path / "complex_abs.py"
+    complex_input.write_text(
+        "import torch\nimport torch.nn as nn\n\n\nclass Model(nn.Module):\n"
+        "    def forward(self, x):\n        return x.abs()\n\n\n"
+        "def get_inputs():\n    return [torch.randn(4, 8, dtype=torch.complex64)]\n\n\n"
+        "def get_init_inputs():\n    return []\n")
     out = tmp_path / "a.json"
-    proc = run_kzoo("analyze", str(uncovered), str(branching), "--json", str(out),
-                    env_home=tmp_path / "home")
+    proc = run_kzoo("analyze", str(uncovered), str(branching), str(raising), str(complex_input),
+                    "--json", str(out), env_home=tmp_path / "home")
     assert proc.returncode == 1
     assert "Traceback" not in proc.stderr
-    first, second = json.loads(out.read_text())
+    first, second, third, fourth = json.loads(out.read_text())
     assert first["covered"] is False and [u["node"] for u in first["unmatched"]] == ["logsumexp"]
     assert second["covered"] is False and "control flow" in second["reason"]
+    assert third["covered"] is False and "get_inputs() raised RuntimeError" in third["reason"]
+    assert fourth["covered"] is False and "complex64" in fourth["reason"]
     proc = run_kzoo("analyze", str(tmp_path / "missing.py"), env_home=tmp_path / "home")
     assert proc.returncode == 2 and "no such task file" in proc.stderr
 

@@ -85,7 +85,26 @@ def capture(task) -> tuple[torch.fx.GraphModule, list]:
     gm = torch.fx.GraphModule(model, graph)
     _functional_norms(gm)
     propagate(gm, inputs, task)
+    _check_dtypes(gm, task)
     return gm, inputs
+
+
+# Inputs the verifier can draw and judge: floating tensors are cast to the dtype under test
+# (float32, bfloat16, float16), integer and bool ones (indices, targets, masks) are kept.
+_SUPPORTED = (torch.float64, torch.float32, torch.float16, torch.bfloat16, torch.int64,
+              torch.int32, torch.int16, torch.int8, torch.uint8, torch.bool)
+
+
+def _check_dtypes(gm: torch.fx.GraphModule, task) -> None:
+    for node in gm.graph.nodes:
+        if node.op != "placeholder":
+            continue
+        dtype = getattr(node.meta.get("tensor_meta"), "dtype", None)
+        if dtype is not None and dtype not in _SUPPORTED:
+            raise CaptureError(
+                f"{task.path}: forward argument {node.name!r} is {dtype}, which kernel-zoo does not "
+                "take: floating inputs are judged in float32, bfloat16 and float16, integer and "
+                "bool inputs (indices, targets, masks) as they are. Convert it in get_inputs().")
 
 
 def propagate(gm: torch.fx.GraphModule, inputs: list, task) -> None:

@@ -312,7 +312,8 @@ class Verifier:
               label: str) -> tuple[list | None, list[Problem]]:
         """One watched call: its outputs, or what it did wrong."""
         problems: list[Problem] = []
-        with runtime.watch_call(module_name, getattr(self, "_library_aten", frozenset())) as record:
+        library = getattr(self, "_library_aten", frozenset())
+        with runtime.watch_call(module_name, library) as record:
             try:
                 outputs = _as_list(candidate(*inputs))
                 self._sync()
