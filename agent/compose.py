@@ -223,7 +223,7 @@ class _SubTask:
         self.name = getattr(task, "name", "task")
 
 
-def window_graph(gm: torch.fx.GraphModule, nodes: list[torch.fx.Node], later_users: set):
+def window_graph(gm: torch.fx.GraphModule, nodes: list[torch.fx.Node]):
     """The window as its own GraphModule (over gm, so get_attr resolves), with its inputs and the
     outputs that nodes after it (or the graph's output) read."""
     inside = set(nodes)
@@ -247,7 +247,7 @@ def window_graph(gm: torch.fx.GraphModule, nodes: list[torch.fx.Node], later_use
         new = graph.node_copy(node, lambda n: env[n])
         new.meta = dict(node.meta)
         env[node] = new
-    outputs = [n for n in nodes if any(u not in inside or u in later_users for u in n.users)]
+    outputs = [n for n in nodes if any(u not in inside for u in n.users)]
     if not outputs:
         return None
     graph.output(env[outputs[0]] if len(outputs) == 1 else tuple(env[o] for o in outputs))
@@ -261,7 +261,7 @@ def window_graph(gm: torch.fx.GraphModule, nodes: list[torch.fx.Node], later_use
 def _match_window(task, gm, nodes, matchers) -> tuple[dict, list, list] | None:
     from agent.plan import Graph
 
-    made = window_graph(gm, nodes, set())
+    made = window_graph(gm, nodes)
     if made is None:
         return None
     sub, inputs, outputs = made

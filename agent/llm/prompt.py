@@ -138,7 +138,8 @@ def render_messages(facts: PromptFacts, round_index: int, best: dict[str, Any] |
     from verifier.tolerance import tolerance_for
 
     task = facts.task
-    shared = {"op": facts.op, "contract": contract(facts.op), "facts": facts}
+    shared = {"op": facts.op, "contract": contract(facts.op), "facts": facts,
+              "library_calls": _library_calls(facts.task)}
     system = _ENV.get_template("system.jinja").render(**shared)
     user = _ENV.get_template("round.jinja").render(
         **shared, task=task, dtype=facts.dtype, mode=facts.mode,
@@ -148,3 +149,10 @@ def render_messages(facts: PromptFacts, round_index: int, best: dict[str, Any] |
         examples=facts.examples, best=best, history=history, round_index=round_index,
     )
     return [{"role": "system", "content": system}, {"role": "user", "content": user}]
+
+
+def _library_calls(task) -> list[str]:
+    """The library calls (a convolution) the task's reference makes, which a candidate may make."""
+    from verifier.capture import allowed_library_calls
+
+    return sorted(".".join(path) for path in allowed_library_calls(task))
