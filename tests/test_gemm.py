@@ -258,3 +258,33 @@ def test_tma_path_is_taken_and_correct_on_hopper(tmp_path):
     got = module.launch_linear_bias_gelu(x, w, b)
     ref = F.gelu(F.linear(x.double(), w.double(), b.double()))
     torch.testing.assert_close(got.double(), ref, rtol=1.6e-2, atol=1e-2)
+
+
+def test_skinny_plans_land_in_their_bucket_and_start_from_the_skinny_tile():
+    from templates.gemm import SKINNY_DEFAULT
+
+    skinny = plan(tasks.load(ROOT / "tasks" / "matmul_skinny.py"))
+    large = plan(tasks.load(ROOT / "tasks" / "matmul.py"))
+    assert (skinny.shape_bucket, large.shape_bucket) == ("rows_le_128", "rows_gt_128")
+    template = skinny.template_object()
+    assert template.default_for(skinny.shape_bucket) == SKINNY_DEFAULT
+    assert template.default_for(large.shape_bucket) == DEFAULT
+
+
+def test_unaligned_rows_are_padded_to_16_bytes_and_the_product_is_unchanged(tmp_path):
+    found = plan(tasks.load(ROOT / "tasks" / "matmul.py"))
+    template = found.template_object()
+    path = tmp_path / "gemm_mod.py"
+    path.write_text(template.render(template.default, **found.context))
+    spec = importlib.util.spec_from_file_location("gemm_mod", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    a = torch.randn(5, 9, dtype=torch.float16)  # rows of 18 bytes: not 16-byte aligned
+    padded = module._aligned(a.unsqueeze(0))
+    assert padded.stride(1) == 16 and padded.shape == (1, 5, 9)
+    assert torch.equal(padded[0], a)
+    aligned = torch.randn(5, 16, dtype=torch.float16).unsqueeze(0)
+    assert module._aligned(aligned) is aligned  # aligned operands are read in place
+    b = torch.randn(9, 7, dtype=torch.float16)
+    torch.testing.assert_close(module.launch_matmul(a, b).float(), a.float() @ b.float(),
+                               rtol=2e-3, atol=2e-3)
