@@ -13,9 +13,10 @@ ops) into:
   calls to PyTorch, and views (reshape, flatten, permute, ...), which move no data;
 - **unmatched** compute nodes, reported by name; a graph with any is not covered.
 
-`CompositeTemplate` searches the groups' spaces together (parameter `g<i>.<name>`) and renders
-one module: each group's rendered kernels with their top-level names prefixed `_g<i>_`, and a
-`ModelNew` whose forward calls the groups' modules in order with the library calls between, as
+`CompositeTemplate` searches the groups together (parameter `g<i>_config` picks one of 24
+valid configs of group i's template: its starting config, then seeded draws from its space) and
+renders one module: each group's rendered kernels with their top-level names prefixed `_g<i>_`,
+and a `ModelNew` whose forward calls the groups' modules in order with the library calls between, as
 the reference graph does. The composed Candidate is verified as a whole against `Model`.
 """
 
@@ -441,6 +442,10 @@ class CompositeTemplate(Template):
     """The groups' templates searched together; renders the composed Candidate."""
 
     groups: tuple = ()  # ((Template, context), ...)
+    # per group, the configs the search picks from (by index): the group's starting config, then
+    # valid configs drawn from its space. Every pick is valid, so a product of several groups'
+    # spaces, most of whose points one group's constraints would reject, never starves the sampler.
+    menus: tuple = ()
     forward_lines: tuple[str, ...] = ()
     forward_args: tuple[str, ...] = ()
     params: tuple[str, ...] = ()  # the Model parameter paths the composed forward reads
@@ -456,15 +461,12 @@ class CompositeTemplate(Template):
             if params[p.name] not in p.choices:
                 raise InvalidConfig(f"template {self.name}: {p.name}={params[p.name]!r} not in "
                                     f"{list(p.choices)}")
-        return self.config_type(**{_field(k): v for k, v in params.items()})
+        return self.config_type(**params)
 
     def group_configs(self, cfg: Any) -> list[Any]:
+        """Each group's config: the entry of its menu that `cfg` picks."""
         values = dataclasses.asdict(cfg)
-        configs = []
-        for i, (template, _) in enumerate(self.groups):
-            configs.append(template.config_type(**{
-                p.name: values[_field(f"g{i}.{p.name}")] for p in template.space}))
-        return configs
+        return [menu[values[f"g{i}_config"]] for i, menu in enumerate(self.menus)]
 
     def render(self, cfg: Any, **context: Any) -> str:
         problems = self.violations(cfg)
@@ -481,7 +483,8 @@ class CompositeTemplate(Template):
                           f"({group_context.get('op', '')}) ----\n{body}")
         future = [line for line in imports if line.startswith("from __future__")]
         imports = future + [line for line in imports if line not in future]
-        params = {k: v for k, v in dataclasses.asdict(cfg).items()}
+        params = {f"g{i}": dataclasses.asdict(c)
+                  for i, c in enumerate(self.group_configs(cfg))}
         lines = [f'"""Composed by kernel-zoo: {self.description}', "",
                  f"Params: {json.dumps(params, sort_keys=True)}", '"""', *imports, "", ""]
         lines += [f"PARAMS = {params!r}", f"SHARES = {list(self.shares)!r}", "", ""]
@@ -524,39 +527,34 @@ def _declare(paths) -> list[str]:
     return lines
 
 
-def _field(name: str) -> str:
-    return name.replace(".", "__")
-
-
 def composite_template(task, part: Partition) -> CompositeTemplate:
     from templates import get_template
 
     if not part.covered:
         raise ValueError("an uncovered partition has no composed template")
-    groups = []
-    space, defaults, shares = [], {}, []
+    groups, menus = [], []
+    space, shares = [], []
     for group in part.groups:
         template = get_template(group.template)
         context = dict(group.found["context"])
         groups.append((template, context))
-        for p in template.space:
-            space.append(Param(f"g{group.index}.{p.name}", p.choices))
-        start = template.default_for(group.found.get("bucket", "any"))
-        for k, v in dataclasses.asdict(start).items():
-            defaults[_field(f"g{group.index}.{k}")] = v
+        menu = _menu(template, template.default_for(group.found.get("bucket", "any")))
+        menus.append(tuple(menu))
+        space.append(Param(f"g{group.index}_config", tuple(range(len(menu)))))
         for p in context.get("params", []):
             shares.append((group.index, p["path"]))
     config_type = dataclasses.make_dataclass(
-        "CompositeConfig", [(_field(p.name), object) for p in space], frozen=True)
-    default = config_type(**defaults)
+        "CompositeConfig", [(p.name, object) for p in space], frozen=True)
+    default = config_type(**{p.name: 0 for p in space})
 
     def constraints(cfg):
         problems = []
-        values = dataclasses.asdict(cfg)
-        for i, (template, _) in enumerate(groups):
-            sub = template.config_type(**{p.name: values[_field(f"g{i}.{p.name}")]
-                                          for p in template.space})
-            problems += [f"group {i}: {m}" for m in template.violations(sub)]
+        for i, ((template, _), menu) in enumerate(zip(groups, menus)):
+            pick = dataclasses.asdict(cfg)[f"g{i}_config"]
+            if not isinstance(pick, int) or not 0 <= pick < len(menu):
+                problems.append(f"group {i}: config {pick!r} is not one of its {len(menu)}")
+                continue
+            problems += [f"group {i}: {m}" for m in template.violations(menu[pick])]
         return problems
 
     # forward: placeholders, parameter reads, glue lines and one call per group, in graph order
@@ -596,4 +594,26 @@ def composite_template(task, part: Partition) -> CompositeTemplate:
         launcher="ModelNew", doc=__doc__ or "", groups=tuple(groups),
         forward_lines=tuple(lines), forward_args=tuple(args),
         params=tuple(dict.fromkeys(params)), shares=tuple(shares), description=description,
+        menus=tuple(menus),
     )
+
+
+MENU_SIZE = 24  # configs per group the composed search picks from
+
+
+def _menu(template, start) -> list:
+    """`start`, then up to MENU_SIZE - 1 distinct valid configs of the template's space, drawn with
+    a seed of the template's name (the same menu every run, so a study resumes)."""
+    import random
+
+    rng = random.Random(template.name)
+    menu, seen = [start], {json.dumps(dataclasses.asdict(start), sort_keys=True, default=str)}
+    for _ in range(200 * MENU_SIZE):
+        if len(menu) >= MENU_SIZE:
+            break
+        cfg = template.config({p.name: rng.choice(p.choices) for p in template.space})
+        key = json.dumps(dataclasses.asdict(cfg), sort_keys=True, default=str)
+        if key not in seen and not template.violations(cfg):
+            seen.add(key)
+            menu.append(cfg)
+    return menu
