@@ -170,14 +170,19 @@ def test_plan_errors_name_the_problem(tmp_path):
         plan(tasks.load(task_file))
 
 
-def test_optimize_composes_a_correct_conv_tail_kernel(tmp_path):
+@pytest.mark.parametrize("task,template", [
+    ("conv_relu_bias_mean", "composite-tail"),  # a library call and a fused reduction tail
+    ("mlp_swiglu", "composite-gemm+gemm+gemm"),  # three GEMM groups with fused epilogues
+])
+def test_optimize_composes_a_correct_kernel(task, template, tmp_path):
     out = tmp_path / "result.json"
-    proc = run_kzoo("optimize", "tasks/conv_relu_bias_mean.py", "--trials", "2", "--json",
+    proc = run_kzoo("optimize", f"tasks/{task}.py", "--trials", "2", "--json",
                     str(out), env_home=tmp_path / "home")
     assert proc.returncode == 0, proc.stdout + proc.stderr
     result = json.loads(out.read_text())
-    assert result["best"]["correct"] is True
-    assert result["best"]["template"].startswith("composite-tail")
+    assert result["best"]["correct"] is True and result["trials"] == 2
+    assert result["best"]["template"].startswith(template)
+    assert result["pruned_by_constraints"] == 0  # every composed pick is a valid config
 
 
 def test_python_api_returns_an_optimized_module(tmp_path, monkeypatch):
