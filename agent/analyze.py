@@ -83,7 +83,6 @@ def node_flops(node, gm) -> int:
 
 def analyze_file(path: str, device: str | None = None) -> dict[str, Any]:
     import tasks
-    from agent.errors import PlanError
     from agent.plan import Graph, _match_whole, _node_text, capture, partition
 
     started = time.monotonic()

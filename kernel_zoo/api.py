@@ -12,10 +12,10 @@ processes: defined in a module, not in `__main__` of an interactive session).
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import importlib.util
 import sys
-import textwrap
 from pathlib import Path
 from typing import Any, Callable
 
@@ -103,7 +103,7 @@ def optimize(module_or_function: torch.nn.Module | Callable[..., Any], example_i
     name = op or "".join(c if c.isalnum() else "_" for c in what).lower()
     folder = Path(workdir) if workdir else kzoo_home() / "api_tasks"
     folder.mkdir(parents=True, exist_ok=True)
-    cpu_module = module.to("cpu").eval()
+    cpu_module = copy.deepcopy(module).to("cpu").eval()  # the caller's module stays as it is
     blob = folder / f"{name}.pt"
     torch.save(cpu_module, blob)
     digest = hashlib.sha256(blob.read_bytes()).hexdigest()[:10]
