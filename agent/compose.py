@@ -143,6 +143,15 @@ def _channel_view(graph, value, rank):
     return graph.call_method("reshape", (value, [1, -1] + [1] * (rank - 2)))
 
 
+def _affine(graph, y, weight, bias, rank):
+    """y * weight + bias per channel (dim 1), either left out when None."""
+    if weight is not None:
+        y = graph.call_function(operator.mul, (y, _channel_view(graph, weight, rank)))
+    if bias is not None:
+        y = graph.call_function(operator.add, (y, _channel_view(graph, bias, rank)))
+    return y
+
+
 def _rank(node) -> int:
     meta = node.meta.get("tensor_meta")
     return len(meta.shape) if meta is not None else 0
@@ -160,11 +169,7 @@ def _decompose_batch_norm(graph, node) -> bool:
         y = graph.call_function(operator.sub, (x, _channel_view(graph, mean, rank)))
         inv = graph.call_function(torch.rsqrt, (graph.call_function(
             operator.add, (_channel_view(graph, var, rank), float(eps))),))
-        y = graph.call_function(operator.mul, (y, inv))
-        if weight is not None:
-            y = graph.call_function(operator.mul, (y, _channel_view(graph, weight, rank)))
-        if bias is not None:
-            y = graph.call_function(operator.add, (y, _channel_view(graph, bias, rank)))
+        y = _affine(graph, graph.call_function(operator.mul, (y, inv)), weight, bias, rank)
     node.replace_all_uses_with(y)
     graph.erase_node(node)
     return True
@@ -186,10 +191,7 @@ def _rows_norm(graph, node, x, groups, weight, bias, eps) -> None:
                                              graph.call_method("size", (x, 1)), -1))
         normed = graph.call_function(F.layer_norm, (rows, [width], None, None, float(eps)))
         y = graph.call_method("reshape", (normed, graph.call_method("size", (x,))))
-        if weight is not None:
-            y = graph.call_function(operator.mul, (y, _channel_view(graph, weight, rank)))
-        if bias is not None:
-            y = graph.call_function(operator.add, (y, _channel_view(graph, bias, rank)))
+        y = _affine(graph, y, weight, bias, rank)
     node.replace_all_uses_with(y)
     graph.erase_node(node)
 

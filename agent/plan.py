@@ -464,6 +464,47 @@ def _tail_reduction(graph: Graph, node: torch.fx.Node) -> dict | None:
     return {"op": op, "dims": dims, "keepdim": keepdim}
 
 
+class _TailExpr(PointwiseExpr):
+    """A PointwiseExpr for the tail template, which broadcasts by strides: a leaf may have any
+    shape, may be read through a reshape/view to constant sizes (its "view"), and a forward
+    argument must be a floating tensor."""
+
+    def __init__(self, graph: Graph):
+        super().__init__(graph, ())
+        self._view_index: dict[tuple, int] = {}
+
+    def leaf(self, node: torch.fx.Node, view: list | None = None) -> list | None:
+        key = (node.name, tuple(view) if view is not None else None)
+        if key not in self._view_index:
+            meta = node.meta.get("tensor_meta")
+            if view is None and node.op == "placeholder" and (
+                    meta is None or not hasattr(meta, "dtype")
+                    or not meta.dtype.is_floating_point):
+                return None
+            if node.op == "get_attr":
+                source = {"source": "param", "path": str(node.target)}
+            else:
+                source = {"source": "arg", "index": self.graph.placeholders.index(node)}
+            self._view_index[key] = len(self.inputs)
+            self.inputs.append({**source, "view": view})
+        return ["input", self._view_index[key]]
+
+    def convert(self, value: Any) -> list | None:
+        if isinstance(value, torch.fx.Node) and value.op == "call_method" and \
+                value.target in _LEAF_VIEWS and value.args and \
+                isinstance(value.args[0], torch.fx.Node) and \
+                value.args[0].op in ("placeholder", "get_attr"):
+            shape = value.args[1] if len(value.args) == 2 and isinstance(
+                value.args[1], (list, tuple)) else value.args[1:]
+            if not all(isinstance(s, int) and not isinstance(s, bool) for s in shape):
+                return None
+            return self.leaf(value.args[0], list(shape))
+        try:
+            return super().convert(value)
+        except TypeError:  # an op's arguments not in the form its builder reads
+            return None
+
+
 def _match_tail(graph: Graph) -> dict | None:
     outputs = graph.outputs
     if len(outputs) != 1 or not isinstance(outputs[0], torch.fx.Node):
@@ -472,54 +513,9 @@ def _match_tail(graph: Graph) -> dict | None:
     reduce = _tail_reduction(graph, root) if root.op != "placeholder" else None
     if reduce is not None:
         root = root.args[0]
-    inputs: list[dict] = []
-    leaf_index: dict[tuple, int] = {}
-
-    def leaf(node: torch.fx.Node, view: list | None) -> list | None:
-        key = (node.name, tuple(view) if view is not None else None)
-        if key not in leaf_index:
-            if node.op == "get_attr":
-                source = {"source": "param", "path": str(node.target)}
-            else:
-                source = {"source": "arg", "index": graph.placeholders.index(node)}
-            leaf_index[key] = len(inputs)
-            inputs.append({**source, "view": view})
-        return ["input", leaf_index[key]]
-
-    def convert(value: Any) -> list | None:
-        if isinstance(value, (int, float)) and not isinstance(value, bool):
-            return ["const", float(value)]
-        if not isinstance(value, torch.fx.Node):
-            return None
-        if value.op in ("placeholder", "get_attr"):
-            meta = value.meta.get("tensor_meta")
-            if value.op == "placeholder" and (meta is None or not hasattr(meta, "dtype")
-                                              or not meta.dtype.is_floating_point):
-                return None
-            return leaf(value, None)
-        if value.op == "call_method" and value.target in _LEAF_VIEWS and value.args and \
-                isinstance(value.args[0], torch.fx.Node) and \
-                value.args[0].op in ("placeholder", "get_attr"):
-            shape = value.args[1] if len(value.args) == 2 and isinstance(
-                value.args[1], (list, tuple)) else value.args[1:]
-            if not all(isinstance(s, int) and not isinstance(s, bool) for s in shape):
-                return None
-            return leaf(value.args[0], list(shape))
-        args = [convert(a) if isinstance(a, torch.fx.Node) else a for a in value.args]
-        if any(a is None for a, raw in zip(args, value.args) if isinstance(raw, torch.fx.Node)):
-            return None
-        args = [["const", float(a)] if isinstance(a, (int, float)) and not isinstance(a, bool)
-                and i < 2 and _is_arith(value) else a for i, a in enumerate(args)]
-        try:
-            if value.op == "call_function" and value.target in _POINTWISE_FUNCTIONS:
-                return _POINTWISE_FUNCTIONS[value.target](args, dict(value.kwargs))
-            if value.op == "call_method" and value.target in _POINTWISE_METHODS:
-                return _POINTWISE_METHODS[value.target](args, dict(value.kwargs))
-        except TypeError:
-            return None
-        return None
-
-    expr = convert(root)
+    builder = _TailExpr(graph)
+    expr = builder.convert(root)
+    inputs = builder.inputs
     if expr is None or not inputs:
         return None
     op = graph.task.op or "tail"

@@ -251,33 +251,53 @@ def _render_clamp(rendered: list, where: str) -> str:
     return f"_clamp({x}, {lo}, {hi})"
 
 
+def declared_params(params: Any) -> set[str]:
+    """The Model parameter paths a context's `params` list declares."""
+    return {p["path"] for p in params} if isinstance(params, (list, tuple)) else set()
+
+
+def check_source(spec: Any, where: str, declared: set[str]) -> None:
+    """One input's source: a forward argument by index, or a Model parameter the context
+    declares (ModelNew mirrors only those)."""
+    if not isinstance(spec, dict):
+        raise InvalidConfig(f"{where}: expected a dict, got {spec!r:.60}")
+    source = spec.get("source")
+    if source == "arg":
+        index = spec.get("index")
+        if isinstance(index, bool) or not isinstance(index, int) or index < 0:
+            raise InvalidConfig(f"{where}: an arg input needs a non-negative int 'index'")
+    elif source == "param":
+        path = spec.get("path")
+        if not isinstance(path, str) or not all(_IDENT.match(p) for p in path.split(".")):
+            raise InvalidConfig(f"{where}: a param input needs a dotted 'path', got {path!r}")
+        if path not in declared:
+            raise InvalidConfig(f"{where}: param {path!r} is not in the context's params "
+                                f"({sorted(declared)}); ModelNew would not have it")
+    else:
+        raise InvalidConfig(f"{where}: source must be 'arg' or 'param', got {source!r}")
+
+
+def check_op(template: str, context: dict) -> None:
+    """The context's `op` names `launch_<op>`: an identifier. A missing op is left to Jinja's
+    StrictUndefined, which names it."""
+    op = context.get("op", "missing")
+    if not isinstance(op, str) or not _IDENT.match(op):
+        raise InvalidConfig(f"template {template}: op must be an identifier (it names "
+                            f"launch_<op>), got {op!r}")
+
+
 def validate_inputs(inputs: Any, params: Any) -> list[dict]:
     """The `inputs` list, checked: kinds, sources, and param paths that ModelNew declares."""
     if not isinstance(inputs, (list, tuple)) or not inputs:
         raise InvalidConfig("inputs must be a non-empty list of {kind, source, ...} dicts")
-    declared = {p["path"] for p in params} if isinstance(params, (list, tuple)) else set()
+    declared = declared_params(params)
     checked = []
     for i, spec in enumerate(inputs):
         where = f"inputs[{i}]"
-        if not isinstance(spec, dict):
-            raise InvalidConfig(f"{where}: expected a dict, got {spec!r:.60}")
+        check_source(spec, where, declared)
         if spec.get("kind") not in INPUT_KINDS:
             raise InvalidConfig(f"{where}: kind must be one of {list(INPUT_KINDS)}, "
                                 f"got {spec.get('kind')!r}")
-        source = spec.get("source")
-        if source == "arg":
-            index = spec.get("index")
-            if isinstance(index, bool) or not isinstance(index, int) or index < 0:
-                raise InvalidConfig(f"{where}: an arg input needs a non-negative int 'index'")
-        elif source == "param":
-            path = spec.get("path")
-            if not isinstance(path, str) or not all(_IDENT.match(p) for p in path.split(".")):
-                raise InvalidConfig(f"{where}: a param input needs a dotted 'path', got {path!r}")
-            if path not in declared:
-                raise InvalidConfig(f"{where}: param {path!r} is not in the context's params "
-                                    f"({sorted(declared)}); ModelNew would not have it")
-        else:
-            raise InvalidConfig(f"{where}: source must be 'arg' or 'param', got {source!r}")
         checked.append(dict(spec))
     return checked
 
@@ -289,10 +309,7 @@ class PointwiseTemplate(Template):
     def render(self, cfg: Any, **context: Any) -> str:
         # Without expr or inputs, rendering goes on and Jinja's StrictUndefined names what is missing.
         if "expr" in context and "inputs" in context:
-            op = context.get("op", "missing")  # a missing op is left to StrictUndefined
-            if not isinstance(op, str) or not _IDENT.match(op):
-                raise InvalidConfig(f"template {self.name}: op must be an identifier (it names "
-                                    f"launch_<op>), got {op!r}")
+            check_op(self.name, context)
             inputs = validate_inputs(context["inputs"], context.get("params", []))
             rendered = render_expression(context["expr"], len(inputs))
             if not any(inputs[i]["kind"] == "full" for i in rendered.used_inputs):

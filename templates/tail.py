@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from templates.base import InvalidConfig, Param, Template
-from templates.pointwise import _IDENT, render_expression
+from templates.pointwise import check_op, check_source, declared_params, render_expression
 
 REDUCE_OPS = ("sum", "mean", "amax", "amin")
 MAX_KEPT_DIMS = 4
@@ -82,24 +82,11 @@ def bytes_moved(operand_elems: list[int], n_out: int, itemsize: int) -> int:
 def _check_inputs(inputs: Any, params: Any) -> list[dict]:
     if not isinstance(inputs, (list, tuple)) or not inputs:
         raise InvalidConfig("inputs must be a non-empty list of {source, ...} dicts")
-    declared = {p["path"] for p in params} if isinstance(params, (list, tuple)) else set()
+    declared = declared_params(params)
     checked = []
     for i, spec in enumerate(inputs):
         where = f"inputs[{i}]"
-        if not isinstance(spec, dict):
-            raise InvalidConfig(f"{where}: expected a dict, got {spec!r:.60}")
-        if spec.get("source") == "arg":
-            index = spec.get("index")
-            if isinstance(index, bool) or not isinstance(index, int) or index < 0:
-                raise InvalidConfig(f"{where}: an arg input needs a non-negative int 'index'")
-        elif spec.get("source") == "param":
-            path = spec.get("path")
-            if not isinstance(path, str) or not all(_IDENT.match(p) for p in path.split(".")):
-                raise InvalidConfig(f"{where}: a param input needs a dotted 'path', got {path!r}")
-            if path not in declared:
-                raise InvalidConfig(f"{where}: param {path!r} is not in the context's params")
-        else:
-            raise InvalidConfig(f"{where}: source must be 'arg' or 'param'")
+        check_source(spec, where, declared)
         view = spec.get("view")
         if view is not None and (not isinstance(view, (list, tuple)) or not all(
                 isinstance(v, int) and not isinstance(v, bool) for v in view)):
@@ -125,9 +112,7 @@ def _check_reduce(reduce: Any) -> dict | None:
 class TailTemplate(Template):
     def render(self, cfg: Any, **context: Any) -> str:
         if "expr" in context and "inputs" in context:
-            op = context.get("op", "missing")
-            if not isinstance(op, str) or not _IDENT.match(op):
-                raise InvalidConfig(f"template {self.name}: op must be an identifier, got {op!r}")
+            check_op(self.name, context)
             inputs = _check_inputs(context["inputs"], context.get("params", []))
             rendered = render_expression(context["expr"], len(inputs))
             context = {**context, "inputs": inputs, "expr_lines": rendered.lines,
