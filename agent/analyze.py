@@ -14,14 +14,15 @@ from typing import Any
 
 import torch
 
-# Datasheet peaks (dense): bytes/s of HBM, and FLOP/s by dtype (tensor cores for 16-bit, the
-# CUDA cores' IEEE fp32 for float32, as the verifier compares without TF32).
+# Datasheet FLOP/s peaks (dense) by dtype: tensor cores for 16-bit, the CUDA cores' IEEE fp32 for
+# float32 (the verifier compares without TF32). Bandwidth comes from the verifier's table
+# (verifier.timing.PEAK_BANDWIDTH), matched by the device name as CUDA reports it.
 DEVICES = {
-    "h100": {"name": "NVIDIA H100 SXM", "bandwidth": 3.35e12,
+    "h100": {"name": "NVIDIA H100 80GB HBM3",
              "flops": {"bfloat16": 989e12, "float16": 989e12, "float32": 67e12}},
-    "h200": {"name": "NVIDIA H200", "bandwidth": 4.8e12,
+    "h200": {"name": "NVIDIA H200",
              "flops": {"bfloat16": 989e12, "float16": 989e12, "float32": 67e12}},
-    "a100": {"name": "NVIDIA A100 SXM4 80GB", "bandwidth": 2.04e12,
+    "a100": {"name": "NVIDIA A100-SXM4-80GB",
              "flops": {"bfloat16": 312e12, "float16": 312e12, "float32": 19.5e12}},
 }
 ITEMSIZE = {"float32": 4, "bfloat16": 2, "float16": 2}
@@ -129,12 +130,15 @@ def analyze_file(path: str, device: str | None = None) -> dict[str, Any]:
     key = device_key(device)
     roofline = None
     if key is not None:
+        from verifier.timing import peak_bandwidth
+
         spec = DEVICES[key]
-        memory_s = moved / spec["bandwidth"]
+        bandwidth = peak_bandwidth(spec["name"], 0.0)
+        memory_s = moved / bandwidth
         compute_s = flops / spec["flops"][dtype]
         roofline = {"device": spec["name"], "floor_us": round(max(memory_s, compute_s) * 1e6, 3),
                     "bound": "memory" if memory_s >= compute_s else "compute",
-                    "bandwidth_gbps": spec["bandwidth"] / 1e9,
+                    "bandwidth_gbps": bandwidth / 1e9,
                     "peak_tflops": spec["flops"][dtype] / 1e12}
     covered = bool(groups) and not unmatched
     reason = None
