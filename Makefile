@@ -21,8 +21,12 @@ install: $(STAMP)
 run: $(STAMP)
 	$(VENV)/bin/kzoo optimize tasks/softmax.py --trials $(TRIALS) --dtype float32
 
+# Two pytest-xdist workers: the tests that start Ray loops run one after another on one of them
+# (tests/conftest.py groups them), the in-process tests on the other.
+JOBS ?= 2
+
 test: $(STAMP)
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q -n $(JOBS) --dist loadgroup
 
 clean:
 	rm -rf $(VENV) .kzoo

@@ -27,7 +27,18 @@ if not _has_cuda():
     os.environ["TRITON_INTERPRET"] = "1"
 
 
+# Modules whose tests start Ray instances, CLI drivers and their verifier processes. Under
+# pytest-xdist (`make test` runs two workers with --dist loadgroup) they share one worker, one after
+# another, while the other worker takes the in-process tests: two loops at once on a 2-core CI
+# machine would only slow each other down.
+LOOP_MODULES = {"test_cli", "test_cluster", "test_compose", "test_llm", "test_loop_faults",
+                "test_pipeline", "test_postgres", "test_scale", "test_sweep", "test_zoo"}
+
+
 def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if item.module.__name__ in LOOP_MODULES:
+            item.add_marker(pytest.mark.xdist_group("loop"))
     if _has_cuda():
         return
     skip = pytest.mark.skip(reason="needs a CUDA GPU (run on the device machine)")

@@ -38,7 +38,12 @@ def test_optimize_joins_an_existing_cluster(tmp_path):
         env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
     )
     try:
-        time.sleep(8)  # the head's GCS comes up; kzoo's own connect retries cover the rest
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and head.poll() is None:  # the head's GCS comes up
+            with socket.socket() as probe:
+                if probe.connect_ex(("127.0.0.1", port)) == 0:
+                    break
+            time.sleep(0.2)
         assert head.poll() is None, "ray start --head exited"
         out = tmp_path / "out.json"
         proc = subprocess.run(
@@ -56,7 +61,7 @@ def test_optimize_joins_an_existing_cluster(tmp_path):
         # With that cluster still up, no --address means a local instance of its own.
         alone = subprocess.run(
             [sys.executable, "-m", "agent", "optimize", str(ROOT / "tasks" / "softmax.py"),
-             "--trials", "2", "--json", str(out)],
+             "--trials", "1", "--json", str(out)],
             cwd=ROOT, env=dict(env, KZOO_HOME=str(tmp_path / "home2")),
             capture_output=True, text=True, timeout=400,
         )

@@ -76,7 +76,7 @@ def _count(url: str, study_prefix: str) -> dict[str, int]:
 
 @pytest.mark.timeout(900)
 def test_two_drivers_share_a_postgresql_study(postgres_url, tmp_path):
-    cmd = [sys.executable, "-m", "agent", "optimize", "tasks/softmax.py", "--trials", "8",
+    cmd = [sys.executable, "-m", "agent", "optimize", "tasks/softmax.py", "--trials", "5",
            "--workers", "1", "--storage", postgres_url]
     drivers = []
     for i in range(2):
@@ -89,6 +89,6 @@ def test_two_drivers_share_a_postgresql_study(postgres_url, tmp_path):
     for d, (out, err) in zip(drivers, outputs):
         assert d.returncode == 0, out + err
     counts = _count(postgres_url, "softmax-")
-    assert counts.get("COMPLETE", 0) >= 8  # finished together (each may add one in flight)
+    assert counts.get("COMPLETE", 0) >= 5  # finished together (each may add one in flight)
     assert counts.get("RUNNING", 0) == 0
     assert counts["drivers"] == 2  # both asked trials of the same study
