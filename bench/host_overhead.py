@@ -1,0 +1,110 @@
+"""Host time per call of rendered kernels at small shapes, beside the GPU time and PyTorch's own.
+
+When a kernel's launch takes the host longer than the GPU takes to run the work queued before it,
+the GPU waits and the wait shows up in every timing, ours and the verifier's. This script measures,
+on one GPU, for each case: the GPU time (the verifier's timer), the host microseconds per call
+(back-to-back calls, no synchronization inside the loop), and the functions the host spends those
+microseconds in (cProfile, top entries). Writes bench/results/host-overhead-<device>.json.
+
+    python bench/host_overhead.py
+"""
+
+from __future__ import annotations
+
+import cProfile
+import io
+import json
+import pstats
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import torch
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+import attention as attention_bench  # noqa: E402
+import gemm as gemm_bench  # noqa: E402
+from templates import get_template  # noqa: E402
+from verifier.environment import device_label, environment  # noqa: E402
+from verifier.timing import L2Flusher, bench  # noqa: E402
+
+CALLS = 300
+
+
+def host_us(fn) -> float:
+    """Host microseconds per call: back-to-back calls with the GPU left to run behind them."""
+    for _ in range(5):
+        fn()
+    torch.cuda.synchronize()
+    start = time.perf_counter()
+    for _ in range(CALLS):
+        fn()
+    elapsed = time.perf_counter() - start
+    torch.cuda.synchronize()
+    return elapsed / CALLS * 1e6
+
+
+def profile(fn, top: int = 12) -> list[str]:
+    prof = cProfile.Profile()
+    prof.enable()
+    for _ in range(CALLS):
+        fn()
+    prof.disable()
+    torch.cuda.synchronize()
+    out = io.StringIO()
+    pstats.Stats(prof, stream=out).sort_stats("tottime").print_stats(top)
+    lines = [ln for ln in out.getvalue().splitlines() if ln.strip()]
+    start = next(i for i, ln in enumerate(lines) if ln.lstrip().startswith("ncalls"))
+    return lines[start:start + top + 1]
+
+
+def cases(cache: Path):
+    device = torch.device("cuda")
+    skinny = next(c for c in gemm_bench.CASES if c.name == "skinny_128x4096x4096")
+    setup = gemm_bench.Setup(skinny, device, smoke=False)
+    a, b = setup.operands()
+    for label, cfg in (("gemm 128x4096x4096 pointer", gemm_bench.SKINNY_DEFAULT),
+                       ("gemm 128x4096x4096 tma",
+                        gemm_bench.dataclasses.replace(gemm_bench.SKINNY_DEFAULT, use_tma=True))):
+        _, model = setup.candidate(cfg, cache)
+        yield label, (lambda model=model: model(*setup.inputs)), {
+            "torch.matmul": lambda: torch.matmul(a, b), "eager Model": lambda: setup.model(*setup.inputs)}
+    attention = get_template("attention")
+    q, k, v = (torch.randn(4, 16, 256, 64, device=device, dtype=torch.bfloat16) for _ in range(3))
+    for tma in (False, True):
+        cfg = attention.config({**gemm_bench.dataclasses.asdict(attention.default), "tma": tma})
+        launch = attention_bench.render_launcher(cfg, None, False, cache)
+        yield f"attention 4x16x256x64 tma={tma}", (lambda launch=launch: launch(q, k, v)), {
+            "sdpa": lambda: torch.nn.functional.scaled_dot_product_attention(q, k, v)}
+
+
+def main() -> None:
+    if not torch.cuda.is_available():
+        sys.exit("bench/host_overhead.py measures launches on a CUDA GPU")
+    cache = Path(tempfile.mkdtemp(prefix="kzoo-host-"))
+    flusher = L2Flusher(torch.device("cuda"))
+    rows = []
+    with torch.no_grad():
+        for label, fn, baselines in cases(cache):
+            fns = {"kernel": fn, **baselines}
+            gpu = bench(fns, flusher=flusher, budget_ms=100.0 * len(fns))
+            row = {"case": label, "gpu_ms": {k: t.median_ms for k, t in gpu.items()},
+                   "host_us": {k: host_us(f) for k, f in fns.items()},
+                   "profile": profile(fn)}
+            rows.append(row)
+            print(f"{label:<36} host us/call " + "  ".join(
+                f"{k} {v:7.1f}" for k, v in row["host_us"].items()) + "   gpu ms " + "  ".join(
+                f"{k} {v:.4f}" for k, v in row["gpu_ms"].items()), flush=True)
+            print("\n".join("    " + ln for ln in row["profile"]), flush=True)
+    out = ROOT / "bench" / "results" / f"host-overhead-{device_label()}.json"
+    out.write_text(json.dumps({"benchmark": "host_overhead", "environment": environment(),
+                               "calls": CALLS, "rows": rows}, indent=2))
+    print(f"wrote {out}")
+
+
+if __name__ == "__main__":
+    main()
