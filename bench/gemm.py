@@ -108,6 +108,14 @@ CANDIDATES = {
                                         (128, 32, 128, 2, 4, 4), (128, 64, 128, 2, 8, 3),
                                         (64, 64, 128, 2, 4, 4), (128, 128, 64, 4, 8, 3),
                                         (128, 64, 64, 8, 4, 4))),
+        # no split (its second launch and fp32 workspace cost more than idle SMs, above), all
+        # 132 SMs busy through narrower tiles, deeper pipelines to keep more bytes in flight
+        *(dataclasses.replace(SKINNY_DEFAULT, BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=bk, num_warps=w,
+                              num_stages=st, use_tma=tma)
+          for bm, bn, bk, w, st, tma in ((64, 64, 128, 4, 4, False), (64, 64, 128, 4, 6, False),
+                                         (128, 32, 128, 4, 5, False), (128, 64, 128, 4, 4, True),
+                                         (64, 64, 128, 4, 6, True), (128, 32, 128, 4, 5, True),
+                                         (64, 32, 256, 4, 4, True), (128, 64, 64, 4, 8, True))),
     ],
     # the fused bias+GELU case: the "large" list plus TMA at 4 stages. An epilogue over two
     # column halves (tl.split of the accumulator) was tried and took twice as long on an H100
