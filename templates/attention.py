@@ -24,7 +24,13 @@ once in its own dtype was tried and left out: rounding q * scale to bfloat16 fai
 where scores are large.)
 `split_tail` peels a last partial key block so the other steps carry no bounds mask.
 `reverse_m` launches the query blocks last-first: under a causal mask the long rows start first,
-so the short ones fill the tail of the grid.
+so the short ones fill the tail of the grid. `tma` loads q, k and v and stores o through Hopper
+tensor descriptors (TMA), where the installed Triton, the device (sm_90+) and the strides allow
+(head dim contiguous, 16-byte aligned) and the work is large enough to hide the descriptors' host
+time; elsewhere, and in Triton's interpreter, the pointer loads. (Triton 3.6's warp
+specialization of the key loop, tried on an H100 over descriptor loads, gained nothing at 128 x 128
+tiles, failed to compile one 64 x 64 causal kernel and returned NaNs from another: left out,
+bench/results/runs/attention-configs-h100-round2.log.)
 """
 
 from __future__ import annotations
@@ -50,6 +56,7 @@ class AttentionConfig:
     causal_split: bool
     split_tail: bool
     reverse_m: bool
+    tma: bool = False
 
 
 SPACE = (
@@ -60,13 +67,15 @@ SPACE = (
     Param("causal_split", (True, False)),
     Param("split_tail", (True, False)),
     Param("reverse_m", (True, False)),
+    Param("tma", (False, True)),
 )
 
 # The Triton fused-attention tutorial's Hopper choice for head dim 128 (128 x 128 tiles, 8 warps,
-# 3 stages).
+# 3 stages), loading through descriptors: 4-6% faster than pointer loads on an H100
+# (bench/results/runs/attention-configs-h100-round1.json).
 DEFAULT = AttentionConfig(
     block_m=128, block_n=128, num_warps=8, num_stages=3, causal_split=True, split_tail=True,
-    reverse_m=True,
+    reverse_m=True, tma=True,
 )
 
 

@@ -107,6 +107,28 @@ def test_strided_inputs_and_an_explicit_scale(tmp_path):
     assert comparison.ok, comparison
 
 
+TMA = dataclasses.replace(SMALL, tma=True)
+
+
+@pytest.mark.parametrize("mod,causal,shape", [CASES[1], CASES[2], CASES[8]],
+                         ids=["gqa-lq-ne-lk", "causal-odd", "sliding-window"])
+def test_descriptor_loads_match_the_reference(tmp_path, monkeypatch, mod, causal, shape):
+    """The tma path (q, k, v and o through tensor descriptors, boxes past the sequence zero-filled
+    and clipped) on odd lengths; off a GPU, forced past tma_plan, in the interpreter."""
+    module = load_candidate(ATTENTION.render(TMA, **_context(
+        score_mod=mod, is_causal=causal, window=9 if mod == "sliding_window" else None)), tmp_path)
+    assert module.tma_plan(*(torch.randn(1, 1, 8, 16) for _ in range(3))) != "tma"  # no GPU
+    monkeypatch.setattr(module, "tma_plan", lambda q, k, v: "tma")
+    b, hq, hkv, lq, lk, d = shape
+    torch.manual_seed(4)
+    q = torch.randn(b, hq, lq, d).half()
+    k, v = torch.randn(b, hkv, lk, d).half(), torch.randn(b, hkv, lk, d).half()
+    out = module.launch_attention(q, k, v, causal)
+    comparison = tolerance.compare(out, _reference(q, k, v, causal, None, mod, None, 9), None,
+                                   tolerance.tolerance_for("float16", {"atol_scale": 3.5e-4}))
+    assert comparison.ok, comparison
+
+
 def test_launcher_refuses_what_it_cannot_compute(tmp_path):
     launch = _launcher(tmp_path, SMALL)
     x = torch.randn(1, 2, 8, 16).half()
@@ -313,13 +335,16 @@ def test_ops_fall_back_to_the_reference_on_cpu():
 
 
 @pytest.mark.gpu
+@pytest.mark.parametrize("tma", [False, True], ids=["pointers", "tma"])
 @pytest.mark.parametrize("causal", [False, True])
-def test_default_kernel_matches_sdpa_on_the_gpu(tmp_path, causal):
-    launch = _launcher(tmp_path, is_causal=causal)
+def test_default_kernel_matches_sdpa_on_the_gpu(tmp_path, causal, tma):
+    cfg = dataclasses.replace(ATTENTION.default, tma=tma)
+    module = load_candidate(ATTENTION.render(cfg, **_context(is_causal=causal)), tmp_path)
     torch.manual_seed(3)
-    q, k, v = (torch.randn(2, 8, 1000, 128, device="cuda", dtype=torch.bfloat16)
+    q, k, v = (torch.randn(2, 8, 3000, 128, device="cuda", dtype=torch.bfloat16)
                for _ in range(3))
-    out = launch(q, k, v, causal)
+    assert (module.tma_plan(q, k, v) == "tma") == tma
+    out = module.launch_attention(q, k, v, causal)
     comparison = tolerance.compare(out, _reference(q.cpu(), k.cpu(), v.cpu(), causal).cuda(),
                                    F.scaled_dot_product_attention(q, k, v, is_causal=causal),
                                    tolerance.tolerance_for("bfloat16", {"atol_scale": 2.5e-3}))
