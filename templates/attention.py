@@ -26,8 +26,8 @@ where scores are large.)
 `reverse_m` launches the query blocks last-first: under a causal mask the long rows start first,
 so the short ones fill the tail of the grid. `tma` loads q, k and v and stores o through Hopper
 tensor descriptors (TMA), where the installed Triton, the device (sm_90+) and the strides allow
-(head dim contiguous, 16-byte aligned) and the work is large enough to hide the descriptors' host
-time; elsewhere, and in Triton's interpreter, the pointer loads. (Triton 3.6's warp
+(head dim contiguous, 16-byte aligned), the inputs are 16-bit and the work is large enough to hide
+the descriptors' host time; elsewhere, and in Triton's interpreter, the pointer loads. (Triton 3.6's warp
 specialization of the key loop, tried on an H100 over descriptor loads, gained nothing at 128 x 128
 tiles, failed to compile one 64 x 64 causal kernel and returned NaNs from another: left out,
 bench/results/runs/attention-configs-h100-round2.log.)
