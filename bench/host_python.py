@@ -2,10 +2,12 @@
 replaced by no-ops, called on CPU tensors, so what is timed is the launcher's own Python (shape
 checks, grid and block arithmetic, views, the output allocation), not Triton's launch or the GPU.
 
-Each launcher is timed twice in the same process: as rendered (the plain `_cdiv`/`_next_pow2`
-host helpers) and with those helpers swapped back to triton.cdiv/triton.next_power_of_2, which
-are constexpr functions in recent Triton; also the helpers alone. Medians of 5 repeats of
-2000 calls. Writes bench/results/host-python-<device>.json.
+Each launcher is timed at each of its task's cpu shapes (and the GEMM at 128 x 4096 x 4096, whose
+rows need no padding), in the same process: as rendered (the plain `_cdiv`/`_next_pow2` host
+helpers); with those helpers swapped back to triton.cdiv/triton.next_power_of_2, which are
+constexpr functions in recent Triton; and, for the GEMM, with its launch recipes switched off
+(every call takes the first-call path). Also the helpers alone. Medians of 5 repeats of 2000
+calls. Writes bench/results/host-python-<device>.json.
 
     python bench/host_python.py
 """
@@ -32,7 +34,15 @@ from verifier.environment import device_label, environment  # noqa: E402
 
 TASKS = ("softmax", "log_softmax", "rms_norm", "add_rms_norm", "layer_norm", "cross_entropy",
          "swiglu", "argmax", "sum", "matmul_skinny", "linear_bias_gelu", "sdpa")
+EXTRA_SHAPES = {"matmul_skinny": [{"M": 128, "N": 4096, "K": 4096}]}
 CALLS, REPEATS = 2000, 5
+
+
+class _Forgetful(dict):
+    """A recipe table that never has the recipe: every GEMM call takes the first-call path."""
+
+    def get(self, key, default=None):
+        return default
 
 
 class _NoLaunch:
@@ -54,21 +64,24 @@ def per_call_us(fn) -> float:
     return statistics.median(runs)
 
 
-def launcher(name: str, cache: Path):
+def launchers(name: str, cache: Path):
+    """(module, call, shape) per shape: a freshly loaded module each, kernels stubbed out."""
     task = tasks.load(ROOT / "tasks" / f"{name}.py")
     found = plan(task)
     template = found.template_object()
-    module = load_candidate(template.render(template.default, **found.context), cache)
-    for attr, value in list(vars(module).items()):
-        if type(value).__name__ in ("JITFunction", "InterpretedFunction"):
-            setattr(module, attr, _NoLaunch())
-    task.apply_shape(task.cpu_shapes[0])
-    torch.manual_seed(0)
-    model = task.make_model()
-    inputs = task.make_inputs()
-    new = module.ModelNew(*task.module.get_init_inputs())
-    new.load_state_dict(model.state_dict(), strict=False, assign=True)
-    return module, (lambda: new(*inputs)), task.cpu_shapes[0]
+    source = template.render(template.default, **found.context)
+    for i, shape in enumerate([*task.cpu_shapes, *EXTRA_SHAPES.get(name, [])]):
+        module = load_candidate(source + f"\n# host_python: shape {i}\n", cache)
+        for attr, value in list(vars(module).items()):
+            if type(value).__name__ in ("JITFunction", "InterpretedFunction"):
+                setattr(module, attr, _NoLaunch())
+        task.apply_shape(shape)
+        torch.manual_seed(0)
+        model = task.make_model()
+        inputs = task.make_inputs()
+        new = module.ModelNew(*task.module.get_init_inputs())
+        new.load_state_dict(model.state_dict(), strict=False, assign=True)
+        yield module, (lambda new=new, inputs=inputs: new(*inputs)), shape
 
 
 def main() -> None:
@@ -80,17 +93,24 @@ def main() -> None:
     rows = []
     with torch.no_grad():
         for name in TASKS:
-            module, fn, shape = launcher(name, cache)
-            if "_cdiv" not in helpers:  # the rendered helpers, timed once
-                helpers["_cdiv"] = per_call_us(lambda: module._cdiv(4099, 128))
-                helpers["_next_pow2"] = per_call_us(lambda: module._next_pow2(4099))
-            plain = per_call_us(fn)
-            module._cdiv, module._next_pow2 = triton.cdiv, triton.next_power_of_2
-            with_triton = per_call_us(fn)
-            rows.append({"task": name, "shape": shape, "us_per_call": plain,
-                         "us_per_call_with_triton_helpers": with_triton})
-            print(f"{name:<18} {plain:7.1f} us per call   with triton's helpers {with_triton:7.1f} us",
-                  flush=True)
+            for module, fn, shape in launchers(name, cache):
+                if "_cdiv" not in helpers:  # the rendered helpers, timed once
+                    helpers["_cdiv"] = per_call_us(lambda: module._cdiv(4099, 128))
+                    helpers["_next_pow2"] = per_call_us(lambda: module._next_pow2(4099))
+                row = {"task": name, "shape": shape, "us_per_call": per_call_us(fn)}
+                if hasattr(module, "_RECIPES"):
+                    recipes = module._RECIPES
+                    module._RECIPES = _Forgetful()
+                    row["us_per_call_without_recipes"] = per_call_us(fn)
+                    module._RECIPES = recipes
+                    row["recipe_taken"] = len(recipes) > 0
+                module._cdiv, module._next_pow2 = triton.cdiv, triton.next_power_of_2
+                row["us_per_call_with_triton_helpers"] = per_call_us(fn)
+                rows.append(row)
+                print(f"{name:<18} {json.dumps(shape):<50} " + "  ".join(
+                    f"{k.replace('us_per_call', 'us')} {v:.1f}" if isinstance(v, float)
+                    else f"{k} {v}" for k, v in row.items() if k not in ("task", "shape")),
+                    flush=True)
     print("  ".join(f"{k} {v:.2f} us" for k, v in helpers.items()))
     out = ROOT / "bench" / "results" / f"host-python-{device_label()}.json"
     out.write_text(json.dumps({

@@ -104,6 +104,37 @@ def test_split_k_is_deterministic_and_tma_kernel_matches(tmp_path):
         torch.testing.assert_close(got.double(), x.double() @ y.double(), rtol=1.6e-2, atol=1e-2)
 
 
+@pytest.mark.parametrize("cfg", [SMALL, dataclasses.replace(SMALL, SPLIT_K=2),
+                                 dataclasses.replace(SMALL, persistent=1)],
+                         ids=["plain", "split-k", "persistent"])
+def test_repeated_calls_reuse_the_launch_recipe_and_stay_correct(tmp_path, cfg):
+    """The second call of a signature launches from the recorded recipe (the caller's tensors in
+    place of the first call's views): right for new values, a new signature, a residual that is a
+    view, and never recorded for a call that had to copy an operand."""
+    module = _load(GEMM.render(cfg, **plan(_task("linear_residual")).context), tmp_path)
+    torch.manual_seed(5)
+
+    def check(x, w, bias, residual):
+        got = module._gemm(x, w.t(), (bias, residual))
+        torch.testing.assert_close(got, x @ w.t() + bias + residual, rtol=1e-4, atol=1e-4)
+
+    x, w, bias = torch.randn(2, 37, 64), torch.randn(40, 64), torch.randn(40)
+    check(x, w, bias, torch.randn(2, 37, 40))
+    assert len(module._RECIPES) == 1
+    for _ in range(2):  # same signature, new values: the recipe
+        check(torch.randn(2, 37, 64), torch.randn(40, 64), torch.randn(40), torch.randn(2, 37, 40))
+    assert len(module._RECIPES) == 1
+    check(torch.randn(3, 37, 64), w, bias, torch.randn(3, 37, 40))  # another M: another recipe
+    residual_view = torch.randn(40, 2, 37).permute(1, 2, 0)  # not contiguous: its own strides
+    check(x, w, bias, residual_view)
+    check(x, w, bias, residual_view)
+    assert len(module._RECIPES) == 3
+    odd = torch.randn(2 * 37 * 64 + 1)[1:].view(2, 37, 64)  # 4 bytes off 16: rows padded (a copy)
+    check(odd, w, bias, torch.randn(2, 37, 40))
+    check(odd, w, bias, torch.randn(2, 37, 40))
+    assert len(module._RECIPES) == 3
+
+
 def test_constraints_prune_what_cannot_run():
     assert constraints(DEFAULT) == []
     assert GEMM.config(dataclasses.asdict(DEFAULT)) == DEFAULT
