@@ -12,6 +12,7 @@ microseconds in (cProfile, top entries). Writes bench/results/host-overhead-<dev
 from __future__ import annotations
 
 import cProfile
+import dataclasses
 import io
 import json
 import pstats
@@ -69,14 +70,14 @@ def cases(cache: Path):
     a, b = setup.operands()
     for label, cfg in (("gemm 128x4096x4096 pointer", gemm_bench.SKINNY_DEFAULT),
                        ("gemm 128x4096x4096 tma",
-                        gemm_bench.dataclasses.replace(gemm_bench.SKINNY_DEFAULT, use_tma=True))):
+                        dataclasses.replace(gemm_bench.SKINNY_DEFAULT, use_tma=True))):
         _, model = setup.candidate(cfg, cache)
         yield label, (lambda model=model: model(*setup.inputs)), {
             "torch.matmul": lambda: torch.matmul(a, b), "eager Model": lambda: setup.model(*setup.inputs)}
     attention = get_template("attention")
     q, k, v = (torch.randn(4, 16, 256, 64, device=device, dtype=torch.bfloat16) for _ in range(3))
     for tma in (False, True):
-        cfg = attention.config({**gemm_bench.dataclasses.asdict(attention.default), "tma": tma})
+        cfg = attention.config({**dataclasses.asdict(attention.default), "tma": tma})
         launch = attention_bench.render_launcher(cfg, None, False, cache)
         yield f"attention 4x16x256x64 tma={tma}", (lambda launch=launch: launch(q, k, v)), {
             "sdpa": lambda: torch.nn.functional.scaled_dot_product_attention(q, k, v)}
