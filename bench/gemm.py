@@ -155,8 +155,12 @@ class Setup:
         self.flops = self.task.formula_value("flops", self.inputs[0].element_size())
         self.device = device
 
-    def candidate(self, cfg: GemmConfig, cache: Path):
+    def candidate(self, cfg: GemmConfig, cache: Path, variant: str = ""):
+        """(module, ModelNew with the model's weights); a `variant` names a module of its own
+        (one a caller may patch) for the same source."""
         source = get_template("gemm").render(cfg, **self.plan.context)
+        if variant:
+            source += f"\n# variant: {variant}\n"
         module = load_candidate(source, cache)
         with torch.device(self.device):
             model = module.ModelNew(*self.init)

@@ -32,18 +32,11 @@ CONFIGS = {"default": G.DEFAULT, "tma": dataclasses.replace(G.DEFAULT, use_tma=T
 
 
 def candidate(setup, cfg, cache: Path, unpadded: bool):
-    """(module, ModelNew) as G.Setup.candidate makes them; `unpadded`: a module of its own whose
-    pad-copy is switched off, to time what the copy buys."""
-    source = G.get_template("gemm").render(cfg, **setup.plan.context)
-    if unpadded:
-        source += "\n# variant: rows never padded\n"
-    module = G.load_candidate(source, cache)
+    """setup.candidate's (module, ModelNew); `unpadded`: a module of its own whose pad-copy is
+    switched off, to time what the copy buys."""
+    module, model = setup.candidate(cfg, cache, variant="rows never padded" if unpadded else "")
     if unpadded:
         module._aligned = lambda t3: t3
-    with torch.device(setup.device):
-        model = module.ModelNew(*setup.init)
-    state = {k: v.detach() for k, v in setup.model.state_dict().items()}
-    model.load_state_dict(state, strict=False, assign=True)
     return module, model
 
 
