@@ -1,11 +1,10 @@
-"""gelu(linear(x, W, b)) at odd sizes: the gemm template's default config with pointer loads (rows
-padded to 16 elements as the launcher does, and unpadded), with descriptor loads (TMA) and at
-128 x 128 tiles, beside eager PyTorch, for a K (and row stride) of
-1000 against 1024 and an N of 3073 against 3072. A row stride that is not a multiple of 16
-elements is what the launcher's pad-copy (`_aligned`) is for; this run shows what it buys.
-Writes bench/results/gemm-odd-<device>.json.
+"""gelu(linear(x, W, b)) at odd sizes: the gemm template's default config as the launcher runs it
+(rows that are not a multiple of 16 elements go to descriptor loads, tma_plan), the same config
+held to pointer loads (rows padded to 16 elements by `_aligned`, and unpadded), the use_tma config
+and 128 x 128 tiles, beside eager PyTorch, for a K (and row stride) of 1000 against 1024 and an N
+of 3073 against 3072. Writes bench/results/gemm-odd-<device>.json.
 
-    python bench/gemm_odd.py
+    python bench/gemm_odd.py [OUT_DIR]
 """
 
 from __future__ import annotations
@@ -31,11 +30,15 @@ CONFIGS = {"default": G.DEFAULT, "tma": dataclasses.replace(G.DEFAULT, use_tma=T
            "128x128": dataclasses.replace(G.DEFAULT, BLOCK_N=128, num_stages=4)}
 
 
-def candidate(setup, cfg, cache: Path, unpadded: bool):
-    """setup.candidate's (module, ModelNew); `unpadded`: a module of its own whose pad-copy is
-    switched off, to time what the copy buys."""
-    module, model = setup.candidate(cfg, cache, variant="rows never padded" if unpadded else "")
-    if unpadded:
+def candidate(setup, cfg, cache: Path, pointers: str):
+    """setup.candidate's (module, ModelNew); `pointers` "padded" or "unpadded": a module of its own
+    held to the pointer kernel (and, unpadded, with its pad-copy switched off), to time what the
+    descriptor route and the copy buy."""
+    module, model = setup.candidate(cfg, cache, variant=f"pointer loads, {pointers}"
+                                    if pointers else "")
+    if pointers:
+        module.tma_plan = lambda a3, b3: "held to pointer loads by bench/gemm_odd.py"
+    if pointers == "unpadded":
         module._aligned = lambda t3: t3
     return module, model
 
@@ -53,10 +56,11 @@ def main() -> None:
                         smoke=False)
         fns = {"eager": lambda s=setup: s.model(*s.inputs)}
         row = {"shape": shape, "dtype": "bfloat16", "correct": {}, "tma_path": {}}
-        variants = [(name, cfg, False) for name, cfg in CONFIGS.items()]
-        variants.append(("default_unpadded", G.DEFAULT, True))
-        for name, cfg, unpadded in variants:
-            module, model = candidate(setup, cfg, cache, unpadded)
+        variants = [(name, cfg, "") for name, cfg in CONFIGS.items()]
+        variants += [("default_pointers_padded", G.DEFAULT, "padded"),
+                     ("default_pointers_unpadded", G.DEFAULT, "unpadded")]
+        for name, cfg, pointers in variants:
+            module, model = candidate(setup, cfg, cache, pointers)
             row["correct"][name] = setup.check(model)["ok"]
             row["tma_path"][name] = setup.tma_path(module)
             if row["correct"][name]:  # never timed before it is correct
@@ -69,7 +73,8 @@ def main() -> None:
         rows.append(row)
         print(f"{tokens}x{fin}->{fout}  " + "  ".join(f"{k} {v:.4f} ms" for k, v in
                                                      row["ms"].items()), flush=True)
-    out = ROOT / "bench" / "results" / f"gemm-odd-{device_label()}.json"
+    out = Path(sys.argv[1] if len(sys.argv) > 1 else ROOT / "bench" / "results")
+    out = out / f"gemm-odd-{device_label()}.json"
     out.write_text(json.dumps({"benchmark": "gemm_odd", "environment": environment(),
                                "configs": {k: dataclasses.asdict(v) for k, v in CONFIGS.items()},
                                "rows": rows}, indent=2))

@@ -31,7 +31,9 @@ Knobs:
   descriptors, 2-D operands (no batch), one unit stride per operand, 16-byte aligned base and
   strides. Anywhere else (Triton's interpreter included) the launcher runs the pointer kernel,
   which computes the same values; `tma_plan(a, b)` in the rendered module says which path a call
-  takes and why, so a benchmark records it. use_tma needs SPLIT_K == 1 (a constraint).
+  takes and why, so a benchmark records it. use_tma needs SPLIT_K == 1 (a constraint). With
+  use_tma off the descriptor kernel is still rendered: a call whose rows the pointer kernel would
+  have to copy into 16-element-aligned rows (K = 1000, N = 3073) takes it where it is valid.
 
 fp32 operands are multiplied in IEEE fp32 (`input_precision="ieee"`, never TF32); bf16/fp16
 accumulate in fp32. Shared memory is budgeted for 2-byte operands (the dtype is not known when a

@@ -104,6 +104,28 @@ def test_split_k_is_deterministic_and_tma_kernel_matches(tmp_path):
         torch.testing.assert_close(got.double(), x.double() @ y.double(), rtol=1.6e-2, atol=1e-2)
 
 
+def test_odd_rows_ask_for_descriptor_loads_even_with_use_tma_off(tmp_path):
+    """Rows the pointer kernel would copy (16-byte, not 16-element aligned) are routed to the
+    descriptor kernel, which is rendered under every config; off a GPU the plan names the device
+    as the reason, and the kernel itself, forced, computes the product in the interpreter."""
+    ctx = {"op": "matmul", "a": {"source": "arg", "index": 0, "transposed": False},
+           "b": {"source": "arg", "index": 1, "transposed": False}, "params": []}
+    module = _load(GEMM.render(SMALL, **ctx), tmp_path)
+    assert not SMALL.use_tma and SMALL.SPLIT_K == 1
+    odd = torch.randn(1, 40, 24, dtype=torch.float16)  # 48-byte rows: 16-byte, not 16-element
+    b = torch.randn(1, 24, 32, dtype=torch.float16)
+    assert module._unaligned(odd) and not module._unaligned(b)
+    assert module._unaligned(odd.transpose(1, 2))  # column-major: its columns are the rows
+    a = torch.randn(1, 40, 32, dtype=torch.float16)
+    assert module.tma_plan(a, torch.randn(1, 32, 48, dtype=torch.float16)) == \
+        "config: use_tma is off"
+    assert module.tma_plan(odd, b).startswith("not a CUDA device")
+    got = module._gemm(odd[0], b[0], (), use_tma=True)
+    torch.testing.assert_close(got.float(), odd[0].float() @ b[0].float(), rtol=2e-3, atol=2e-3)
+    split = _load(GEMM.render(dataclasses.replace(SMALL, SPLIT_K=2), **ctx), tmp_path)
+    assert split.tma_plan(odd, b) == "config: use_tma is off"  # the TMA kernel has no split-K
+
+
 @pytest.mark.parametrize("cfg", [SMALL, dataclasses.replace(SMALL, SPLIT_K=2),
                                  dataclasses.replace(SMALL, persistent=1)],
                          ids=["plain", "split-k", "persistent"])
@@ -285,6 +307,15 @@ def test_tma_path_is_taken_and_correct_on_hopper(tmp_path):
     x = torch.randn(1024, 512, device="cuda", dtype=torch.bfloat16)
     w = torch.randn(768, 512, device="cuda", dtype=torch.bfloat16) / 512 ** 0.5
     b = torch.randn(768, device="cuda", dtype=torch.bfloat16)
+    assert module.tma_plan(x.unsqueeze(0), w.t().unsqueeze(0)) == "tma"
+    got = module.launch_linear_bias_gelu(x, w, b)
+    ref = F.gelu(F.linear(x.double(), w.double(), b.double()))
+    torch.testing.assert_close(got.double(), ref, rtol=1.6e-2, atol=1e-2)
+    # the default config (use_tma off) routes rows of 1000 and 3073 elements to the same kernel
+    module = _load(GEMM.render(DEFAULT, **found.context), tmp_path)
+    x = torch.randn(515, 1000, device="cuda", dtype=torch.bfloat16)
+    w = torch.randn(3073, 1000, device="cuda", dtype=torch.bfloat16) / 1000 ** 0.5
+    b = torch.randn(3073, device="cuda", dtype=torch.bfloat16)
     assert module.tma_plan(x.unsqueeze(0), w.t().unsqueeze(0)) == "tma"
     got = module.launch_linear_bias_gelu(x, w, b)
     ref = F.gelu(F.linear(x.double(), w.double(), b.double()))
