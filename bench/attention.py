@@ -10,6 +10,8 @@ bench/results/attention-<device>.json and prints a table.
     python bench/attention.py                       # the template's default config
     python bench/attention.py --config '{"block_m": 128, "block_n": 64, ...}'
     python bench/attention.py --configs             # a short list of configs per case
+    python bench/attention.py --variants '[{"poly_exp2": 0}, {"poly_exp2": 4}]'
+                                                    # configs timed together, interleaved
     python bench/attention.py --smoke               # CPU: Triton's interpreter, tiny, no timing
 """
 
@@ -162,13 +164,60 @@ def run_case(name, mod, causal, cfg, shape, dtype_name, cache, flusher, baseline
     return row
 
 
+def run_variants(name, mod, causal, cfgs, shape, dtype_name, cache, flusher) -> list[dict]:
+    """Every config of `cfgs` checked, then all of them timed in one interleaved run beside the
+    baselines: differences of a few percent between configs are not lost to the GPU's drift
+    between separate runs. One row per config, ratios against the same run's baselines."""
+    from verifier.timing import bench
+
+    dtype = getattr(torch, dtype_name)
+    q, k, v = inputs(shape, dtype, "cuda", mod)
+    rows, fns = [], {}
+    for i, cfg in enumerate(cfgs):
+        row = {"case": name, "score_mod": mod, "causal": causal, "shape": list(shape),
+               "dtype": dtype_name, "params": dataclasses.asdict(cfg)}
+        try:  # a config that fails to compile is recorded as such; the others go on
+            launch = render_launcher(cfg, mod, causal, cache)
+            row["correctness"] = check(launch, q, k, v, mod, causal, dtype_name)
+        except Exception as exc:
+            row["correctness"] = {"ok": False, "error": f"{type(exc).__name__}: {str(exc)[-300:]}"}
+        if row["correctness"]["ok"]:  # never timed before it passes
+            fns[f"kernel{i}"] = (lambda f: lambda: f(q, k, v, causal))(launch)
+        rows.append(row)
+    if not fns:
+        return rows
+    if mod is None:
+        fns["sdpa"] = lambda: F.scaled_dot_product_attention(q, k, v, is_causal=causal)
+    flex = flex_baseline(q, k, v, mod, causal)
+    if flex is not None:
+        fns["flex_compiled"] = flex
+    with torch.no_grad():
+        times = bench(fns, flusher=flusher, budget_ms=400.0 * len(fns))
+    work = flops(shape[0], shape[1], shape[2], shape[2], shape[3], causal)
+    for i, row in enumerate(rows):
+        if f"kernel{i}" not in times:
+            continue
+        kept = {"kernel": times[f"kernel{i}"], **{b: times[b] for b in ("sdpa", "flex_compiled")
+                                                  if b in times}}
+        row["ms"] = {n: t.median_ms for n, t in kept.items()}
+        row["spread_ms"] = {n: t.p80_ms - t.p20_ms for n, t in kept.items()}
+        row["tflops"] = {n: work / (t.median_ms * 1e-3) / 1e12 for n, t in kept.items()}
+        for base in ("sdpa", "flex_compiled"):
+            if base in kept:
+                row[f"speedup_vs_{base}"] = kept[base].median_ms / kept["kernel"].median_ms
+    del q, k, v
+    torch.cuda.empty_cache()
+    return rows
+
+
 def print_table(rows: list[dict]) -> None:
     print(f"{'case':<20}{'params':<34}{'kernel':>9}{'sdpa':>9}{'flex':>9}{'eager':>9}"
           f"{'x sdpa':>8}{'x flex':>8}  (TFLOP/s)")
     for r in rows:
         p = r["params"]
         tag = (f"{p['block_m']}x{p['block_n']} w{p['num_warps']} s{p['num_stages']}"
-               + (" tma" if p.get("tma") else ""))
+               + (" tma" if p.get("tma") else "")
+               + (f" poly/{p['poly_exp2']}" if p.get("poly_exp2") else ""))
         if "tflops" not in r:
             print(f"{r['case']:<20}{tag:<34} INCORRECT {r['correctness']}")
             continue
@@ -202,6 +251,8 @@ def main() -> None:
     parser.add_argument("--configs", action="store_true", help="time the SWEEP list per case")
     parser.add_argument("--cases", help="comma-separated case names (default: all): "
                         + ", ".join(name for name, _, _ in CASES))
+    parser.add_argument("--variants", help="JSON list of param overrides of the default (or "
+                        "--config): all timed together, interleaved, beside the baselines")
     parser.add_argument("--shape", default="8,16,4096,128", help="B,H,L,D")
     parser.add_argument("--dtype", default="bfloat16", choices=["bfloat16", "float16"])
     parser.add_argument("--smoke", action="store_true", help="CPU interpreter check, no timing")
@@ -236,7 +287,17 @@ def main() -> None:
             sys.exit(f"unknown case(s) {unknown}; the cases are "
                      f"{[name for name, _, _ in CASES]}")
         cases = [c for c in CASES if c[0] in wanted]
+    if args.variants:
+        configs = [ATTENTION.config({**base, **c}) for c in json.loads(args.variants)]
+        bad = {i: ATTENTION.violations(c) for i, c in enumerate(configs)
+               if ATTENTION.violations(c)}
+        if bad:
+            sys.exit(f"--variants: configs break the template's constraints: {bad}")
     for name, mod, causal in cases:
+        if args.variants:
+            rows += run_variants(name, mod, causal, configs, shape, args.dtype, cache, flusher)
+            print_table(rows[-len(configs):])
+            continue
         first = None
         for i, cfg in enumerate(configs):
             # baselines once per case (timed beside the first config); later configs' ratios
@@ -255,11 +316,12 @@ def main() -> None:
     print()
     print_table(rows)
     result = {"benchmark": "attention", "environment": env, "shape": list(shape),
-              "dtype": args.dtype, "mode": "configs" if args.configs else "single",
+              "dtype": args.dtype,
+              "mode": "variants" if args.variants else "configs" if args.configs else "single",
               "seconds": time.time() - started, "rows": rows}
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    suffix = "-configs" if args.configs else ""
+    suffix = "-variants" if args.variants else "-configs" if args.configs else ""
     path = out / f"attention{suffix}-{device_label()}.json"
     path.write_text(json.dumps(result, indent=2))
     print(f"wrote {path}")

@@ -31,6 +31,12 @@ the descriptors' host time; elsewhere, and in Triton's interpreter, the pointer 
 specialization of the key loop, tried on an H100 over descriptor loads, gained nothing at 128 x 128
 tiles, failed to compile one 64 x 64 causal kernel and returned NaNs from another: left out,
 bench/results/runs/attention-configs-h100-round2.log.)
+Computing one softmax exponential in n (n = 2, 4, 8) by a degree-5 polynomial on the FMA pipe
+instead of the MUFU unit's ex2 (inline PTX), to shorten a step whose exponentials take half as
+long as its matmuls, was tried on an H100 and left out: slower or level in every case (n = 2 cost
+12-15%; bench/results/runs/attention-variants-h100-poly-exp2.json). The unmasked step issues about
+six instructions per score besides the two matmuls, so moving work off the MUFU unit only moves
+the bottleneck to instruction issue.
 """
 
 from __future__ import annotations
