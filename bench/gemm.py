@@ -97,25 +97,17 @@ CANDIDATES = {
     ],
     "skinny": [
         SKINNY_DEFAULT,
-        *(dataclasses.replace(SKINNY_DEFAULT, BLOCK_M=bm, BLOCK_N=bn, SPLIT_K=sk)
-          for bm, bn, sk in ((16, 64, 1), (16, 64, 2), (16, 64, 8), (16, 128, 4), (32, 64, 4),
-                             (64, 64, 2), (64, 128, 1), (128, 64, 1))),
-        dataclasses.replace(SKINNY_DEFAULT, BLOCK_K=256, num_stages=3),
-        # M = 128 in one tile row: B is read once, split-K fills the SMs
         *(dataclasses.replace(SKINNY_DEFAULT, BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=bk, SPLIT_K=sk,
                               num_warps=w, num_stages=st)
-          for bm, bn, bk, sk, w, st in ((128, 64, 64, 2, 4, 4), (128, 64, 64, 4, 4, 4),
-                                        (128, 32, 128, 2, 4, 4), (128, 64, 128, 2, 8, 3),
-                                        (64, 64, 128, 2, 4, 4), (128, 128, 64, 4, 8, 3),
-                                        (128, 64, 64, 8, 4, 4))),
-        # no split (its second launch and fp32 workspace cost more than idle SMs, above), all
-        # 132 SMs busy through narrower tiles, deeper pipelines to keep more bytes in flight
-        *(dataclasses.replace(SKINNY_DEFAULT, BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=bk, num_warps=w,
-                              num_stages=st, use_tma=tma)
-          for bm, bn, bk, w, st, tma in ((64, 64, 128, 4, 4, False), (64, 64, 128, 4, 6, False),
-                                         (128, 32, 128, 4, 5, False), (128, 64, 128, 4, 4, True),
-                                         (64, 64, 128, 4, 6, True), (128, 32, 128, 4, 5, True),
-                                         (64, 32, 256, 4, 4, True), (128, 64, 64, 4, 8, True))),
+          for bm, bn, bk, sk, w, st in (
+              # no split: all M rows in one tile row, so B is read once
+              (64, 128, 128, 1, 4, 4), (16, 64, 128, 1, 4, 4), (128, 32, 128, 1, 4, 5),
+              # split-K, one launch (the last split of a tile sums the partials from L2): A is
+              # re-read by fewer programs and more of them stream B
+              (128, 128, 64, 2, 8, 3), (128, 128, 64, 4, 8, 3), (128, 128, 128, 4, 8, 3),
+              (128, 128, 128, 2, 8, 3), (128, 64, 128, 2, 4, 4), (128, 64, 128, 4, 4, 4),
+              (64, 128, 128, 2, 4, 4), (16, 64, 128, 2, 4, 4), (16, 128, 128, 2, 4, 4),
+              (16, 128, 128, 4, 4, 4), (32, 128, 128, 2, 4, 4))),
     ],
     # the fused bias+GELU case: the "large" list plus TMA at 4 stages. An epilogue over two
     # column halves (tl.split of the accumulator) was tried and took twice as long on an H100
@@ -123,6 +115,11 @@ CANDIDATES = {
     "fused": [
         DEFAULT, _cfg(use_tma=True), _cfg(use_tma=True, num_stages=4), _cfg(num_stages=4),
         _cfg(use_tma=True, persistent=1), _cfg(BLOCK_M=256, BLOCK_N=128),
+        # 128 x 128 tiles in 3 stages take 96 KB of shared memory: two programs fit on an SM,
+        # and one's epilogue (bias, erf-GELU, store) can run under the other's main loop
+        _cfg(BLOCK_N=128), _cfg(BLOCK_N=128, use_tma=True),
+        _cfg(BLOCK_N=128, use_tma=True, persistent=2),
+        _cfg(BLOCK_N=128, num_warps=4, use_tma=True), _cfg(BLOCK_N=128, num_stages=2, use_tma=True),
     ],
     "fp32": [
         _cfg(BLOCK_M=128, BLOCK_N=128, BLOCK_K=32, num_stages=3),

@@ -22,9 +22,10 @@ Knobs:
 - BLOCK_M/N/K tile the output and the reduction; GROUP_M orders tiles in groups of GROUP_M rows
   of tiles so neighbouring programs share A and B tiles in L2.
 - SPLIT_K > 1 splits K over SPLIT_K programs per tile (for small outputs with a long K, M <= 128):
-  each writes its fp32 partial tile to a workspace, and a second kernel sums the partials in a
-  fixed order and applies the epilogue: deterministic, no atomics. The launcher caps SPLIT_K at
-  the number of K tiles.
+  each writes its fp32 partial tile to a workspace and counts itself in the tile's arrival
+  counter (an atomic add); the program that arrives last sums the partials in split order and
+  applies the epilogue. One launch, and deterministic: the same sum in the same order whichever
+  program is last. The launcher caps SPLIT_K at the number of K tiles and zeroes the counters.
 - persistent > 0: a grid of min(tiles, SMs * persistent) programs, each looping over tiles.
 - use_tma: Hopper tensor descriptors (host-side `TensorDescriptor`, TMA loads) for A and B. Taken
   only where it is valid: a CUDA device of compute capability >= 9, the installed Triton having
