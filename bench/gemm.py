@@ -98,16 +98,22 @@ CANDIDATES = {
     "skinny": [
         SKINNY_DEFAULT,
         *(dataclasses.replace(SKINNY_DEFAULT, BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=bk, SPLIT_K=sk,
-                              num_warps=w, num_stages=st)
-          for bm, bn, bk, sk, w, st in (
-              # no split: all M rows in one tile row, so B is read once
-              (64, 128, 128, 1, 4, 4), (16, 64, 128, 1, 4, 4), (128, 32, 128, 1, 4, 5),
-              # split-K, one launch (the last split of a tile sums the partials from L2): A is
-              # re-read by fewer programs and more of them stream B
-              (128, 128, 64, 2, 8, 3), (128, 128, 64, 4, 8, 3), (128, 128, 128, 4, 8, 3),
-              (128, 128, 128, 2, 8, 3), (128, 64, 128, 2, 4, 4), (128, 64, 128, 4, 4, 4),
-              (64, 128, 128, 2, 4, 4), (16, 64, 128, 2, 4, 4), (16, 128, 128, 2, 4, 4),
-              (16, 128, 128, 4, 4, 4), (32, 128, 128, 2, 4, 4))),
+                              num_warps=w, num_stages=st, use_tma=tma)
+          for bm, bn, bk, sk, w, st, tma in (
+              # the best of the previous sweeps (runs/gemm-configs-h100-skinny-split-one-launch
+              # .json): all M rows in one tile row, so B is read once; split-K in one launch
+              (128, 32, 128, 1, 4, 5, False), (128, 64, 128, 2, 4, 4, False),
+              (64, 128, 128, 1, 4, 4, False), (16, 64, 128, 1, 4, 4, False),
+              # at M = 128 only 32-64 programs own a tile, each issuing a 128-row tile's MMAs
+              # from one warp group: two warp groups per program, and deeper or shorter K steps
+              # (none beat 128x32x128 in runs/gemm-configs-h100-skinny-round13.json)
+              (128, 64, 128, 1, 8, 4, False), (128, 64, 128, 2, 8, 4, False),
+              (128, 64, 64, 1, 4, 8, False), (128, 64, 64, 2, 8, 8, False),
+              (128, 64, 256, 1, 4, 2, False), (128, 64, 128, 4, 8, 4, False),
+              # descriptor loads: host-bound there (161-212 us against 27 us, the descriptors'
+              # host time), as were the split-K configs on that machine (71-81 us; 27.6 us in
+              # the previous sweep): these timings depend on the host's speed
+              (128, 64, 128, 1, 4, 4, True), (128, 32, 128, 1, 4, 5, True))),
     ],
     # the fused bias+GELU case: the "large" list plus TMA at 4 stages. An epilogue over two
     # column halves (tl.split of the accumulator) was tried and took twice as long on an H100
