@@ -113,7 +113,18 @@ CANDIDATES = {
               # descriptor loads: host-bound there (161-212 us against 27 us, the descriptors'
               # host time), as were the split-K configs on that machine (71-81 us; 27.6 us in
               # the previous sweep): these timings depend on the host's speed
-              (128, 64, 128, 1, 4, 4, True), (128, 32, 128, 1, 4, 5, True))),
+              (128, 64, 128, 1, 4, 4, True), (128, 32, 128, 1, 4, 5, True),
+              # M = 16 reads 128 MB of B once at 2.3 TB/s, against a copy's 3.0: deeper
+              # pipelines, longer K steps, wider rows of B, descriptor loads
+              (16, 64, 128, 1, 4, 6, False), (16, 64, 256, 1, 4, 4, False),
+              (16, 128, 128, 1, 4, 6, False), (16, 64, 128, 1, 4, 4, True),
+              (16, 64, 128, 1, 4, 8, True), (16, 128, 128, 1, 4, 4, True),
+              (16, 64, 256, 1, 4, 4, True), (32, 64, 128, 2, 4, 6, False),
+              # 128x64x64 in 8 stages was the best at M = 128 there (25.6 us, 0.90x cuBLAS;
+              # runs/gemm-configs-h100-skinny-round15.json): shorter K steps, more in flight
+              (128, 64, 64, 1, 4, 9, False), (128, 32, 64, 1, 4, 10, False),
+              (128, 64, 32, 1, 4, 12, False), (128, 32, 32, 1, 4, 16, False),
+              (128, 128, 64, 1, 8, 6, False), (128, 64, 64, 1, 8, 8, False))),
     ],
     # the fused bias+GELU case: the "large" list plus TMA at 4 stages. An epilogue over two
     # column halves (tl.split of the accumulator) was tried and took twice as long on an H100

@@ -95,11 +95,14 @@ DEFAULT = GemmConfig(
 )
 
 # Where a search for skinny outputs (M <= 128 rows: decode batches against a weight, the zoo
-# bucket rows_le_128) starts: all M rows in one tile row, so B is read once. On an H100 it was
-# the fastest of 17 candidates at 128x4096x4096 (0.85x cuBLAS; split-K and 16-row tiles lost:
-# bench/results/gemm-configs-h100.json).
+# bucket rows_le_128) starts: all M rows in one tile row, so B is read once, in short K steps
+# nine deep (216 KB in flight per SM: at M = 128 only 64 programs stream B). On an H100 it was
+# the fastest of 27 candidates at 128x4096x4096, 25.1 us against cuBLAS's 22.8 (0.91x; 128x64x128
+# in 4 stages, the previous default, 27.2 us; split-K, two warp groups, descriptor loads and
+# 16-row tiles lost), and within 2% of the best at 16x8192x8192
+# (bench/results/runs/gemm-configs-h100-skinny-round15.json, -round16.json).
 SKINNY_DEFAULT = GemmConfig(
-    BLOCK_M=128, BLOCK_N=64, BLOCK_K=128, GROUP_M=1, num_warps=4, num_stages=4, SPLIT_K=1,
+    BLOCK_M=128, BLOCK_N=64, BLOCK_K=64, GROUP_M=1, num_warps=4, num_stages=9, SPLIT_K=1,
     persistent=0, use_tma=False,
 )
 

@@ -350,6 +350,30 @@ def test_split_k_is_correct_and_deterministic_on_the_gpu(tmp_path, split):
             assert torch.equal(module.launch_linear_bias_gelu(x, w, b), first)
 
 
+@pytest.mark.gpu
+def test_skinny_default_is_correct_at_the_skinny_gpu_shapes(tmp_path):
+    """The rows_le_128 bucket's starting config (nine pipeline stages) through the verifier at
+    matmul_skinny's GPU shapes, and in float32 (fewer stages: its tiles are twice the bytes)."""
+    from templates.gemm import SKINNY_DEFAULT
+
+    task = tasks.load(ROOT / "tasks" / "matmul_skinny.py")
+    found = plan(task)
+    assert found.template_object().default_for(found.shape_bucket) == SKINNY_DEFAULT
+    module = _load(GEMM.render(SKINNY_DEFAULT, **found.context), tmp_path)
+    verifier = Verifier("gpu", tmp_path)
+    for dtype in task.dtypes:
+        verdict = verifier.verify(task, GEMM.render(SKINNY_DEFAULT, **found.context), dtype,
+                                  time=False)
+        assert verdict.accepted, (dtype, verdict.reasons)
+    assert module.fp32_stages() < SKINNY_DEFAULT.num_stages
+    torch.manual_seed(0)
+    a = torch.randn(128, 4096, device="cuda")
+    b = torch.randn(4096, 1000, device="cuda") / 64
+    # 1e-4: IEEE fp32 sums stay well inside it; TF32 products (1e-3) would not
+    torch.testing.assert_close(module.launch_matmul(a, b).double(), a.double() @ b.double(),
+                               rtol=1e-4, atol=1e-4)
+
+
 def test_skinny_plans_land_in_their_bucket_and_start_from_the_skinny_tile():
     from templates.gemm import SKINNY_DEFAULT
 
