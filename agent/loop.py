@@ -82,7 +82,8 @@ def optimize(opts: OptimizeOptions) -> OptimizeResult:
     mode = detect_mode()
     device = device_label()
     storage = opts.storage or search.default_storage()
-    name = search.study_name(task.name, task.sha256, template.name, dtype, device)
+    name = search.study_name(task.name, task.sha256, template.name, dtype, device,
+                             space=template.space)
     study = search.open_study(name, storage, seed=opts.seed)
     reclaimed = search.reclaim_stale_trials(study)
     fresh_study = not study.trials

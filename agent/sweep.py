@@ -590,7 +590,8 @@ class _Sweep:
         except (tasks.TaskError, PlanError, KeyError) as err:
             state.finish(unit, "tune", {"status": "error", "reason": str(err)})
             return
-        name = search.study_name(task.name, task.sha256, template.name, unit["dtype"], self.device)
+        name = search.study_name(task.name, task.sha256, template.name, unit["dtype"], self.device,
+                                 space=template.space)
         target = state.data["tune_targets"].get(unit["id"])
         if target is None:
             study = search.open_study(name, self.storage)

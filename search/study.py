@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import socket
@@ -19,9 +20,20 @@ def default_storage() -> str:
     return f"sqlite:///{home / 'studies.db'}"
 
 
-def study_name(task_name: str, task_sha: str, template: str, dtype: str, device: str) -> str:
-    """Named by task (and a hash of its source, so an edited task starts afresh), dtype and device."""
-    return f"{task_name}-{task_sha[:10]}/{template}/{dtype}/{device}"
+def space_tag(space) -> str:
+    """A short hash of a template's parameter space (names and choices, in order)."""
+    text = json.dumps([[p.name, list(p.choices)] for p in space], default=repr)
+    return hashlib.sha256(text.encode()).hexdigest()[:8]
+
+
+def study_name(task_name: str, task_sha: str, template: str, dtype: str, device: str,
+               space=None) -> str:
+    """Named by task (and a hash of its source, so an edited task starts afresh), template, dtype
+    and device; given the template's `space`, by a hash of it too: Optuna refuses a parameter
+    whose choices differ from the ones the study's earlier trials drew from, so a template whose
+    space changed (a new num_stages, say) starts a study of its own."""
+    segment = template if space is None else f"{template}.{space_tag(space)}"
+    return f"{task_name}-{task_sha[:10]}/{segment}/{dtype}/{device}"
 
 
 def _storage(url: str):

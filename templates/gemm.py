@@ -80,7 +80,8 @@ SPACE = (
     Param("BLOCK_K", (32, 64, 128, 256)),
     Param("GROUP_M", (1, 4, 8, 16)),
     Param("num_warps", (4, 8)),
-    Param("num_stages", (2, 3, 4, 5)),
+    # deep pipelines for skinny outputs, where few programs stream B (SKINNY_DEFAULT: 9)
+    Param("num_stages", (2, 3, 4, 5, 6, 8, 9)),
     Param("SPLIT_K", (1, 2, 4, 8, 16)),
     Param("persistent", (0, 1, 2)),
     Param("use_tma", (False, True)),

@@ -112,3 +112,28 @@ def test_score_is_zero_for_rejected_and_speedup_when_timed():
     assert search.score({"accepted": False, "speedup_vs_best_baseline": 3.0}) == 0.0
     assert search.score({"accepted": True, "speedup_vs_best_baseline": 1.7}) == 1.7
     assert search.score({"accepted": True, "speedup_vs_best_baseline": None}) == 1.0
+
+
+def test_every_default_config_is_a_point_of_its_space():
+    """A search starts from the template's default (or its bucket's): each must be a config the
+    space can draw, or the search could never propose it again and a study would refuse it."""
+    import dataclasses
+
+    from templates import get_template, template_names
+
+    for template in map(get_template, template_names()):
+        starts = [template.default, *(cfg for _, cfg in template.bucket_defaults)]
+        for cfg in starts:
+            assert template.config(dataclasses.asdict(cfg)) == cfg, template.name
+            assert not template.violations(cfg), template.name
+
+
+def test_a_changed_space_names_a_study_of_its_own():
+    from templates.base import Param
+
+    space = (Param("a", (1, 2)), Param("b", (True, False)))
+    wider = (Param("a", (1, 2, 3)), Param("b", (True, False)))
+    names = {search.study_name("t", "ab" * 32, "gemm", "bfloat16", "cpu", space=s)
+             for s in (space, wider, space)}
+    assert len(names) == 2
+    assert all(n.startswith("t-ababababab/gemm.") and n.endswith("/bfloat16/cpu") for n in names)

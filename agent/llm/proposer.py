@@ -162,7 +162,7 @@ def run_llm_stage(
                                           request_for(answer.source)))
                 elif isinstance(answer, TemplateAnswer):
                     name = search.study_name(task.name, task.sha256, answer.template.name, dtype,
-                                             device)
+                                             device, space=answer.template.space)
                     study_t = search.open_study(name, storage, seed=seed)
                     jobs.append(TemplateJob(sample, answer.template, study_t, trials, context,
                                             request_for))
