@@ -128,18 +128,26 @@ def inputs(shape, dtype, device, mod):
     return q, k, v
 
 
+def checked(name, mod, causal, cfg, shape, dtype_name, cache, q, k, v):
+    """(the row of one config with its correctness, its launcher or None): a config that fails to
+    compile is recorded as such, and the sweep goes on."""
+    row = {"case": name, "score_mod": mod, "causal": causal, "shape": list(shape),
+           "dtype": dtype_name, "params": dataclasses.asdict(cfg)}
+    launch = None
+    try:
+        launch = render_launcher(cfg, mod, causal, cache)
+        row["correctness"] = check(launch, q, k, v, mod, causal, dtype_name)
+    except Exception as exc:
+        row["correctness"] = {"ok": False, "error": f"{type(exc).__name__}: {str(exc)[-300:]}"}
+    return row, launch
+
+
 def run_case(name, mod, causal, cfg, shape, dtype_name, cache, flusher, baselines=True) -> dict:
     from verifier.timing import bench
 
     dtype = getattr(torch, dtype_name)
     q, k, v = inputs(shape, dtype, "cuda", mod)
-    row = {"case": name, "score_mod": mod, "causal": causal, "shape": list(shape),
-           "dtype": dtype_name, "params": dataclasses.asdict(cfg)}
-    try:  # a config that fails to compile is recorded as such; the sweep goes on
-        launch = render_launcher(cfg, mod, causal, cache)
-        row["correctness"] = check(launch, q, k, v, mod, causal, dtype_name)
-    except Exception as exc:
-        row["correctness"] = {"ok": False, "error": f"{type(exc).__name__}: {str(exc)[-300:]}"}
+    row, launch = checked(name, mod, causal, cfg, shape, dtype_name, cache, q, k, v)
     if not row["correctness"]["ok"]:
         return row  # never timed before it passes
     fns = {"kernel": lambda: launch(q, k, v, causal)}
@@ -174,13 +182,7 @@ def run_variants(name, mod, causal, cfgs, shape, dtype_name, cache, flusher) -> 
     q, k, v = inputs(shape, dtype, "cuda", mod)
     rows, fns = [], {}
     for i, cfg in enumerate(cfgs):
-        row = {"case": name, "score_mod": mod, "causal": causal, "shape": list(shape),
-               "dtype": dtype_name, "params": dataclasses.asdict(cfg)}
-        try:  # a config that fails to compile is recorded as such; the others go on
-            launch = render_launcher(cfg, mod, causal, cache)
-            row["correctness"] = check(launch, q, k, v, mod, causal, dtype_name)
-        except Exception as exc:
-            row["correctness"] = {"ok": False, "error": f"{type(exc).__name__}: {str(exc)[-300:]}"}
+        row, launch = checked(name, mod, causal, cfg, shape, dtype_name, cache, q, k, v)
         if row["correctness"]["ok"]:  # never timed before it passes
             fns[f"kernel{i}"] = (lambda f: lambda: f(q, k, v, causal))(launch)
         rows.append(row)

@@ -302,24 +302,18 @@ def test_tma_path_is_taken_and_correct_on_hopper(tmp_path):
     if torch.cuda.get_device_capability()[0] < 9:
         pytest.skip("TMA needs sm_90")
     found = plan(_task("linear_bias_gelu"))
-    module = _load(GEMM.render(dataclasses.replace(DEFAULT, use_tma=True), **found.context),
-                   tmp_path)
-    x = torch.randn(1024, 512, device="cuda", dtype=torch.bfloat16)
-    w = torch.randn(768, 512, device="cuda", dtype=torch.bfloat16) / 512 ** 0.5
-    b = torch.randn(768, device="cuda", dtype=torch.bfloat16)
-    assert module.tma_plan(x.unsqueeze(0), w.t().unsqueeze(0)) == "tma"
-    got = module.launch_linear_bias_gelu(x, w, b)
-    ref = F.gelu(F.linear(x.double(), w.double(), b.double()))
-    torch.testing.assert_close(got.double(), ref, rtol=1.6e-2, atol=1e-2)
-    # the default config (use_tma off) routes rows of 1000 and 3073 elements to the same kernel
-    module = _load(GEMM.render(DEFAULT, **found.context), tmp_path)
-    x = torch.randn(515, 1000, device="cuda", dtype=torch.bfloat16)
-    w = torch.randn(3073, 1000, device="cuda", dtype=torch.bfloat16) / 1000 ** 0.5
-    b = torch.randn(3073, device="cuda", dtype=torch.bfloat16)
-    assert module.tma_plan(x.unsqueeze(0), w.t().unsqueeze(0)) == "tma"
-    got = module.launch_linear_bias_gelu(x, w, b)
-    ref = F.gelu(F.linear(x.double(), w.double(), b.double()))
-    torch.testing.assert_close(got.double(), ref, rtol=1.6e-2, atol=1e-2)
+    # the use_tma config at aligned sizes, and the default config (use_tma off), which routes
+    # rows of 1000 and 3073 elements to the same kernel
+    for cfg, (m, k, n) in ((dataclasses.replace(DEFAULT, use_tma=True), (1024, 512, 768)),
+                           (DEFAULT, (515, 1000, 3073))):
+        module = _load(GEMM.render(cfg, **found.context), tmp_path)
+        x = torch.randn(m, k, device="cuda", dtype=torch.bfloat16)
+        w = torch.randn(n, k, device="cuda", dtype=torch.bfloat16) / k ** 0.5
+        b = torch.randn(n, device="cuda", dtype=torch.bfloat16)
+        assert module.tma_plan(x.unsqueeze(0), w.t().unsqueeze(0)) == "tma"
+        got = module.launch_linear_bias_gelu(x, w, b)
+        ref = F.gelu(F.linear(x.double(), w.double(), b.double()))
+        torch.testing.assert_close(got.double(), ref, rtol=1.6e-2, atol=1e-2)
 
 
 @pytest.mark.gpu
