@@ -36,7 +36,9 @@ instead of the MUFU unit's ex2 (inline PTX), to shorten a step whose exponential
 long as its matmuls, was tried on an H100 and left out: slower or level in every case (n = 2 cost
 12-15%; bench/results/runs/attention-variants-h100-poly-exp2.json). The unmasked step issues about
 six instructions per score besides the two matmuls, so moving work off the MUFU unit only moves
-the bottleneck to instruction issue.
+the bottleneck to instruction issue. Adding only relative position's -kv_idx term (q_idx's part is
+a row constant, which softmax does not see) was correct and no faster on an H100 (0.89x of the
+same run's SDPA kernel against 0.93x; runs/attention-h100-round22-relpos-row-constant.json).
 """
 
 from __future__ import annotations
