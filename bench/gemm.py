@@ -121,8 +121,9 @@ CANDIDATES = {
               (16, 64, 128, 1, 4, 8, True), (16, 128, 128, 1, 4, 4, True),
               (16, 64, 256, 1, 4, 4, True), (32, 64, 128, 2, 4, 6, False),
               # 128x64x64 in 8 stages was the best at M = 128 there (25.6 us, 0.90x cuBLAS;
-              # runs/gemm-configs-h100-skinny-round15.json): shorter K steps, more in flight
-              (128, 64, 64, 1, 4, 9, False), (128, 32, 64, 1, 4, 10, False),
+              # runs/gemm-configs-h100-skinny-round15.json): shorter K steps, more in flight (in
+              # 9 stages, the winner of round 16, it is SKINNY_DEFAULT, the list's first)
+              (128, 32, 64, 1, 4, 10, False),
               (128, 64, 32, 1, 4, 12, False), (128, 32, 32, 1, 4, 16, False),
               (128, 128, 64, 1, 8, 6, False), (128, 64, 64, 1, 8, 8, False))),
     ],
