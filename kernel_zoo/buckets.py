@@ -5,9 +5,12 @@ many rows per program, a 128256-wide one a looped kernel), so a zoo entry may ho
 (arch, dtype, shape bucket). A bucket is a named range of one size of the op's input; "any" is the
 bucket of a config tuned over all shapes at once.
 
-Dispatch (`pick`): the tensor's own bucket when the entry has it; else the nearest bucket the entry
-has, by `distance`; else "any". Ties go to the wider bucket: its kernel was tuned for the longer
-rows, the path where a poor setting costs most.
+Dispatch (`pick`): the tensor's own bucket when the entry has it; else "any"; else, for an op whose
+scheme borrows, the nearest bucket the entry has, by `distance` (ties go to the wider bucket: its
+kernel was tuned for the longer rows, the path where a poor setting costs most). The norms and the
+plain reductions do not borrow: their entries hold a config only for the buckets where the tuned
+kernel beat the PyTorch reference (`bench/tune_buckets.py`), so a bucket without one runs the
+reference rather than a kernel measured slower there.
 
 Bucket names become parts of file names, so they are plain words (`cols_le_4096`), never `<=`.
 The bounds are part of the manifest schema: a name means the same range in every entry, so
@@ -34,27 +37,32 @@ class BucketScheme:
 
     `bounds` are ascending inclusive upper bounds; bucket i holds sizes in
     (bounds[i-1], bounds[i]], and one more open bucket holds everything above the last bound.
+    `borrow`: whether a bucket with no config of its own (and no "any") takes the nearest one's.
     """
 
     size_name: str
     axis: int
     bounds: tuple[int, ...]
+    borrow: bool = True
 
     def __post_init__(self) -> None:
         if not self.bounds or list(self.bounds) != sorted(set(self.bounds)):
             raise ValueError(f"bounds must be non-empty and strictly ascending: {self.bounds}")
+        closed = tuple(f"{self.size_name}_le_{bound}" for bound in self.bounds)
+        # built once: dispatch asks for a bucket on every op call
+        object.__setattr__(self, "_names", (*closed, f"{self.size_name}_gt_{self.bounds[-1]}"))
 
     @property
     def names(self) -> tuple[str, ...]:
         """Every bucket, narrowest first."""
-        closed = tuple(f"{self.size_name}_le_{bound}" for bound in self.bounds)
-        return (*closed, f"{self.size_name}_gt_{self.bounds[-1]}")
+        return self._names  # type: ignore[attr-defined]
 
     def bucket_of_size(self, size: int) -> str:
-        for name, bound in zip(self.names[:-1], self.bounds, strict=True):
+        names = self._names  # type: ignore[attr-defined]
+        for i, bound in enumerate(self.bounds):
             if size <= bound:
-                return name
-        return self.names[-1]
+                return names[i]
+        return names[-1]
 
     def bucket_of_shape(self, shape: Sequence[int]) -> str:
         # a 0-d tensor has one element along every axis that matters
@@ -72,7 +80,15 @@ _COLS = BucketScheme(size_name="cols", axis=-1, bounds=(1024, 4096, 16384, 65536
 # A GEMM's best tile depends on its output's rows: M <= 128 (a decode batch against a weight)
 # wants split-K and short tiles, a large M big tiles; the rows of `a` (axis -2) decide.
 _ROWS = BucketScheme(size_name="rows", axis=-2, bounds=(128,))
-SCHEMES: dict[str, BucketScheme] = {"softmax": _COLS, "log_softmax": _COLS, "matmul": _ROWS}
+# The same widths for the norms and the plain reductions, without borrowing: at some widths the
+# PyTorch reference (or torch.compile's kernel) is faster than any tuned config, and there the zoo
+# has no config, so the call runs the reference.
+_COLS_OWN = BucketScheme(size_name="cols", axis=-1, bounds=_COLS.bounds, borrow=False)
+SCHEMES: dict[str, BucketScheme] = {
+    "softmax": _COLS, "log_softmax": _COLS, "matmul": _ROWS,
+    **{op: _COLS_OWN for op in ("rms_norm", "layer_norm", "add_rms_norm",
+                                "sum", "mean", "amax", "amin", "argmax")},
+}
 
 
 def scheme(op: str) -> BucketScheme | None:
@@ -105,9 +121,9 @@ def pick(op: str, wanted: str, present: Iterable[str]) -> str | None:
     """The bucket, among `present`, whose config should serve a tensor in bucket `wanted`.
 
     The exact bucket first; then "any", a config tuned across every shape of its task, which
-    serves an unseen bucket better than one tuned for another bucket; then the nearest bucket.
-    `wanted` == "any" (the shape is unknown) takes the "any" config, else the widest bucket there
-    is, which copes with every size. None when `present` is empty.
+    serves an unseen bucket better than one tuned for another bucket; then, if the op's scheme
+    borrows, the nearest bucket. `wanted` == "any" (the shape is unknown) takes the "any" config,
+    else the widest bucket there is, which copes with every size. None when nothing fits.
     """
     have = set(present)
     if wanted in have:
@@ -115,6 +131,8 @@ def pick(op: str, wanted: str, present: Iterable[str]) -> str | None:
     if ANY in have:
         return ANY
     found = scheme(op)
+    if found is not None and not found.borrow and wanted != ANY:
+        return None  # this bucket was never given a config: the reference serves it
     ranked = [name for name in (found.names if found else ()) if name in have]
     if wanted == INNER_DIM or (not ranked and INNER_DIM in have):
         # every kernel of such an op takes any dim: the widest-tuned config, else the other kind

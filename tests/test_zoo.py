@@ -629,6 +629,39 @@ def test_bucket_pick(wanted: str, present: list[str], chosen: str | None):
     assert buckets.pick("softmax", wanted, present) == chosen
 
 
+@pytest.mark.parametrize(
+    "wanted,present,chosen",
+    [
+        ("cols_le_4096", ["cols_le_4096", "cols_le_1024"], "cols_le_4096"),  # exact
+        ("cols_le_4096", ["cols_le_1024", "cols_le_16384"], None),  # never the neighbour's
+        ("cols_le_4096", ["any", "cols_le_1024"], "any"),  # an all-shapes config still serves
+        ("inner_dim", ["cols_le_1024", "cols_le_65536"], None),  # nor a last-dim config
+        ("inner_dim", ["inner_dim"], "inner_dim"),
+        ("cols_le_1024", ["inner_dim"], None),
+        ("any", ["cols_le_1024", "cols_le_65536"], "cols_le_65536"),  # shape unknown: widest
+    ],
+)
+@pytest.mark.parametrize("op", ["sum", "argmax"])
+def test_reductions_do_not_borrow_a_bucket(
+    op: str, wanted: str, present: list[str], chosen: str | None
+):
+    assert buckets.pick(op, wanted, present) == chosen
+    assert buckets.bucket_of(op, (4, 4099, 1000), dim=2) == "cols_le_1024"
+    assert buckets.bucket_of(op, (4, 4099, 1000), dim=1) == "inner_dim"
+
+
+def test_a_bucket_the_entry_lacks_runs_the_reference(tmp_path: Path, caplog):
+    zoo = _home.user_zoo()
+    source = "TAG = 'narrow'\n\n\ndef launch_rms_norm(x, shape, weight=None, eps=None):\n    return x\n"
+    store.promote("rms_norm", source, make_record(shape_bucket="cols_le_1024"), zoo_dir=zoo)
+    launcher = ops._zoo_launcher("rms_norm", "sm_90", "bfloat16", "cols_le_1024")
+    assert launcher is not None and launcher.__globals__["TAG"] == "narrow"
+    assert ops._zoo_launcher("rms_norm", "sm_90", "bfloat16", "cols_le_4096") is None
+    assert store.find_config("rms_norm", "sm_90", "bfloat16", bucket="cols_le_16384") is None
+    assert buckets.bucket_of("rms_norm", (4096, 4097)) == "cols_le_16384"
+    assert buckets.pick("rms_norm", "cols_le_4096", ["cols_le_1024", "cols_le_16384"]) is None
+
+
 def test_dispatch_picks_the_nearest_bucket_of_the_newest_entry(tmp_path: Path):
     zoo = _home.user_zoo()
     for bucket in ("cols_le_1024", "cols_gt_65536"):
@@ -965,3 +998,26 @@ def test_pinned_and_bucketed_dispatch_on_cuda_under_compile():
     assert pinned_old.__globals__["calls"] == [(2, 70000)]
     assert newest_wide.__globals__["calls"] == [(2, 70000)]
     assert newest_any.__globals__["calls"] == [(4, 100)]
+
+
+def test_dispatch_decides_once_per_call_signature(monkeypatch):
+    decided = []
+    real = ops._decide
+
+    def counting(op, args, entry):
+        decided.append(tuple(args[0].shape))
+        return real(op, args, entry)
+
+    monkeypatch.setattr(ops, "_decide", counting)
+    ops.clear_cache()
+    x, w = torch.randn(4, 8), torch.ones(8)
+    first = ops.rms_norm(x, [8], w, 1e-6)
+    second = ops.rms_norm(x.clone(), (8,), w, 1e-6)  # same signature: a tuple is the same list
+    torch.testing.assert_close(first, second)
+    assert decided == [(4, 8)]
+    ops.rms_norm(torch.randn(3, 8), [8], w, 1e-6)  # a new shape is a new decision
+    ops.rms_norm(x, [8], w.double(), 1e-6)  # so is another dtype of an argument
+    assert decided == [(4, 8), (3, 8), (4, 8)]
+    ops.clear_cache()
+    ops.rms_norm(x, [8], w, 1e-6)
+    assert decided[-1] == (4, 8) and len(decided) == 4
