@@ -1,0 +1,78 @@
+"""Probe: one norm's zoo kernel timed through `kernel_zoo.ops`, its launcher and its ModelNew,
+before and after torch.compile has run in the process, beside eager PyTorch (verifier timer).
+
+Written to find why bench/memory_bound.py timed rms_norm 8192x4096 slower than the verifier did.
+
+    python bench/probe_norm_dispatch.py
+"""
+import sys
+import time
+from pathlib import Path
+
+import torch
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+import tasks  # noqa: E402
+from agent.plan import plan  # noqa: E402
+from kernel_zoo import buckets, ops, store  # noqa: E402
+from verifier.core import load_candidate  # noqa: E402
+from verifier.timing import L2Flusher, bench  # noqa: E402
+
+CASES = [("rms_norm", {"tokens": 8192, "hidden": 4096}),
+         ("rms_norm", {"tokens": 4096, "hidden": 4097}),
+         ("add_rms_norm", {"tokens": 4096, "hidden": 4097})]
+
+
+def main() -> None:
+    flusher = L2Flusher(torch.device("cuda"))
+    for op, shape in CASES:
+        task = tasks.load(ROOT / "tasks" / f"{op}.py")
+        found = plan(task)
+        task.apply_shape(shape)
+        torch.manual_seed(0)
+        with torch.device("cuda"):
+            model, inputs = task.make_model(), task.make_inputs()
+        model = model.to("cuda", torch.bfloat16).eval()
+        inputs = [t.to("cuda", torch.bfloat16) for t in inputs]
+        bucket = buckets.bucket_of(op, tuple(inputs[0].shape))
+        _, config, entry_dir = store.find_config(op, "sm_90", "bfloat16", bucket=bucket)
+        module = load_candidate((entry_dir / config["file"]).read_text(), Path("/tmp/probe"))
+        candidate = module.ModelNew(*task.module.get_init_inputs()).cuda()
+        candidate.load_state_dict(model.state_dict(), strict=False, assign=True)
+        weight, eps, n = model.get_parameter(found.context["weight_path"]), found.context["eps"], \
+            inputs[0].shape[-1]
+        if op == "rms_norm":
+            fns = {"ops": lambda: ops.rms_norm(inputs[0], [n], weight, eps),
+                   "launcher": lambda: module.launch_rms_norm(inputs[0], [n], weight, eps)}
+        else:
+            fns = {"ops": lambda: ops.add_rms_norm(inputs[0], inputs[1], weight, eps),
+                   "launcher": lambda: module.launch_add_rms_norm(inputs[0], inputs[1], weight,
+                                                                   eps)}
+        fns["modelnew"] = lambda: candidate(*inputs)
+        fns["eager"] = lambda: model(*inputs)
+        with torch.no_grad():
+            for name, fn in fns.items():
+                fn()
+                torch.cuda.synchronize()
+                started = time.perf_counter()
+                for _ in range(200):
+                    fn()
+                host = (time.perf_counter() - started) / 200 * 1e6
+                torch.cuda.synchronize()
+                print(f"{op} {shape} {name}: host {host:.1f} us per call")
+            for when in ("before", "after"):
+                if when == "after":
+                    torch._dynamo.reset()
+                    compiled = torch.compile(model, dynamic=False)
+                    compiled(*inputs)
+                    fns["compile"] = lambda: compiled(*inputs)
+                times = bench(fns, flusher=flusher, budget_ms=400.0, rounds=5)
+                print(f"{op} {shape} [{bucket}] {when} torch.compile: "
+                      + ", ".join(f"{k} {v.median_ms * 1e3:.1f} us" for k, v in times.items()),
+                      flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,352 @@
+"""Tune the norms and plain reductions per shape bucket on the GPU; promote each bucket's winner.
+
+For each op and dtype, the task's GPU shapes are grouped by the zoo bucket of their first input
+(`kernel_zoo.buckets.bucket_of`: the row width, or "inner_dim" for a reduction over a dim that more
+elements follow). DEFAULT, hand-picked variants and `--samples` random valid configs of the plan's
+template are rendered, screened against a float32 reference at every shape of the task (a config
+wrong anywhere is dropped), and timed at every shape with the verifier's timer (L2 flushed before
+each run, CUDA events, medians, variants interleaved) beside eager PyTorch and torch.compile, all in
+this one process. The Triton kernels are compiled first by `--jobs` processes into Triton's disk
+cache, so the timing process only loads them.
+
+Per bucket, the config with the best geometric-mean speedup over the faster baseline at each of the
+bucket's shapes is the candidate, provided it is faster than eager PyTorch at every one of those
+shapes (eager is what the op runs where the zoo has no config) and faster than the faster baseline
+on that geometric mean. The candidate then goes through the verifier (every check, fresh
+baselines) on the bucket's shapes, and with `--zoo` is promoted under that bucket when the verifier
+accepts it and measures it faster than the best baseline. A bucket without a winner gets no config,
+and the op runs the PyTorch reference there (these ops' buckets do not borrow a neighbour's).
+
+    python bench/tune_buckets.py --ops rms_norm,sum --dtypes bfloat16 --samples 10 \
+        --zoo kernel_zoo/entries --out bench/results/runs
+"""
+
+from __future__ import annotations
+
+import argparse
+import concurrent.futures
+import dataclasses
+import datetime as dt
+import hashlib
+import json
+import math
+import multiprocessing
+import random
+import sys
+import tempfile
+from pathlib import Path
+
+import torch
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+import tasks  # noqa: E402
+from agent.loop import _promote  # noqa: E402
+from agent.plan import plan  # noqa: E402
+from kernel_zoo import buckets  # noqa: E402
+from templates import get_template, params_of  # noqa: E402
+from verifier.core import Verifier, load_candidate  # noqa: E402
+from verifier.environment import device_label, environment  # noqa: E402
+from verifier.timing import L2Flusher, bench, copy_bandwidth  # noqa: E402
+
+OPS = ("rms_norm", "layer_norm", "add_rms_norm", "sum", "mean", "amax", "amin", "argmax")
+DTYPES = {"float32": torch.float32, "bfloat16": torch.bfloat16, "float16": torch.float16}
+# Loose screening tolerances against a float32 reference (the verifier's float64 checks decide).
+RTOL = {"float32": 1e-4, "bfloat16": 2e-2, "float16": 4e-3}
+
+# One idea each, applied to DEFAULT; the ones a template's constraints refuse are skipped.
+VARIANTS = {
+    "norm": [
+        dict(num_stages=1), dict(num_stages=3), dict(keep_in_l2=False), dict(align_rows=True),
+        dict(elems_per_thread=4), dict(elems_per_thread=8), dict(elems_per_thread=32),
+        dict(tile_elems=1024), dict(tile_elems=2048), dict(tile_elems=8192),
+        dict(programs_per_sm=1), dict(programs_per_sm=2), dict(programs_per_sm=4),
+        dict(programs_per_sm=8), dict(single_pass_max=32768, elems_per_thread=32),
+        dict(single_pass_max=8192, loop_block=4096, loop_warps=4),
+    ],
+    "reduce": [
+        dict(num_stages=1), dict(num_stages=3), dict(evict_first=False), dict(align_rows=False),
+        dict(row_block_max=4096), dict(row_block_max=16384, elems_per_thread=32),
+        dict(tile_elems=1024), dict(tile_elems=8192), dict(elems_per_thread=4),
+        dict(programs_per_sm=1), dict(programs_per_sm=4), dict(loop_block=8192, loop_warps=16),
+        dict(split_per_sm=0), dict(split_per_sm=4), dict(col_block_inner=64, col_warps=2),
+        dict(col_block_inner=512), dict(col_tile_elems=8192, col_warps=16, num_stages=1),
+    ],
+}
+
+
+def candidate_configs(template, samples: int, seed: int) -> list:
+    """DEFAULT, its variants, then `samples` random valid configs; no two alike."""
+    configs = [template.default]
+    for idea in VARIANTS.get(template.name, []):
+        try:
+            cfg = dataclasses.replace(template.default, **idea)
+        except TypeError:  # a knob this template does not have
+            continue
+        if not template.violations(cfg) and cfg not in configs:
+            configs.append(cfg)
+    rng = random.Random(seed)
+    wanted = len(configs) + samples
+    for _ in range(200 * samples):
+        if len(configs) >= wanted:
+            break
+        cfg = template.config({p.name: rng.choice(p.choices) for p in template.space})
+        if not template.violations(cfg) and cfg not in configs:
+            configs.append(cfg)
+    return configs
+
+
+def _inputs(task, dtype: torch.dtype, seed: int = 0) -> list:
+    torch.manual_seed(seed)
+    with torch.device("cuda"):
+        values = task.make_inputs()
+    return [v.to("cuda", dtype) if v.is_floating_point() else v.to("cuda") for v in values]
+
+
+def _first_output(out):
+    return out[0] if isinstance(out, (tuple, list)) else out
+
+
+def _close(got, ref, dtype_name: str) -> bool:
+    got, ref = (list(x) if isinstance(x, (tuple, list)) else [x] for x in (got, ref))
+    if len(got) != len(ref):
+        return False
+    for g, r in zip(got, ref):
+        if g.shape != r.shape:
+            return False
+        if not r.is_floating_point():
+            if not torch.equal(g, r.to(g.dtype)):
+                return False
+            continue
+        g, r = g.double(), r.double()
+        scale = r.abs().max().item() if r.numel() else 0.0
+        if not bool((((g - r).abs() <= RTOL[dtype_name] * r.abs() + 1e-3 * scale)
+                     | (g.isnan() & r.isnan())).all()):
+            return False
+    return True
+
+
+def _bucket_and_dim(op: str, task, inputs: list) -> str:
+    dim = None
+    if op in buckets.DIM_OPS:
+        dim = int(task.module.get_init_inputs()[0])
+    return buckets.bucket_of(op, tuple(inputs[0].shape), dim)
+
+
+def _warm(job: tuple) -> str | None:
+    """Compile one (source, shape) in a worker process into Triton's disk cache; errors are
+    reported here and met again, as data, by the timing process."""
+    task_path, shape, dtype_name, source, cache = job
+    try:
+        task = tasks.load(task_path)
+        task.apply_shape(shape)
+        dtype = DTYPES[dtype_name]
+        inputs = _inputs(task, dtype)
+        module = load_candidate(source, Path(cache))
+        init = task.module.get_init_inputs()
+        reference = task.module.Model(*init).cuda().to(dtype)
+        candidate = module.ModelNew(*init).cuda()
+        candidate.load_state_dict(reference.state_dict(), strict=False, assign=True)
+        with torch.no_grad():
+            candidate.to(dtype)(*inputs)
+        torch.cuda.synchronize()
+        return None
+    except Exception as exc:  # noqa: BLE001 - the timing process records the failure
+        return f"{type(exc).__name__}: {str(exc)[:200]}"
+
+
+def warm_cache(jobs: list[tuple], workers: int) -> int:
+    if workers <= 1 or not jobs:
+        return 0
+    context = multiprocessing.get_context("spawn")
+    errors = []
+    with concurrent.futures.ProcessPoolExecutor(workers, mp_context=context) as pool:
+        errors = [e for e in pool.map(_warm, jobs, chunksize=4) if e is not None]
+    if errors:
+        print(f"  {len(errors)} of {len(jobs)} warm-up compiles failed, e.g. {errors[0]}",
+              flush=True)
+    return len(errors)
+
+
+def sweep(op: str, dtype_name: str, args, cache: Path) -> dict:
+    task = tasks.load(ROOT / "tasks" / f"{op}.py")
+    found = plan(task)
+    template = get_template(found.template)
+    dtype = DTYPES[dtype_name]
+    itemsize = torch.empty((), dtype=dtype).element_size()
+    configs = candidate_configs(template, args.samples, args.seed)
+    sources = [template.render(cfg, **found.context) for cfg in configs]
+    modules = [load_candidate(source, cache) for source in sources]  # files written once, here
+    jobs = [(str(task.path), shape, dtype_name, source, str(cache))
+            for source in sources for shape in task.shapes]
+    warm_failures = warm_cache(jobs, args.jobs)
+    flusher = L2Flusher(torch.device("cuda"))
+    shapes, times = [], [[None] * len(task.shapes) for _ in configs]
+    for s, shape in enumerate(task.shapes):
+        task.apply_shape(shape)
+        init = task.module.get_init_inputs()
+        inputs = _inputs(task, dtype)
+        bucket = _bucket_and_dim(op, task, inputs)
+        torch.manual_seed(0)
+        model = task.module.Model(*init).cuda().eval()
+        with torch.no_grad():
+            ref = model.float()(*[v.float() if v.is_floating_point() else v for v in inputs])
+            model = model.to(dtype)
+            torch._dynamo.reset()
+            compiled = torch.compile(model, dynamic=False)
+            fns = {"eager": lambda: model(*inputs), "compile": lambda: compiled(*inputs)}
+            for c, module in enumerate(modules):
+                try:
+                    candidate = module.ModelNew(*init).cuda().to(dtype)
+                    candidate.load_state_dict(model.state_dict(), strict=False, assign=True)
+                    ok = _close(candidate(*inputs), ref, dtype_name)
+                except Exception as exc:  # noqa: BLE001 - a failing config is dropped, as data
+                    times[c][s] = f"error: {type(exc).__name__}: {str(exc)[:160]}"
+                    continue
+                if not ok:
+                    times[c][s] = "wrong"
+                    continue
+                fns[c] = (lambda m: lambda: m(*inputs))(candidate)
+            timed = bench(fns, flusher=flusher, budget_ms=args.budget_ms, max_reps=100)
+        for c in range(len(configs)):
+            if c in timed:
+                times[c][s] = timed[c].median_ms
+        nbytes = task.formula_value("bytes", itemsize)
+        shapes.append({"shape": shape, "bucket": bucket, "bytes": nbytes,
+                       "eager_ms": timed["eager"].median_ms,
+                       "compile_ms": timed["compile"].median_ms})
+        best = min((t for t in (row[s] for row in times) if isinstance(t, float)), default=None)
+        print(f"  {op} {dtype_name} {shape} [{bucket}]: eager {shapes[-1]['eager_ms'] * 1e3:.1f} "
+              f"us, compile {shapes[-1]['compile_ms'] * 1e3:.1f} us, best config "
+              + (f"{best * 1e3:.1f} us" if best else "none"), flush=True)
+    rows = [{"params": params_of(cfg), "default": cfg == template.default,
+             "source_sha256": hashlib.sha256(source.encode()).hexdigest(),
+             "ms": [t if isinstance(t, float) else None for t in per_shape],
+             "problems": [t for t in per_shape if isinstance(t, str)][:2]}
+            for cfg, source, per_shape in zip(configs, sources, times)]
+    return {"op": op, "dtype": dtype_name, "template": template.name, "task": task,
+            "plan": found, "configs": configs, "sources": sources, "shapes": shapes,
+            "rows": rows, "warm_failures": warm_failures}
+
+
+def choose(result: dict) -> dict[str, dict]:
+    """Per bucket: the winning config's index and its speedups, or why there is none."""
+    correct = [i for i, row in enumerate(result["rows"]) if all(t for t in row["ms"])]
+    by_bucket: dict[str, list[int]] = {}
+    for s, info in enumerate(result["shapes"]):
+        by_bucket.setdefault(info["bucket"], []).append(s)
+    choices = {}
+    for bucket, idx in by_bucket.items():
+        scored = []
+        for c in correct:
+            ms = result["rows"][c]["ms"]
+            vs_best = [min(result["shapes"][s]["eager_ms"], result["shapes"][s]["compile_ms"])
+                       / ms[s] for s in idx]
+            vs_eager = [result["shapes"][s]["eager_ms"] / ms[s] for s in idx]
+            geo = math.exp(sum(math.log(x) for x in vs_best) / len(vs_best))
+            scored.append((geo, c, min(vs_eager)))
+        if not scored:
+            choices[bucket] = {"shapes": idx, "config": None, "why": "no config was correct"}
+            continue
+        geo, c, worst_vs_eager = max(scored)
+        choice = {"shapes": idx, "config": c, "speedup_vs_best_baseline": geo,
+                  "min_speedup_vs_eager": worst_vs_eager}
+        if worst_vs_eager <= 1.0 or geo <= 1.0:
+            choice["why"] = ("slower than eager PyTorch at one of the bucket's shapes"
+                             if worst_vs_eager <= 1.0 else
+                             "not faster than the best baseline on the geometric mean")
+            choice["config"] = None
+            choice["best_rejected"] = c
+        choices[bucket] = choice
+    return choices
+
+
+def verify_and_promote(result: dict, choices: dict, args, env: dict, cache: Path) -> None:
+    verifier = Verifier("gpu", cache)
+    task, found = result["task"], result["plan"]
+    template = get_template(result["template"])
+    for bucket, choice in sorted(choices.items()):
+        c = choice["config"]
+        if c is None:
+            print(f"{result['op']} {result['dtype']} [{bucket}]: no config ({choice['why']}); "
+                  "the reference serves it", flush=True)
+            continue
+        shapes = tuple(result["shapes"][s]["shape"] for s in choice["shapes"])
+        bucket_task = dataclasses.replace(task, shapes=shapes)
+        verdict = verifier.verify(bucket_task, result["sources"][c], result["dtype"],
+                                  refresh_baselines=True)
+        summary = verdict.summary()
+        choice["verdict"] = summary
+        speedup = verdict.speedup_vs_best_baseline or 0.0
+        passed = verdict.accepted and speedup > 1.0
+        line = (f"{result['op']} {result['dtype']} [{bucket}]: config #{c}, sweep "
+                f"{choice['speedup_vs_best_baseline']:.2f}x best baseline; verifier "
+                + (f"{speedup:.2f}x" if verdict.accepted else f"rejected: {verdict.reasons[:1]}"))
+        if passed and args.zoo:
+            plan_for_bucket = dataclasses.replace(found, shape_bucket=bucket)
+            choice["promoted"] = _promote(
+                task, plan_for_bucket, template, result["configs"][c], result["sources"][c],
+                result["dtype"], summary, env, Path(args.zoo))
+            line += f"; promoted {choice['promoted']['version']}"
+        elif not passed:
+            line += "; not promoted"
+        print(line, flush=True)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--ops", default=",".join(OPS), help="comma-separated, from " + ",".join(OPS))
+    parser.add_argument("--dtypes", default="bfloat16", help="comma-separated dtypes")
+    parser.add_argument("--samples", type=int, default=10, help="random configs beyond the variants")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--jobs", type=int, default=12, help="processes compiling kernels first")
+    parser.add_argument("--budget-ms", type=float, default=600.0,
+                        help="GPU time spent timing each shape's variants together")
+    parser.add_argument("--zoo", help="promote winners into this zoo folder")
+    parser.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "runs")
+    args = parser.parse_args(argv)
+    ops = [o for o in args.ops.split(",") if o]
+    dtypes = [d for d in args.dtypes.split(",") if d]
+    unknown = [o for o in ops if o not in OPS] + [d for d in dtypes if d not in DTYPES]
+    if unknown:
+        parser.error(f"unknown op or dtype: {', '.join(unknown)}")
+    if not torch.cuda.is_available():
+        print("bench/tune_buckets.py needs a CUDA GPU: it measures time, which the interpreter "
+              "never does", file=sys.stderr)
+        return 2
+    torch._dynamo.config.cache_size_limit = 64
+    env = environment()
+    copy_gbps = copy_bandwidth(torch.device("cuda"), L2Flusher(torch.device("cuda"))) / 1e9
+    stamp = dt.datetime.now(dt.timezone.utc).strftime("%Y%m%d-%H%M%S")
+    args.out.mkdir(parents=True, exist_ok=True)
+    path = args.out / f"tune-buckets-{device_label()}-{stamp}.json"
+    record = {
+        "benchmark": "tune-buckets", "environment": env, "copy_gbps": copy_gbps,
+        "method": "verifier timer (L2 flushed before each run, CUDA events, median), candidates, "
+                  "eager and torch.compile(dynamic=False) interleaved in one process; configs "
+                  "screened against a float32 reference at every shape; per bucket the best "
+                  "geometric-mean speedup over min(eager, compile), required faster than eager "
+                  "at each shape; the winner re-checked and re-timed by the verifier",
+        "results": [],
+    }
+    with tempfile.TemporaryDirectory() as tmp:
+        cache = Path(tmp)
+        for op in ops:
+            for dtype_name in dtypes:
+                result = sweep(op, dtype_name, args, cache)
+                choices = choose(result)
+                verify_and_promote(result, choices, args, env, cache)
+                record["results"].append({
+                    "op": op, "dtype": dtype_name, "template": result["template"],
+                    "warm_failures": result["warm_failures"], "shapes": result["shapes"],
+                    "configs": result["rows"], "buckets": choices,
+                })
+                # written after every op: a run cut off by its time limit keeps what it finished
+                path.write_text(json.dumps(record, indent=1, sort_keys=True, default=str) + "\n")
+    print(f"wrote {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
