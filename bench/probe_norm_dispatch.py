@@ -37,7 +37,11 @@ def main() -> None:
         model = model.to("cuda", torch.bfloat16).eval()
         inputs = [t.to("cuda", torch.bfloat16) for t in inputs]
         bucket = buckets.bucket_of(op, tuple(inputs[0].shape))
-        _, config, entry_dir = store.find_config(op, "sm_90", "bfloat16", bucket=bucket)
+        found_config = store.find_config(op, "sm_90", "bfloat16", bucket=bucket)
+        if found_config is None:
+            print(f"{op} {shape} [{bucket}]: no zoo config (the reference runs); skipped")
+            continue
+        _, config, entry_dir = found_config
         module = load_candidate((entry_dir / config["file"]).read_text(), Path("/tmp/probe"))
         candidate = module.ModelNew(*task.module.get_init_inputs()).cuda()
         candidate.load_state_dict(model.state_dict(), strict=False, assign=True)
