@@ -28,7 +28,7 @@ sys.path.insert(0, str(ROOT))
 
 import tasks  # noqa: E402
 from agent.plan import plan  # noqa: E402
-from kernel_zoo import ops, store  # noqa: E402
+from kernel_zoo import buckets, ops, store  # noqa: E402
 from verifier.environment import device_label, environment  # noqa: E402
 from verifier.timing import L2Flusher, bench, copy_bandwidth  # noqa: E402
 
@@ -91,7 +91,14 @@ def _check(zoo_out, model, inputs) -> float:
     return worst
 
 
+def _bucket(op: str, context: dict, model: torch.nn.Module, inputs: list) -> str:
+    """The zoo bucket `kernel_zoo.ops` dispatches this call to (as `ops._decide` computes it)."""
+    dim = getattr(model, "dim", context.get("dim")) if op in buckets.DIM_OPS else None
+    return buckets.bucket_of(op, tuple(inputs[0].shape), dim)
+
+
 def _entry_for(op: str, arch: str, dtype: str, bucket: str) -> dict | None:
+    """The config serving `bucket`, or None where the call runs the PyTorch reference."""
     found = store.find_config(op, arch, dtype, bucket=bucket)
     if found is None:
         return None
@@ -146,7 +153,8 @@ def run(op_filter: set[str] | None, dtypes: list[str], out_dir: Path) -> dict:
                     "task": path.stem, "op": task.op, "dtype": dtype_name, "shape": dict(shape),
                     "bytes": nbytes, "large": nbytes >= LARGE_L2_MULTIPLE * l2_bytes,
                     "zoo_rel_l2_err": err,
-                    "zoo_entry": _entry_for(task.op, env["arch"], dtype_name, found.shape_bucket),
+                    "zoo_entry": _entry_for(task.op, env["arch"], dtype_name,
+                                            _bucket(task.op, found.context, model, inputs)),
                     "seconds": round(time.monotonic() - started, 1),
                 }
                 for name, t in times.items():
@@ -211,7 +219,8 @@ def acceptance(rows: list[dict]) -> dict:
 def _print_row(r: dict) -> None:
     shape = "x".join(str(v) for v in r["shape"].values())
     entry = r["zoo_entry"]
-    where = f"{entry['template']} {entry['version']}" if entry else "no entry"
+    where = (f"{entry['template']} {entry['version']} [{entry['shape_bucket']}]" if entry
+             else "no config: the PyTorch reference")
     print(f"{r['task']:<18} {r['dtype']:<9} {shape:>16} zoo {r['zoo']['gbps']:6.0f} GB/s "
           f"({r['zoo']['fraction_of_copy']:.2f} copy)  eager {r['eager']['gbps']:6.0f}  "
           f"compile {r['compile']['gbps']:6.0f}  x{r['speedup_vs_eager']:.2f} eager "
