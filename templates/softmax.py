@@ -12,6 +12,7 @@ address below them, masking the extra lanes, so loads stay vectorized.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 from templates.base import Param, Template, warps_for
@@ -50,6 +51,10 @@ DEFAULT = SoftmaxConfig(
     num_stages=3, programs_per_sm=0, keep_in_l2=False, align_rows=False,
 )
 
+# Over a dim that is not the last, the tile holds the whole reduced dim when it is at most
+# tile_elems / 16 long (one read, one write): 4096 elements cover 256 channels.
+INNER_DIM_DEFAULT = dataclasses.replace(DEFAULT, tile_elems=4096, elems_per_thread=16)
+
 
 def constraints(cfg: SoftmaxConfig) -> list[str]:
     problems = []
@@ -81,6 +86,7 @@ TEMPLATE = Template(
     config_type=SoftmaxConfig,
     space=SPACE,
     default=DEFAULT,
+    bucket_defaults=(("inner_dim", INNER_DIM_DEFAULT),),
     constraints=constraints,
     bytes_moved=bytes_moved,
     launcher="launch_softmax",
