@@ -9,7 +9,11 @@ copy bandwidth measured in the same process. Each zoo output is checked against 
 before it is timed. Writes bench/results/memory-bound-<device>.json and prints a table and the
 issue's acceptance checks (large shapes: data at least 4x the L2 cache).
 
-    python bench/memory_bound.py [--ops rms_norm,softmax] [--dtypes bfloat16,float32]
+A call whose host time (Python, the zoo's dispatch, torch.compile's guards) outlasts the L2 flush
+before it shows that host time, which varies by machine; `--graphs` captures each callable in a CUDA
+graph and times its replay, the GPU's work alone (memory-bound-<device>-graphs.json).
+
+    python bench/memory_bound.py [--ops rms_norm,softmax] [--dtypes bfloat16,float32] [--graphs]
 """
 
 from __future__ import annotations
@@ -91,6 +95,21 @@ def _check(zoo_out, model, inputs) -> float:
     return worst
 
 
+def _graphed(fn):
+    """`fn` captured once in a CUDA graph, timed as its replay: the GPU's work without the host's
+    (Python, dispatch, guards). Warmed up on a side stream first, as capture requires."""
+    stream = torch.cuda.Stream()
+    stream.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(stream):
+        for _ in range(3):
+            fn()
+    torch.cuda.current_stream().wait_stream(stream)
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        fn()
+    return graph.replay
+
+
 def _bucket(op: str, context: dict, model: torch.nn.Module, inputs: list) -> str:
     """The zoo bucket `kernel_zoo.ops` dispatches this call to (as `ops._decide` computes it)."""
     dim = getattr(model, "dim", context.get("dim")) if op in buckets.DIM_OPS else None
@@ -108,7 +127,8 @@ def _entry_for(op: str, arch: str, dtype: str, bucket: str) -> dict | None:
             "params": config["params"]}
 
 
-def run(op_filter: set[str] | None, dtypes: list[str], out_dir: Path) -> dict:
+def run(op_filter: set[str] | None, dtypes: list[str], out_dir: Path,
+        graphs: bool = False) -> dict:
     if not torch.cuda.is_available():
         sys.exit("bench/memory_bound.py needs a CUDA GPU: it measures time")
     torch._dynamo.config.cache_size_limit = 256
@@ -147,6 +167,14 @@ def run(op_filter: set[str] | None, dtypes: list[str], out_dir: Path) -> dict:
                     compiled = torch.compile(model, dynamic=False)
                     fns = {"zoo": zoo, "eager": lambda: model(*inputs),
                            "compile": lambda: compiled(*inputs)}
+                    capture_failed = []
+                    if graphs:
+                        for name, fn in list(fns.items()):
+                            try:
+                                fns[name] = _graphed(fn)
+                            except Exception as exc:  # noqa: BLE001 - timed without a graph, said
+                                capture_failed.append(f"{name}: {type(exc).__name__}: {exc}"[:200])
+                                torch.cuda.synchronize()
                     times = bench(fns, flusher=flusher, budget_ms=400.0, rounds=5)
                 nbytes = task.formula_value("bytes", itemsize)
                 row = {
@@ -157,6 +185,8 @@ def run(op_filter: set[str] | None, dtypes: list[str], out_dir: Path) -> dict:
                                             _bucket(task.op, found.context, model, inputs)),
                     "seconds": round(time.monotonic() - started, 1),
                 }
+                if graphs:
+                    row["graph_capture_failed"] = capture_failed  # those were timed without one
                 for name, t in times.items():
                     gbps = nbytes / (t.median_ms * 1e-3) / 1e9
                     row[name] = {"ms": t.median_ms, "p20_ms": t.p20_ms, "p80_ms": t.p80_ms,
@@ -173,12 +203,16 @@ def run(op_filter: set[str] | None, dtypes: list[str], out_dir: Path) -> dict:
         "method": "median of CUDA-event-timed runs, L2 flushed before each run, zoo/eager/compile "
                   "interleaved over 5 rounds in one process; bytes from each task's KZOO formula "
                   "(inputs read once, outputs written once); compile = torch.compile(Model), "
-                  "default mode, dynamic=False",
+                  "default mode, dynamic=False"
+                  + ("; each callable captured in a CUDA graph and timed as its replay (GPU time "
+                     "without host time)" if graphs else ""),
+        "cuda_graphs": graphs,
         "rows": rows,
         "acceptance": acceptance(rows),
     }
     out_dir.mkdir(parents=True, exist_ok=True)
-    suffix = "" if op_filter is None else "-" + "-".join(sorted(op_filter))
+    suffix = ("" if op_filter is None else "-" + "-".join(sorted(op_filter))) + (
+        "-graphs" if graphs else "")
     path = out_dir / f"memory-bound-{device_label()}{suffix}.json"
     path.write_text(json.dumps(result, indent=2) + "\n")
     print(f"\ncopy bandwidth {copy_gbps:.0f} GB/s on {env['gpu']}")
@@ -234,13 +268,16 @@ def main() -> None:
     parser.add_argument("--dtypes", default="bfloat16,float32",
                         help="comma-separated dtypes (default bfloat16,float32)")
     parser.add_argument("--out", default=str(ROOT / "bench" / "results"), help="results folder")
+    parser.add_argument("--graphs", action="store_true",
+                        help="time CUDA-graph replays of each callable: GPU time only, so the "
+                             "host (Python, dispatch, torch.compile's guards) drops out")
     args = parser.parse_args()
     dtypes = [d.strip() for d in args.dtypes.split(",") if d.strip()]
     unknown = [d for d in dtypes if d not in DTYPES]
     if unknown:
         parser.error(f"unknown dtypes {unknown}; choose from {list(DTYPES)}")
     op_filter = {o.strip() for o in args.ops.split(",")} if args.ops else None
-    run(op_filter, dtypes, Path(args.out))
+    run(op_filter, dtypes, Path(args.out), graphs=args.graphs)
 
 
 if __name__ == "__main__":
