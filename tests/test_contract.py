@@ -58,6 +58,10 @@ def test_task_default_and_a_drawn_config_are_correct(name: str, dtype: str, veri
     template = found.template_object()
     configs = [template.default]
     if dtype == task.dtypes[0]:
+        # the plan's bucket may start its search elsewhere (softmax over a non-last dim, say)
+        bucket_default = template.default_for(found.shape_bucket)
+        if bucket_default != template.default:
+            configs.append(bucket_default)
         configs.append(_drawn_config(template, zlib.crc32(name.encode())))
     for cfg in configs:
         verdict = verifier.verify(task, template.render(cfg, **found.context), dtype)
@@ -71,13 +75,15 @@ GPU_DTYPES = ("float32", "float16")  # bfloat16 is verified at every GPU shape b
 @pytest.mark.gpu
 @pytest.mark.parametrize("name", [p.stem for p in TASK_FILES])
 def test_task_default_is_correct_on_the_gpu(name: str, tmp_path):
-    """The default config of every task's template, at the task's GPU shapes (correctness only;
-    timing belongs to bench/)."""
+    """The default config of every task's template (and its bucket's, where that differs), at the
+    task's GPU shapes (correctness only; timing belongs to bench/)."""
     task = tasks.load(ROOT / "tasks" / f"{name}.py")
     found = plan(task)
     template = found.template_object()
-    source = template.render(template.default, **found.context)
+    configs = {template.default, template.default_for(found.shape_bucket)}
     verifier = Verifier("gpu", tmp_path)
-    for dtype in (d for d in task.dtypes if d in GPU_DTYPES):
-        verdict = verifier.verify(task, source, dtype, time=False)
-        assert verdict.accepted, (name, dtype, verdict.reasons)
+    for cfg in configs:
+        source = template.render(cfg, **found.context)
+        for dtype in (d for d in task.dtypes if d in GPU_DTYPES):
+            verdict = verifier.verify(task, source, dtype, time=False)
+            assert verdict.accepted, (name, dtype, params_of(cfg), verdict.reasons)
