@@ -404,7 +404,8 @@ def select_config(
     manifest: dict[str, Any], arch: str, dtype: str, bucket: str = ANY_SHAPE
 ) -> dict[str, Any] | None:
     """The config of one manifest for (arch, dtype) that serves shape bucket `bucket`: the exact
-    bucket, else the nearest one the manifest has, else "any" (see `kernel_zoo.buckets.pick`)."""
+    bucket, else "any", else (for an op whose buckets borrow) the nearest one the manifest has;
+    see `kernel_zoo.buckets.pick`. None when none serves it."""
     by_bucket = {
         config["shape_bucket"]: config
         for config in manifest["configs"]
