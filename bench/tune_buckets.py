@@ -46,14 +46,12 @@ from agent.loop import _promote  # noqa: E402
 from agent.plan import plan  # noqa: E402
 from kernel_zoo import buckets  # noqa: E402
 from templates import get_template, params_of  # noqa: E402
-from verifier.core import Verifier, load_candidate  # noqa: E402
+from bench.tune_reduce import _close, _inputs  # noqa: E402  (the screening helpers)
+from verifier.core import DTYPES, Verifier, load_candidate  # noqa: E402
 from verifier.environment import device_label, environment  # noqa: E402
 from verifier.timing import L2Flusher, bench, copy_bandwidth  # noqa: E402
 
 OPS = ("rms_norm", "layer_norm", "add_rms_norm", "sum", "mean", "amax", "amin", "argmax")
-DTYPES = {"float32": torch.float32, "bfloat16": torch.bfloat16, "float16": torch.float16}
-# Loose screening tolerances against a float32 reference (the verifier's float64 checks decide).
-RTOL = {"float32": 1e-4, "bfloat16": 2e-2, "float16": 4e-3}
 
 # One idea each, applied to DEFAULT; the ones a template's constraints refuse are skipped.
 VARIANTS = {
@@ -97,37 +95,7 @@ def candidate_configs(template, samples: int, seed: int) -> list:
     return configs
 
 
-def _inputs(task, dtype: torch.dtype, seed: int = 0) -> list:
-    torch.manual_seed(seed)
-    with torch.device("cuda"):
-        values = task.make_inputs()
-    return [v.to("cuda", dtype) if v.is_floating_point() else v.to("cuda") for v in values]
-
-
-def _first_output(out):
-    return out[0] if isinstance(out, (tuple, list)) else out
-
-
-def _close(got, ref, dtype_name: str) -> bool:
-    got, ref = (list(x) if isinstance(x, (tuple, list)) else [x] for x in (got, ref))
-    if len(got) != len(ref):
-        return False
-    for g, r in zip(got, ref):
-        if g.shape != r.shape:
-            return False
-        if not r.is_floating_point():
-            if not torch.equal(g, r.to(g.dtype)):
-                return False
-            continue
-        g, r = g.double(), r.double()
-        scale = r.abs().max().item() if r.numel() else 0.0
-        if not bool((((g - r).abs() <= RTOL[dtype_name] * r.abs() + 1e-3 * scale)
-                     | (g.isnan() & r.isnan())).all()):
-            return False
-    return True
-
-
-def _bucket_and_dim(op: str, task, inputs: list) -> str:
+def _bucket_of_call(op: str, task, inputs: list) -> str:
     dim = None
     if op in buckets.DIM_OPS:
         dim = int(task.module.get_init_inputs()[0])
@@ -187,7 +155,7 @@ def sweep(op: str, dtype_name: str, args, cache: Path) -> dict:
         task.apply_shape(shape)
         init = task.module.get_init_inputs()
         inputs = _inputs(task, dtype)
-        bucket = _bucket_and_dim(op, task, inputs)
+        bucket = _bucket_of_call(op, task, inputs)
         torch.manual_seed(0)
         model = task.module.Model(*init).cuda().eval()
         with torch.no_grad():

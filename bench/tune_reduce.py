@@ -84,13 +84,25 @@ def _inputs(task, dtype: torch.dtype, seed: int = 0) -> list:
     return [v.to("cuda", dtype) if v.is_floating_point() else v.to("cuda") for v in values]
 
 
-def _close(got: torch.Tensor, ref: torch.Tensor, dtype_name: str) -> bool:
-    if not ref.is_floating_point():
-        return got.dtype == ref.dtype and torch.equal(got, ref)
-    g, r = got.double(), ref.double()
-    scale = r.abs().max().item() if r.numel() else 0.0
-    return bool((((g - r).abs() <= RTOL[dtype_name] * r.abs() + 1e-3 * scale)
-                 | (g.isnan() & r.isnan())).all())
+def _close(got, ref, dtype_name: str) -> bool:
+    """Each output (a tensor, or a tuple of them) of the reference's shape and within the screening
+    tolerance of it; an integer output equal to it, in its dtype."""
+    got, ref = (list(x) if isinstance(x, (tuple, list)) else [x] for x in (got, ref))
+    if len(got) != len(ref):
+        return False
+    for g, r in zip(got, ref):
+        if g.shape != r.shape:
+            return False
+        if not r.is_floating_point():
+            if not (g.dtype == r.dtype and torch.equal(g, r)):
+                return False
+            continue
+        g, r = g.double(), r.double()
+        scale = r.abs().max().item() if r.numel() else 0.0
+        if not bool((((g - r).abs() <= RTOL[dtype_name] * r.abs() + 1e-3 * scale)
+                     | (g.isnan() & r.isnan())).all()):
+            return False
+    return True
 
 
 def _copy_gbps(do_bench) -> float:

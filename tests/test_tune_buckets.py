@@ -60,3 +60,18 @@ def test_candidates_are_valid_distinct_and_start_from_the_default(tune_buckets, 
     assert len(configs) == len(set(configs)) > 10
     assert all(not tpl.violations(cfg) for cfg in configs)
     assert configs == tune_buckets.candidate_configs(tpl, samples=5, seed=0)  # seeded
+
+
+def test_screening_compares_every_output_and_integers_exactly(tune_buckets):
+    import torch
+
+    close = tune_buckets._close
+    x = torch.randn(4, 8)
+    assert close(x.bfloat16(), x, "bfloat16")
+    assert close((x, x + 1), (x, x + 1), "float32")
+    assert not close((x, x), (x, x + 1), "float32")  # the second output is wrong
+    assert not close(x[:1], x, "float32")  # a (1, 8) output would broadcast against (4, 8)
+    idx = torch.arange(4)
+    assert close(idx, idx.clone(), "bfloat16")
+    assert not close(idx.int(), idx, "bfloat16")  # an integer output keeps the reference's dtype
+    assert not close(idx, idx.flip(0), "bfloat16")
