@@ -1,0 +1,249 @@
+"""Where the fused GEMM epilogue's time goes, and which kernel shapes hide it (one GPU run).
+
+At gelu(linear(x, W, b)) 8192 x 8192 x 4096 (bf16) the fused kernel took 0.90 ms against the bare
+GEMM's 0.78 (cuBLAS) and eager's 0.86 (bench/results/gemm-h100.json). This probe renders the gemm
+template at one tile config with the epilogue cut down step by step (the bare matmul, + bias,
++ relu, + erf GELU) and with the rendering options that may hide it:
+- `epilogue_split` 2 / 4: the epilogue in column slices of the tile;
+- `gelu_erf_impl="erfc_poly"`: GELU from erfc's Chebyshev fit (one division, one exponential)
+  instead of libdevice's erf;
+- a persistent grid whose tile loop is flattened into the K loop (`tile_loop="flatten"`: the next
+  tile's loads are issued during this tile's epilogue) or warp-specialized (a producer warp).
+Each variant is checked against float64 first (the verifier's tolerance), then all are timed
+interleaved with the verifier's timer beside cuBLAS (x @ W^T), F.linear, the GELU kernel alone,
+eager and torch.compile. `--skinny` adds 128 x 4096 x 4096 matmul configs not swept before.
+
+Writes bench/results/runs/gemm-epilogue-<device>.json.
+
+    python bench/probe_gemm_epilogue.py [--skinny] [--out FILE]
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import torch
+import torch.nn.functional as F
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+import tasks  # noqa: E402
+from agent.plan import plan  # noqa: E402
+from templates import get_template  # noqa: E402
+from templates.gemm import DEFAULT, GemmConfig, constraints  # noqa: E402
+from verifier import tolerance  # noqa: E402
+from verifier.core import load_candidate  # noqa: E402
+from verifier.environment import device_label, environment  # noqa: E402
+from verifier.timing import L2Flusher, bench  # noqa: E402
+
+SHAPE = {"tokens": 8192, "in_features": 4096, "out_features": 8192}
+BASE = dataclasses.replace(DEFAULT, use_tma=True)  # the config gemm-h100.json timed (0.90 ms)
+BIAS = ["add", ["acc"], ["input", 0]]
+EPILOGUES = {
+    "mm": ["acc"],
+    "bias": BIAS,
+    "relu": ["relu", BIAS],
+    "gelu": ["gelu", BIAS, "none"],
+}
+# name -> (epilogue, config changes, render options)
+VARIANTS = {
+    "mm": ("mm", {}, {}),
+    "bias": ("bias", {}, {}),
+    "relu": ("relu", {}, {}),
+    "gelu": ("gelu", {}, {}),
+    "gelu_poly": ("gelu", {}, {"gelu_erf_impl": "erfc_poly"}),
+    "gelu_split2": ("gelu", {}, {"epilogue_split": 2}),
+    "gelu_split4": ("gelu", {}, {"epilogue_split": 4}),
+    "gelu_poly_split2": ("gelu", {}, {"epilogue_split": 2, "gelu_erf_impl": "erfc_poly"}),
+    "gelu_pointer": ("gelu", {"use_tma": False}, {}),
+    "gelu_pointer_poly": ("gelu", {"use_tma": False}, {"gelu_erf_impl": "erfc_poly"}),
+    "gelu_persistent": ("gelu", {"persistent": 1}, {}),
+    "gelu_pers_flatten": ("gelu", {"persistent": 1}, {"tile_loop": "flatten"}),
+    "gelu_pers_ws": ("gelu", {"persistent": 1}, {"tile_loop": "warp_specialize"}),
+    "gelu_pers_flatten_poly_split2": (
+        "gelu", {"persistent": 1},
+        {"tile_loop": "flatten", "gelu_erf_impl": "erfc_poly", "epilogue_split": 2}),
+    "gelu_pers_ws_poly_split2": (
+        "gelu", {"persistent": 1},
+        {"tile_loop": "warp_specialize", "gelu_erf_impl": "erfc_poly", "epilogue_split": 2}),
+    "gelu_128x128_w4_pers2_flatten_poly": (
+        "gelu", {"BLOCK_N": 128, "num_warps": 4, "persistent": 2, "num_stages": 3},
+        {"tile_loop": "flatten", "gelu_erf_impl": "erfc_poly"}),
+    "mm_pers_flatten": ("mm", {"persistent": 1}, {"tile_loop": "flatten"}),
+}
+SKINNY = {"M": 128, "N": 4096, "K": 4096}
+SKINNY_CONFIGS = {  # name -> config changes from the skinny default (128x64x64, 4 warps, 9 stages)
+    "default": {},
+    "n128_s6_k2": {"BLOCK_N": 128, "num_stages": 6, "SPLIT_K": 2},
+    "n128_s6_k4": {"BLOCK_N": 128, "num_stages": 6, "SPLIT_K": 4},
+    "n128_s4_k4_w8": {"BLOCK_N": 128, "num_stages": 4, "SPLIT_K": 4, "num_warps": 8},
+    "n64_s9_k2": {"SPLIT_K": 2},
+    "n64_s6_k4": {"SPLIT_K": 4, "num_stages": 6},
+    "n32_s10_k2": {"BLOCK_N": 32, "num_stages": 10, "SPLIT_K": 2},
+    "n128_s6": {"BLOCK_N": 128, "num_stages": 6},
+    "n64_pers1": {"persistent": 1},
+}
+
+
+def _check(got, ref64, same, dtype: str) -> dict:
+    comp = tolerance.compare(got, ref64, same, tolerance.tolerance_for(dtype, None))
+    return {"ok": comp.ok, "rel_l2_err": comp.rel_l2_err, "n_bad": comp.n_bad}
+
+
+def _render(context: dict, cfg: GemmConfig, options: dict, cache: Path):
+    source = get_template("gemm").render(cfg, **options, **context)
+    return load_candidate(source, cache)
+
+
+def probe_epilogue(device, cache: Path, flusher) -> dict:
+    task = tasks.load(ROOT / "tasks" / "linear_bias_gelu.py")
+    task.apply_shape(SHAPE)
+    base_ctx = plan(task).context
+    torch.manual_seed(0)
+    with torch.device(device):
+        model = task.make_model().to(torch.bfloat16).eval()
+        x = task.make_inputs()[0].to(torch.bfloat16)
+    w, b = model.fc.weight.detach(), model.fc.bias.detach()
+    x64, w64, b64 = x.double(), w.double(), b.double()
+    mm64 = x64 @ w64.T
+    refs64 = {"mm": mm64, "bias": mm64 + b64, "relu": torch.relu(mm64 + b64),
+              "gelu": F.gelu(mm64 + b64)}
+    with torch.no_grad():
+        mm16 = x @ w.T
+        sames = {"mm": mm16, "bias": F.linear(x, w, b), "relu": torch.relu(F.linear(x, w, b)),
+                 "gelu": model(x)}
+    rows, fns = {}, {}
+    for name, (epi, changes, options) in VARIANTS.items():
+        cfg = dataclasses.replace(BASE, **changes)
+        row = {"epilogue": epi, "config": dataclasses.asdict(cfg), "options": options,
+               "problems": constraints(cfg)}
+        rows[name] = row
+        if row["problems"]:
+            continue
+        context = dict(base_ctx, epilogue=EPILOGUES[epi])
+        try:
+            module = _render(context, cfg, options, cache)
+            launch = getattr(module, f"launch_{context['op']}")
+            with torch.no_grad():
+                out = launch(x, w, b)
+                torch.cuda.synchronize()
+            row["tma_path"] = module.tma_plan(*module._as_3d(x, w.T)[:2])
+            row["correctness"] = _check(out, refs64[epi], sames[epi], "bfloat16")
+        except Exception as exc:  # a variant that fails to compile is recorded; the rest run
+            row["error"] = f"{type(exc).__name__}: {str(exc)[:400]}"
+            print(f"{name}: {row['error']}", flush=True)
+            continue
+        print(f"{name}: correct={row['correctness']['ok']} tma={row['tma_path']}", flush=True)
+        if row["correctness"]["ok"]:
+            fns[name] = (lambda f: lambda: f(x, w, b))(launch)
+    compiled = torch.compile(model)
+    y = F.linear(x, w, b)
+    baselines = {
+        "cublas_mm": lambda: torch.matmul(x, w.T),
+        "linear_addmm": lambda: F.linear(x, w, b),
+        "gelu_alone": lambda: F.gelu(y),
+        "eager": lambda: model(x),
+        "compile": lambda: compiled(x),
+    }
+    with torch.no_grad():
+        timings = bench({**fns, **baselines}, flusher=flusher, budget_ms=80.0 * (len(fns) + 5))
+    for name, t in timings.items():
+        if name in rows:
+            rows[name]["ms"] = t.median_ms
+            rows[name]["p20_ms"], rows[name]["p80_ms"] = t.p20_ms, t.p80_ms
+    base = {k: timings[k].median_ms for k in baselines}
+    for row in rows.values():
+        if "ms" in row:
+            row["vs_eager"] = base["eager"] / row["ms"]
+            row["vs_cublas_mm"] = base["cublas_mm"] / row["ms"]
+    return {"shape": SHAPE, "dtype": "bfloat16", "base_config": dataclasses.asdict(BASE),
+            "baselines_ms": base, "variants": rows}
+
+
+def probe_skinny(device, cache: Path, flusher) -> dict:
+    from templates.gemm import SKINNY_DEFAULT
+
+    task = tasks.load(ROOT / "tasks" / "matmul_skinny.py")
+    task.apply_shape(SKINNY)
+    context = plan(task).context
+    torch.manual_seed(0)
+    with torch.device(device):
+        a = torch.randn(SKINNY["M"], SKINNY["K"], dtype=torch.bfloat16)
+        bm = torch.randn(SKINNY["K"], SKINNY["N"], dtype=torch.bfloat16)
+    ref64 = a.double() @ bm.double()
+    same = a @ bm
+    rows, fns = {}, {}
+    for name, changes in SKINNY_CONFIGS.items():
+        cfg = dataclasses.replace(SKINNY_DEFAULT, **changes)
+        row = {"config": dataclasses.asdict(cfg), "problems": constraints(cfg)}
+        rows[name] = row
+        if row["problems"]:
+            continue
+        try:
+            module = _render(context, cfg, {}, cache)
+            launch = getattr(module, f"launch_{context['op']}")
+            out = launch(a, bm)
+            torch.cuda.synchronize()
+            row["correctness"] = _check(out, ref64, same, "bfloat16")
+        except Exception as exc:
+            row["error"] = f"{type(exc).__name__}: {str(exc)[:400]}"
+            print(f"skinny {name}: {row['error']}", flush=True)
+            continue
+        if row["correctness"]["ok"]:
+            fns[name] = (lambda f: lambda: f(a, bm))(launch)
+    timings = bench({**fns, "cublas": lambda: torch.matmul(a, bm)}, flusher=flusher,
+                    budget_ms=40.0 * (len(fns) + 1))
+    for name, t in timings.items():
+        if name in rows:
+            rows[name]["ms"] = t.median_ms
+            rows[name]["vs_cublas"] = timings["cublas"].median_ms / t.median_ms
+    return {"shape": SKINNY, "dtype": "bfloat16", "cublas_ms": timings["cublas"].median_ms,
+            "configs": rows}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--skinny", action="store_true", help="also time skinny matmul configs")
+    parser.add_argument("--out", help="output JSON (default bench/results/runs/gemm-epilogue-<device>.json)")
+    args = parser.parse_args()
+    if not torch.cuda.is_available():
+        print("probe_gemm_epilogue.py times kernels on a CUDA GPU; none is visible here.",
+              file=sys.stderr)
+        return 2
+    device = torch.device("cuda")
+    cache = Path(tempfile.mkdtemp(prefix="kzoo-probe-"))
+    flusher = L2Flusher(device)
+    start = time.time()
+    result = {"what": "gemm epilogue probe", "environment": environment(),
+              "epilogue": probe_epilogue(device, cache, flusher)}
+    if args.skinny:
+        result["skinny"] = probe_skinny(device, cache, flusher)
+    result["seconds"] = round(time.time() - start, 1)
+    out = Path(args.out or ROOT / "bench" / "results" / "runs" /
+               f"gemm-epilogue-{device_label()}.json")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(result, indent=1))
+    epi = result["epilogue"]
+    print("baselines (ms):", {k: round(v, 4) for k, v in epi["baselines_ms"].items()})
+    for name, row in epi["variants"].items():
+        print(f"{name:36s} {row.get('ms', float('nan')):8.4f} ms  vs eager "
+              f"{row.get('vs_eager', float('nan')):5.3f}  {row.get('error', '')[:80]}")
+    if args.skinny:
+        sk = result["skinny"]
+        print("skinny cublas", round(sk["cublas_ms"] * 1e3, 1), "us")
+        for name, row in sk["configs"].items():
+            print(f"  {name:16s} {row.get('ms', float('nan')) * 1e3:7.1f} us  "
+                  f"{row.get('vs_cublas', float('nan')):5.3f} {row.get('error', '')[:80]}")
+    print("wrote", out)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
