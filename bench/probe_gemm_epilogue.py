@@ -8,7 +8,9 @@ template at one tile config with the epilogue cut down step by step (the bare ma
 - `gelu_erf_impl="erfc_poly"`: GELU from erfc's Chebyshev fit (one division, one exponential)
   instead of libdevice's erf;
 - a persistent grid whose tile loop is flattened into the K loop (`tile_loop="flatten"`: the next
-  tile's loads are issued during this tile's epilogue) or warp-specialized (a producer warp).
+  tile's loads are issued during this tile's epilogue). Warp-specialized tile loops were slower
+  in round 33's first run (0.88 and 0.93 ms) and are not repeated.
+Each variant records its kernel's registers, spills and shared memory.
 Each variant is checked against float64 first (the verifier's tolerance), then all are timed
 interleaved with the verifier's timer beside cuBLAS (x @ W^T), F.linear, the GELU kernel alone,
 eager and torch.compile. `--skinny` adds 128 x 4096 x 4096 matmul configs not swept before.
@@ -55,46 +57,63 @@ EPILOGUES = {
 # name -> (epilogue, config changes, render options)
 VARIANTS = {
     "mm": ("mm", {}, {}),
-    "bias": ("bias", {}, {}),
-    "relu": ("relu", {}, {}),
+    "mm_persistent": ("mm", {"persistent": 1}, {}),
+    "mm_pers_flatten": ("mm", {"persistent": 1}, {"tile_loop": "flatten"}),
+    "bias_pers_flatten": ("bias", {"persistent": 1}, {"tile_loop": "flatten"}),
+    "relu_pers_flatten": ("relu", {"persistent": 1}, {"tile_loop": "flatten"}),
     "gelu": ("gelu", {}, {}),
-    "gelu_poly": ("gelu", {}, {"gelu_erf_impl": "erfc_poly"}),
     "gelu_split2": ("gelu", {}, {"epilogue_split": 2}),
-    "gelu_split4": ("gelu", {}, {"epilogue_split": 4}),
-    "gelu_poly_split2": ("gelu", {}, {"epilogue_split": 2, "gelu_erf_impl": "erfc_poly"}),
-    "gelu_pointer": ("gelu", {"use_tma": False}, {}),
-    "gelu_pointer_poly": ("gelu", {"use_tma": False}, {"gelu_erf_impl": "erfc_poly"}),
+    "gelu_poly": ("gelu", {}, {"gelu_erf_impl": "erfc_poly"}),
     "gelu_persistent": ("gelu", {"persistent": 1}, {}),
+    "gelu_pers_split2": ("gelu", {"persistent": 1}, {"epilogue_split": 2}),
     "gelu_pers_flatten": ("gelu", {"persistent": 1}, {"tile_loop": "flatten"}),
-    "gelu_pers_ws": ("gelu", {"persistent": 1}, {"tile_loop": "warp_specialize"}),
+    "gelu_pers_flatten_split2": ("gelu", {"persistent": 1},
+                                 {"tile_loop": "flatten", "epilogue_split": 2}),
+    "gelu_pers_flatten_split4": ("gelu", {"persistent": 1},
+                                 {"tile_loop": "flatten", "epilogue_split": 4}),
+    "gelu_pers_flatten_poly": ("gelu", {"persistent": 1},
+                               {"tile_loop": "flatten", "gelu_erf_impl": "erfc_poly"}),
     "gelu_pers_flatten_poly_split2": (
         "gelu", {"persistent": 1},
         {"tile_loop": "flatten", "gelu_erf_impl": "erfc_poly", "epilogue_split": 2}),
-    "gelu_pers_ws_poly_split2": (
+    "gelu_pers_flatten_poly_split4": (
         "gelu", {"persistent": 1},
-        {"tile_loop": "warp_specialize", "gelu_erf_impl": "erfc_poly", "epilogue_split": 2}),
-    "gelu_128x128_w4_pers2_flatten_poly": (
-        "gelu", {"BLOCK_N": 128, "num_warps": 4, "persistent": 2, "num_stages": 3},
-        {"tile_loop": "flatten", "gelu_erf_impl": "erfc_poly"}),
-    "mm_pers_flatten": ("mm", {"persistent": 1}, {"tile_loop": "flatten"}),
+        {"tile_loop": "flatten", "gelu_erf_impl": "erfc_poly", "epilogue_split": 4}),
+    "gelu_pers_poly_split2": ("gelu", {"persistent": 1},
+                              {"gelu_erf_impl": "erfc_poly", "epilogue_split": 2}),
+    "gelu_pers_flatten_s4_split2": ("gelu", {"persistent": 1, "num_stages": 4},
+                                    {"tile_loop": "flatten", "epilogue_split": 2}),
 }
+ROUNDS = 10  # GEMMs at the power limit vary by several percent run to run: many short rounds
 SKINNY = {"M": 128, "N": 4096, "K": 4096}
 SKINNY_CONFIGS = {  # name -> config changes from the skinny default (128x64x64, 4 warps, 9 stages)
     "default": {},
-    "n128_s6_k2": {"BLOCK_N": 128, "num_stages": 6, "SPLIT_K": 2},
-    "n128_s6_k4": {"BLOCK_N": 128, "num_stages": 6, "SPLIT_K": 4},
-    "n128_s4_k4_w8": {"BLOCK_N": 128, "num_stages": 4, "SPLIT_K": 4, "num_warps": 8},
-    "n64_s9_k2": {"SPLIT_K": 2},
-    "n64_s6_k4": {"SPLIT_K": 4, "num_stages": 6},
-    "n32_s10_k2": {"BLOCK_N": 32, "num_stages": 10, "SPLIT_K": 2},
-    "n128_s6": {"BLOCK_N": 128, "num_stages": 6},
     "n64_pers1": {"persistent": 1},
+    "n64_pers1_flatten": ({"persistent": 1}, {"tile_loop": "flatten"}),
+    "n32_s10_pers1_flatten": ({"BLOCK_N": 32, "num_stages": 10, "persistent": 1},
+                              {"tile_loop": "flatten"}),
+    "n64_s9_k2": {"SPLIT_K": 2},
 }
 
 
 def _check(got, ref64, same, dtype: str) -> dict:
     comp = tolerance.compare(got, ref64, same, tolerance.tolerance_for(dtype, None))
     return {"ok": comp.ok, "rel_l2_err": comp.rel_l2_err, "n_bad": comp.n_bad}
+
+
+def _compiled(module) -> dict:
+    """Registers, spills and shared memory of the kernels this module compiled so far."""
+    found = {}
+    try:  # Triton's JIT cache layout is internal; a Triton that differs leaves this empty
+        for name in ("_gemm_kernel", "_gemm_tma_kernel"):
+            for cache in getattr(module, name).device_caches.values():
+                for kernel in cache[0].values():
+                    kernel._init_handles()
+                    found[name] = {"registers": kernel.n_regs, "spills": kernel.n_spills,
+                                   "shared": kernel.metadata.shared}
+    except (AttributeError, TypeError, IndexError) as exc:
+        found["error"] = f"{type(exc).__name__}: {exc}"
+    return found
 
 
 def _render(context: dict, cfg: GemmConfig, options: dict, cache: Path):
@@ -135,6 +154,7 @@ def probe_epilogue(device, cache: Path, flusher) -> dict:
                 out = launch(x, w, b)
                 torch.cuda.synchronize()
             row["tma_path"] = module.tma_plan(*module._as_3d(x, w.T)[:2])
+            row["kernel"] = _compiled(module)
             row["correctness"] = _check(out, refs64[epi], sames[epi], "bfloat16")
         except Exception as exc:  # a variant that fails to compile is recorded; the rest run
             row["error"] = f"{type(exc).__name__}: {str(exc)[:400]}"
@@ -153,7 +173,8 @@ def probe_epilogue(device, cache: Path, flusher) -> dict:
         "compile": lambda: compiled(x),
     }
     with torch.no_grad():
-        timings = bench({**fns, **baselines}, flusher=flusher, budget_ms=80.0 * (len(fns) + 5))
+        timings = bench({**fns, **baselines}, flusher=flusher, rounds=ROUNDS,
+                        budget_ms=250.0 * (len(fns) + 5))
     for name, t in timings.items():
         if name in rows:
             rows[name]["ms"] = t.median_ms
@@ -163,6 +184,7 @@ def probe_epilogue(device, cache: Path, flusher) -> dict:
         if "ms" in row:
             row["vs_eager"] = base["eager"] / row["ms"]
             row["vs_cublas_mm"] = base["cublas_mm"] / row["ms"]
+            row["vs_addmm"] = base["linear_addmm"] / row["ms"]
     return {"shape": SHAPE, "dtype": "bfloat16", "base_config": dataclasses.asdict(BASE),
             "baselines_ms": base, "variants": rows}
 
@@ -181,15 +203,17 @@ def probe_skinny(device, cache: Path, flusher) -> dict:
     same = a @ bm
     rows, fns = {}, {}
     for name, changes in SKINNY_CONFIGS.items():
+        changes, options = changes if isinstance(changes, tuple) else (changes, {})
         cfg = dataclasses.replace(SKINNY_DEFAULT, **changes)
         row = {"config": dataclasses.asdict(cfg), "problems": constraints(cfg)}
         rows[name] = row
         if row["problems"]:
             continue
         try:
-            module = _render(context, cfg, {}, cache)
+            module = _render(context, cfg, options, cache)
             launch = getattr(module, f"launch_{context['op']}")
             out = launch(a, bm)
+            row["options"], row["kernel"] = options, _compiled(module)
             torch.cuda.synchronize()
             row["correctness"] = _check(out, ref64, same, "bfloat16")
         except Exception as exc:
@@ -199,7 +223,7 @@ def probe_skinny(device, cache: Path, flusher) -> dict:
         if row["correctness"]["ok"]:
             fns[name] = (lambda f: lambda: f(a, bm))(launch)
     timings = bench({**fns, "cublas": lambda: torch.matmul(a, bm)}, flusher=flusher,
-                    budget_ms=40.0 * (len(fns) + 1))
+                    rounds=ROUNDS, budget_ms=100.0 * (len(fns) + 1))
     for name, t in timings.items():
         if name in rows:
             rows[name]["ms"] = t.median_ms
@@ -233,8 +257,9 @@ def main() -> int:
     epi = result["epilogue"]
     print("baselines (ms):", {k: round(v, 4) for k, v in epi["baselines_ms"].items()})
     for name, row in epi["variants"].items():
-        print(f"{name:36s} {row.get('ms', float('nan')):8.4f} ms  vs eager "
-              f"{row.get('vs_eager', float('nan')):5.3f}  {row.get('error', '')[:80]}")
+        print(f"{name:32s} {row.get('ms', float('nan')):7.4f} ms (p20 {row.get('p20_ms', 0):.4f} "
+              f"p80 {row.get('p80_ms', 0):.4f}) vs eager {row.get('vs_eager', float('nan')):5.3f} "
+              f"{row.get('kernel', '')} {row.get('error', '')[:80]}")
     if args.skinny:
         sk = result["skinny"]
         print("skinny cublas", round(sk["cublas_ms"] * 1e3, 1), "us")
