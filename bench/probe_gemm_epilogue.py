@@ -5,6 +5,7 @@ GEMM's 0.78 (cuBLAS) and eager's 0.86 (bench/results/gemm-h100.json). This probe
 template at one tile config with the epilogue cut down step by step (the bare matmul, + bias,
 + relu, + erf GELU) and with the rendering options that may hide it:
 - `epilogue_split` 2 / 4: the epilogue in column slices of the tile;
+- `tma_store`: the output through a TMA store (asynchronous) instead of pointer stores;
 - `gelu_erf_impl="erfc_poly"`: GELU from erfc's Chebyshev fit (one division, one exponential)
   instead of libdevice's erf;
 - a persistent grid whose tile loop is flattened into the K loop (`tile_loop="flatten"`: the next
@@ -56,33 +57,42 @@ EPILOGUES = {
 }
 # name -> (epilogue, config changes, render options)
 VARIANTS = {
-    "mm": ("mm", {}, {}),
     "mm_persistent": ("mm", {"persistent": 1}, {}),
     "mm_pers_flatten": ("mm", {"persistent": 1}, {"tile_loop": "flatten"}),
+    "mm_pers_store": ("mm", {"persistent": 1}, {"tma_store": True}),
+    "mm_pers_flatten_store": ("mm", {"persistent": 1}, {"tile_loop": "flatten", "tma_store": True}),
     "bias_pers_flatten": ("bias", {"persistent": 1}, {"tile_loop": "flatten"}),
-    "relu_pers_flatten": ("relu", {"persistent": 1}, {"tile_loop": "flatten"}),
+    "bias_pers_flatten_store": ("bias", {"persistent": 1},
+                                {"tile_loop": "flatten", "tma_store": True}),
     "gelu": ("gelu", {}, {}),
-    "gelu_split2": ("gelu", {}, {"epilogue_split": 2}),
-    "gelu_poly": ("gelu", {}, {"gelu_erf_impl": "erfc_poly"}),
+    "gelu_store": ("gelu", {}, {"tma_store": True}),
     "gelu_persistent": ("gelu", {"persistent": 1}, {}),
-    "gelu_pers_split2": ("gelu", {"persistent": 1}, {"epilogue_split": 2}),
+    "gelu_pers_store": ("gelu", {"persistent": 1}, {"tma_store": True}),
     "gelu_pers_flatten": ("gelu", {"persistent": 1}, {"tile_loop": "flatten"}),
-    "gelu_pers_flatten_split2": ("gelu", {"persistent": 1},
-                                 {"tile_loop": "flatten", "epilogue_split": 2}),
-    "gelu_pers_flatten_split4": ("gelu", {"persistent": 1},
-                                 {"tile_loop": "flatten", "epilogue_split": 4}),
-    "gelu_pers_flatten_poly": ("gelu", {"persistent": 1},
-                               {"tile_loop": "flatten", "gelu_erf_impl": "erfc_poly"}),
+    "gelu_pers_flatten_store": ("gelu", {"persistent": 1},
+                                {"tile_loop": "flatten", "tma_store": True}),
+    "gelu_pers_flatten_store_split2": ("gelu", {"persistent": 1},
+                                       {"tile_loop": "flatten", "tma_store": True,
+                                        "epilogue_split": 2}),
     "gelu_pers_flatten_poly_split2": (
         "gelu", {"persistent": 1},
         {"tile_loop": "flatten", "gelu_erf_impl": "erfc_poly", "epilogue_split": 2}),
-    "gelu_pers_flatten_poly_split4": (
+    "gelu_pers_flatten_poly_split2_store": (
         "gelu", {"persistent": 1},
-        {"tile_loop": "flatten", "gelu_erf_impl": "erfc_poly", "epilogue_split": 4}),
-    "gelu_pers_poly_split2": ("gelu", {"persistent": 1},
-                              {"gelu_erf_impl": "erfc_poly", "epilogue_split": 2}),
-    "gelu_pers_flatten_s4_split2": ("gelu", {"persistent": 1, "num_stages": 4},
-                                    {"tile_loop": "flatten", "epilogue_split": 2}),
+        {"tile_loop": "flatten", "gelu_erf_impl": "erfc_poly", "epilogue_split": 2,
+         "tma_store": True}),
+    "gelu_pers_flatten_poly_split4_store": (
+        "gelu", {"persistent": 1},
+        {"tile_loop": "flatten", "gelu_erf_impl": "erfc_poly", "epilogue_split": 4,
+         "tma_store": True}),
+    "gelu_pers_poly_split2_store": (
+        "gelu", {"persistent": 1},
+        {"gelu_erf_impl": "erfc_poly", "epilogue_split": 2, "tma_store": True}),
+    "gelu_pers_store_split2": ("gelu", {"persistent": 1},
+                               {"tma_store": True, "epilogue_split": 2}),
+    "gelu_pers_flatten_poly_store": ("gelu", {"persistent": 1},
+                                     {"tile_loop": "flatten", "gelu_erf_impl": "erfc_poly",
+                                      "tma_store": True}),
 }
 ROUNDS = 10  # GEMMs at the power limit vary by several percent run to run: many short rounds
 SKINNY = {"M": 128, "N": 4096, "K": 4096}
@@ -90,9 +100,6 @@ SKINNY_CONFIGS = {  # name -> config changes from the skinny default (128x64x64,
     "default": {},
     "n64_pers1": {"persistent": 1},
     "n64_pers1_flatten": ({"persistent": 1}, {"tile_loop": "flatten"}),
-    "n32_s10_pers1_flatten": ({"BLOCK_N": 32, "num_stages": 10, "persistent": 1},
-                              {"tile_loop": "flatten"}),
-    "n64_s9_k2": {"SPLIT_K": 2},
 }
 
 
