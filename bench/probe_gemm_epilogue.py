@@ -57,42 +57,25 @@ EPILOGUES = {
 }
 # name -> (epilogue, config changes, render options)
 VARIANTS = {
-    "mm_persistent": ("mm", {"persistent": 1}, {}),
     "mm_pers_flatten": ("mm", {"persistent": 1}, {"tile_loop": "flatten"}),
-    "mm_pers_store": ("mm", {"persistent": 1}, {"tma_store": True}),
-    "mm_pers_flatten_store": ("mm", {"persistent": 1}, {"tile_loop": "flatten", "tma_store": True}),
-    "bias_pers_flatten": ("bias", {"persistent": 1}, {"tile_loop": "flatten"}),
-    "bias_pers_flatten_store": ("bias", {"persistent": 1},
-                                {"tile_loop": "flatten", "tma_store": True}),
     "gelu": ("gelu", {}, {}),
-    "gelu_store": ("gelu", {}, {"tma_store": True}),
-    "gelu_persistent": ("gelu", {"persistent": 1}, {}),
-    "gelu_pers_store": ("gelu", {"persistent": 1}, {"tma_store": True}),
     "gelu_pers_flatten": ("gelu", {"persistent": 1}, {"tile_loop": "flatten"}),
-    "gelu_pers_flatten_store": ("gelu", {"persistent": 1},
-                                {"tile_loop": "flatten", "tma_store": True}),
-    "gelu_pers_flatten_store_split2": ("gelu", {"persistent": 1},
-                                       {"tile_loop": "flatten", "tma_store": True,
-                                        "epilogue_split": 2}),
     "gelu_pers_flatten_poly_split2": (
         "gelu", {"persistent": 1},
         {"tile_loop": "flatten", "gelu_erf_impl": "erfc_poly", "epilogue_split": 2}),
-    "gelu_pers_flatten_poly_split2_store": (
-        "gelu", {"persistent": 1},
-        {"tile_loop": "flatten", "gelu_erf_impl": "erfc_poly", "epilogue_split": 2,
-         "tma_store": True}),
-    "gelu_pers_flatten_poly_split4_store": (
-        "gelu", {"persistent": 1},
-        {"tile_loop": "flatten", "gelu_erf_impl": "erfc_poly", "epilogue_split": 4,
-         "tma_store": True}),
-    "gelu_pers_poly_split2_store": (
-        "gelu", {"persistent": 1},
-        {"gelu_erf_impl": "erfc_poly", "epilogue_split": 2, "tma_store": True}),
-    "gelu_pers_store_split2": ("gelu", {"persistent": 1},
-                               {"tma_store": True, "epilogue_split": 2}),
-    "gelu_pers_flatten_poly_store": ("gelu", {"persistent": 1},
-                                     {"tile_loop": "flatten", "gelu_erf_impl": "erfc_poly",
-                                      "tma_store": True}),
+    # two programs per SM, one warp group each: one program's epilogue under the other's products
+    "gelu_128x128_w4_pers2_flatten_poly_split2": (
+        "gelu", {"BLOCK_N": 128, "num_warps": 4, "persistent": 2, "num_stages": 3},
+        {"tile_loop": "flatten", "gelu_erf_impl": "erfc_poly", "epilogue_split": 2}),
+    "gelu_128x128_w4_pers2_poly_split2": (
+        "gelu", {"BLOCK_N": 128, "num_warps": 4, "persistent": 2, "num_stages": 3},
+        {"gelu_erf_impl": "erfc_poly", "epilogue_split": 2}),
+    "gelu_128x128_w4_pers2_s2_flatten_poly": (
+        "gelu", {"BLOCK_N": 128, "num_warps": 4, "persistent": 2, "num_stages": 2},
+        {"tile_loop": "flatten", "gelu_erf_impl": "erfc_poly"}),
+    "mm_128x128_w4_pers2_flatten": (
+        "mm", {"BLOCK_N": 128, "num_warps": 4, "persistent": 2, "num_stages": 3},
+        {"tile_loop": "flatten"}),
 }
 ROUNDS = 10  # GEMMs at the power limit vary by several percent run to run: many short rounds
 SKINNY = {"M": 128, "N": 4096, "K": 4096}
@@ -187,13 +170,41 @@ def probe_epilogue(device, cache: Path, flusher) -> dict:
             rows[name]["ms"] = t.median_ms
             rows[name]["p20_ms"], rows[name]["p80_ms"] = t.p20_ms, t.p80_ms
     base = {k: timings[k].median_ms for k in baselines}
+    profile = _profile({"eager": baselines["eager"], "linear_addmm": baselines["linear_addmm"],
+                        "gelu_alone": baselines["gelu_alone"],
+                        **{k: fns[k] for k in ("gelu_pers_flatten_poly_split2",) if k in fns}},
+                       flusher)
     for row in rows.values():
         if "ms" in row:
             row["vs_eager"] = base["eager"] / row["ms"]
             row["vs_cublas_mm"] = base["cublas_mm"] / row["ms"]
             row["vs_addmm"] = base["linear_addmm"] / row["ms"]
     return {"shape": SHAPE, "dtype": "bfloat16", "base_config": dataclasses.asdict(BASE),
-            "baselines_ms": base, "variants": rows}
+            "baselines_ms": base, "variants": rows, "profile": profile}
+
+
+def _profile(fns: dict, flusher, calls: int = 20) -> dict:
+    """Each callable's kernels as the CUDA profiler saw them (mean us per call, the L2 flushed
+    before each call as in the timer): what a callable's time is made of."""
+    from torch.profiler import ProfilerActivity, profile
+
+    out = {}
+    with torch.no_grad():
+        for name, fn in fns.items():
+            fn()
+            torch.cuda.synchronize()
+            with profile(activities=[ProfilerActivity.CUDA]) as prof:
+                for _ in range(calls):
+                    flusher()
+                    fn()
+                torch.cuda.synchronize()
+            kernels = {}
+            for event in prof.events():
+                if event.device_type == torch.autograd.DeviceType.CUDA:
+                    key = event.name[:90]
+                    kernels[key] = kernels.get(key, 0.0) + event.device_time / calls
+            out[name] = {k: round(v, 2) for k, v in kernels.items()}
+    return out
 
 
 def probe_skinny(device, cache: Path, flusher) -> dict:
@@ -267,6 +278,8 @@ def main() -> int:
         print(f"{name:32s} {row.get('ms', float('nan')):7.4f} ms (p20 {row.get('p20_ms', 0):.4f} "
               f"p80 {row.get('p80_ms', 0):.4f}) vs eager {row.get('vs_eager', float('nan')):5.3f} "
               f"{row.get('kernel', '')} {row.get('error', '')[:80]}")
+    for name, kernels in epi["profile"].items():
+        print("profile", name, kernels)
     if args.skinny:
         sk = result["skinny"]
         print("skinny cublas", round(sk["cublas_ms"] * 1e3, 1), "us")
