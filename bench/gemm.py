@@ -94,6 +94,10 @@ CANDIDATES = {
         _cfg(persistent=1), _cfg(BLOCK_M=256, BLOCK_N=128), _cfg(BLOCK_N=128, num_warps=4,
                                                                   num_stages=4),
         _cfg(BLOCK_N=128, BLOCK_K=128, num_stages=3),
+        # a persistent descriptor kernel with its tile loop flattened into the K loop, plain
+        # and with the sliced epilogue (the fastest fused kernel of rounds 33-36)
+        _cfg(use_tma=True, persistent=1, flatten=True), _cfg(persistent=1, flatten=True),
+        _cfg(use_tma=True, persistent=1, flatten=True, EPILOGUE_SPLIT=2, gelu_erf_fit=True),
     ],
     "skinny": [
         SKINNY_DEFAULT,
@@ -128,16 +132,21 @@ CANDIDATES = {
               (128, 128, 64, 1, 8, 6, False), (128, 64, 64, 1, 8, 8, False))),
     ],
     # the fused bias+GELU case: the "large" list plus TMA at 4 stages. An epilogue over two
-    # column halves (tl.split of the accumulator) was tried and took twice as long on an H100
-    # (bench/results/gemm-configs-h100.json of 2026-11-22): the split's layout conversion.
+    # column halves took twice as long on an H100 in a non-persistent kernel (bench/results/
+    # gemm-configs-h100.json of 2026-11-22); in a flattened persistent one, with the erfc fit,
+    # it was the fastest (runs/gemm-epilogue-h100-round33.json to -round36.json).
     "fused": [
-        DEFAULT, _cfg(use_tma=True), _cfg(use_tma=True, num_stages=4), _cfg(num_stages=4),
-        _cfg(use_tma=True, persistent=1), _cfg(BLOCK_M=256, BLOCK_N=128),
-        # 128 x 128 tiles in 3 stages take 96 KB of shared memory: two programs fit on an SM,
-        # and one's epilogue (bias, erf-GELU, store) can run under the other's main loop
-        _cfg(BLOCK_N=128), _cfg(BLOCK_N=128, use_tma=True),
-        _cfg(BLOCK_N=128, use_tma=True, persistent=2),
-        _cfg(BLOCK_N=128, num_warps=4, use_tma=True), _cfg(BLOCK_N=128, num_stages=2, use_tma=True),
+        DEFAULT, _cfg(use_tma=True), _cfg(use_tma=True, num_stages=4),
+        _cfg(use_tma=True, persistent=1),
+        # 128 x 128 tiles, two programs per SM (one's epilogue under the other's main loop),
+        # lost in every run (runs/gemm-configs-h100-fused-128x128.json, gemm-epilogue-*.json)
+        _cfg(use_tma=True, persistent=1, flatten=True),
+        _cfg(use_tma=True, persistent=1, flatten=True, EPILOGUE_SPLIT=2),
+        _cfg(use_tma=True, persistent=1, flatten=True, gelu_erf_fit=True),
+        _cfg(use_tma=True, persistent=1, flatten=True, EPILOGUE_SPLIT=2, gelu_erf_fit=True),
+        _cfg(use_tma=True, persistent=1, flatten=True, EPILOGUE_SPLIT=2, gelu_erf_fit=True,
+             num_stages=4),
+        _cfg(persistent=1, flatten=True, EPILOGUE_SPLIT=2, gelu_erf_fit=True, num_stages=4),
     ],
     "fp32": [
         _cfg(BLOCK_M=128, BLOCK_N=128, BLOCK_K=32, num_stages=3),

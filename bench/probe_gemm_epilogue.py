@@ -2,15 +2,16 @@
 
 At gelu(linear(x, W, b)) 8192 x 8192 x 4096 (bf16) the fused kernel took 0.90 ms against the bare
 GEMM's 0.78 (cuBLAS) and eager's 0.86 (bench/results/gemm-h100.json). This probe renders the gemm
-template at one tile config with the epilogue cut down step by step (the bare matmul, + bias,
-+ relu, + erf GELU) and with the rendering options that may hide it:
-- `epilogue_split` 2 / 4: the epilogue in column slices of the tile;
-- `tma_store`: the output through a TMA store (asynchronous) instead of pointer stores;
-- `gelu_erf_impl="erfc_poly"`: GELU from erfc's Chebyshev fit (one division, one exponential)
-  instead of libdevice's erf;
-- a persistent grid whose tile loop is flattened into the K loop (`tile_loop="flatten"`: the next
-  tile's loads are issued during this tile's epilogue). Warp-specialized tile loops were slower
-  in round 33's first run (0.88 and 0.93 ms) and are not repeated.
+template at one tile config with the epilogue cut down (the bare matmul) and with the knobs that
+may hide it:
+- `EPILOGUE_SPLIT` 2 / 4: the epilogue in column slices of the tile;
+- `gelu_erf_fit`: GELU from erfc's Chebyshev fit (one division, one exponential) instead of
+  libdevice's erf;
+- a persistent grid whose tile loop is flattened into the K loop (`flatten`: the next tile's
+  loads are issued during this tile's epilogue).
+Rounds 33-36 rendered these as template options, and tried more that lost and were removed:
+bias and relu epilogues, TMA stores of the output, warp-specialized tile loops, two 128x128
+programs per SM (bench/results/runs/gemm-epilogue-h100-round33.json to -round36.json).
 Each variant records its kernel's registers, spills and shared memory.
 Each variant is checked against float64 first (the verifier's tolerance), then all are timed
 interleaved with the verifier's timer beside cuBLAS (x @ W^T), F.linear, the GELU kernel alone,
@@ -55,34 +56,25 @@ EPILOGUES = {
     "relu": ["relu", BIAS],
     "gelu": ["gelu", BIAS, "none"],
 }
-# name -> (epilogue, config changes, render options)
-VARIANTS = {
-    "mm_pers_flatten": ("mm", {"persistent": 1}, {"tile_loop": "flatten"}),
-    "gelu": ("gelu", {}, {}),
-    "gelu_pers_flatten": ("gelu", {"persistent": 1}, {"tile_loop": "flatten"}),
-    "gelu_pers_flatten_poly_split2": (
-        "gelu", {"persistent": 1},
-        {"tile_loop": "flatten", "gelu_erf_impl": "erfc_poly", "epilogue_split": 2}),
-    # two programs per SM, one warp group each: one program's epilogue under the other's products
-    "gelu_128x128_w4_pers2_flatten_poly_split2": (
-        "gelu", {"BLOCK_N": 128, "num_warps": 4, "persistent": 2, "num_stages": 3},
-        {"tile_loop": "flatten", "gelu_erf_impl": "erfc_poly", "epilogue_split": 2}),
-    "gelu_128x128_w4_pers2_poly_split2": (
-        "gelu", {"BLOCK_N": 128, "num_warps": 4, "persistent": 2, "num_stages": 3},
-        {"gelu_erf_impl": "erfc_poly", "epilogue_split": 2}),
-    "gelu_128x128_w4_pers2_s2_flatten_poly": (
-        "gelu", {"BLOCK_N": 128, "num_warps": 4, "persistent": 2, "num_stages": 2},
-        {"tile_loop": "flatten", "gelu_erf_impl": "erfc_poly"}),
-    "mm_128x128_w4_pers2_flatten": (
-        "mm", {"BLOCK_N": 128, "num_warps": 4, "persistent": 2, "num_stages": 3},
-        {"tile_loop": "flatten"}),
+FIT = {"flatten": True, "EPILOGUE_SPLIT": 2, "gelu_erf_fit": True}  # the best of rounds 33-36
+VARIANTS = {  # name -> (epilogue, config changes from BASE)
+    "mm": ("mm", {}),
+    "mm_pers_flatten": ("mm", {"persistent": 1, "flatten": True}),
+    "gelu": ("gelu", {}),
+    "gelu_pers_flatten": ("gelu", {"persistent": 1, "flatten": True}),
+    "gelu_pers_fit": ("gelu", {"persistent": 1, **FIT}),
+    "gelu_pointer_pers_fit": ("gelu", {"persistent": 1, "use_tma": False, "num_stages": 4,
+                                       **FIT}),
+    "gelu_pers_fit_group16": ("gelu", {"persistent": 1, "GROUP_M": 16, **FIT}),
+    "gelu_pers_fit_s4": ("gelu", {"persistent": 1, "num_stages": 4, **FIT}),
+    "gelu_pers_fit_split4": ("gelu", {"persistent": 1, **FIT, "EPILOGUE_SPLIT": 4}),
 }
 ROUNDS = 10  # GEMMs at the power limit vary by several percent run to run: many short rounds
 SKINNY = {"M": 128, "N": 4096, "K": 4096}
 SKINNY_CONFIGS = {  # name -> config changes from the skinny default (128x64x64, 4 warps, 9 stages)
     "default": {},
     "n64_pers1": {"persistent": 1},
-    "n64_pers1_flatten": ({"persistent": 1}, {"tile_loop": "flatten"}),
+    "n64_pers1_flatten": {"persistent": 1, "flatten": True},
 }
 
 
@@ -106,8 +98,8 @@ def _compiled(module) -> dict:
     return found
 
 
-def _render(context: dict, cfg: GemmConfig, options: dict, cache: Path):
-    source = get_template("gemm").render(cfg, **options, **context)
+def _render(context: dict, cfg: GemmConfig, cache: Path):
+    source = get_template("gemm").render(cfg, **context)
     return load_candidate(source, cache)
 
 
@@ -129,16 +121,15 @@ def probe_epilogue(device, cache: Path, flusher) -> dict:
         sames = {"mm": mm16, "bias": F.linear(x, w, b), "relu": torch.relu(F.linear(x, w, b)),
                  "gelu": model(x)}
     rows, fns = {}, {}
-    for name, (epi, changes, options) in VARIANTS.items():
+    for name, (epi, changes) in VARIANTS.items():
         cfg = dataclasses.replace(BASE, **changes)
-        row = {"epilogue": epi, "config": dataclasses.asdict(cfg), "options": options,
-               "problems": constraints(cfg)}
+        row = {"epilogue": epi, "config": dataclasses.asdict(cfg), "problems": constraints(cfg)}
         rows[name] = row
         if row["problems"]:
             continue
         context = dict(base_ctx, epilogue=EPILOGUES[epi])
         try:
-            module = _render(context, cfg, options, cache)
+            module = _render(context, cfg, cache)
             launch = getattr(module, f"launch_{context['op']}")
             with torch.no_grad():
                 out = launch(x, w, b)
@@ -170,9 +161,12 @@ def probe_epilogue(device, cache: Path, flusher) -> dict:
             rows[name]["ms"] = t.median_ms
             rows[name]["p20_ms"], rows[name]["p80_ms"] = t.p20_ms, t.p80_ms
     base = {k: timings[k].median_ms for k in baselines}
+    host = {k: _host_us(f) for k, f in (("eager", baselines["eager"]),
+                                          *((n, fns[n]) for n in ("gelu", "gelu_pers_fit")
+                                            if n in fns))}
     profile = _profile({"eager": baselines["eager"], "linear_addmm": baselines["linear_addmm"],
                         "gelu_alone": baselines["gelu_alone"],
-                        **{k: fns[k] for k in ("gelu_pers_flatten_poly_split2",) if k in fns}},
+                        **{k: fns[k] for k in ("gelu_pers_fit",) if k in fns}},
                        flusher)
     for row in rows.values():
         if "ms" in row:
@@ -180,7 +174,21 @@ def probe_epilogue(device, cache: Path, flusher) -> dict:
             row["vs_cublas_mm"] = base["cublas_mm"] / row["ms"]
             row["vs_addmm"] = base["linear_addmm"] / row["ms"]
     return {"shape": SHAPE, "dtype": "bfloat16", "base_config": dataclasses.asdict(BASE),
-            "baselines_ms": base, "variants": rows, "profile": profile}
+            "baselines_ms": base, "variants": rows, "profile": profile, "host_us": host}
+
+
+def _host_us(fn, calls: int = 50) -> float:
+    """Host microseconds per call, back to back, the GPU left to run behind (no sync inside)."""
+    with torch.no_grad():
+        for _ in range(3):
+            fn()
+        torch.cuda.synchronize()
+        start = time.perf_counter()
+        for _ in range(calls):
+            fn()
+        elapsed = time.perf_counter() - start
+        torch.cuda.synchronize()
+    return round(elapsed / calls * 1e6, 1)
 
 
 def _profile(fns: dict, flusher, calls: int = 20) -> dict:
@@ -221,17 +229,16 @@ def probe_skinny(device, cache: Path, flusher) -> dict:
     same = a @ bm
     rows, fns = {}, {}
     for name, changes in SKINNY_CONFIGS.items():
-        changes, options = changes if isinstance(changes, tuple) else (changes, {})
         cfg = dataclasses.replace(SKINNY_DEFAULT, **changes)
         row = {"config": dataclasses.asdict(cfg), "problems": constraints(cfg)}
         rows[name] = row
         if row["problems"]:
             continue
         try:
-            module = _render(context, cfg, options, cache)
+            module = _render(context, cfg, cache)
             launch = getattr(module, f"launch_{context['op']}")
             out = launch(a, bm)
-            row["options"], row["kernel"] = options, _compiled(module)
+            row["kernel"] = _compiled(module)
             torch.cuda.synchronize()
             row["correctness"] = _check(out, ref64, same, "bfloat16")
         except Exception as exc:
@@ -278,6 +285,7 @@ def main() -> int:
         print(f"{name:32s} {row.get('ms', float('nan')):7.4f} ms (p20 {row.get('p20_ms', 0):.4f} "
               f"p80 {row.get('p80_ms', 0):.4f}) vs eager {row.get('vs_eager', float('nan')):5.3f} "
               f"{row.get('kernel', '')} {row.get('error', '')[:80]}")
+    print("host us per call:", epi["host_us"])
     for name, kernels in epi["profile"].items():
         print("profile", name, kernels)
     if args.skinny:

@@ -17,7 +17,7 @@ from agent.plan import Graph, capture, plan
 from agent.plan_gemm import match_gemm
 from conftest import ROOT
 from templates import InvalidConfig, get_template
-from templates.gemm import DEFAULT, constraints
+from templates.gemm import DEFAULT, LATER_KNOBS, constraints
 from verifier.core import Verifier
 from verifier.worker import detect_mode
 
@@ -63,8 +63,15 @@ def _load(source: str, tmp_path):
     ("linear_bias_gelu", "float32", dataclasses.replace(SMALL, BLOCK_N=64, SPLIT_K=2)),
     ("linear_residual", "float16", dataclasses.replace(SMALL, persistent=2)),
     ("linear_bias_silu", "bfloat16", dataclasses.replace(SMALL, use_tma=True)),  # falls back
+    # the epilogue in column slices, erf-GELU from erfc's fit, a flattened persistent loop
+    ("linear_bias_gelu", "float32", dataclasses.replace(
+        SMALL, BLOCK_N=64, EPILOGUE_SPLIT=2, gelu_erf_fit=True, persistent=1, flatten=True)),
+    ("linear_bias_gelu", "bfloat16", dataclasses.replace(
+        SMALL, BLOCK_N=128, EPILOGUE_SPLIT=4, gelu_erf_fit=True, SPLIT_K=2)),
+    ("linear_residual", "float16", dataclasses.replace(SMALL, BLOCK_N=64, EPILOGUE_SPLIT=2)),
 ], ids=["plain", "fp32-ieee", "transposed", "batched", "split-k", "persistent", "bias-gelu",
-        "fp32-bias-gelu-split-k", "residual-persistent", "tma-config-fallback"])
+        "fp32-bias-gelu-split-k", "residual-persistent", "tma-config-fallback",
+        "fp32-gelu-fit-sliced-flattened", "gelu-fit-4-slices-split-k", "residual-sliced"])
 def test_knob_is_verified_correct(verifier, name, dtype, cfg):
     verdict = _verify(verifier, name, dtype, cfg)
     assert verdict.accepted, verdict.reasons
@@ -171,16 +178,40 @@ def test_constraints_prune_what_cannot_run():
         dataclasses.replace(SMALL, SPLIT_K=4, persistent=1)))
     assert any("TMA" in p for p in constraints(
         dataclasses.replace(SMALL, SPLIT_K=4, use_tma=True)))
+    assert any("flatten" in p for p in constraints(dataclasses.replace(DEFAULT, flatten=True)))
+    assert any("slices" in p for p in constraints(dataclasses.replace(SMALL, EPILOGUE_SPLIT=2)))
     with pytest.raises(InvalidConfig, match="shared memory"):
         GEMM.render(too_big, op="matmul", a={"source": "arg", "index": 0, "transposed": False},
                     b={"source": "arg", "index": 1, "transposed": False}, params=[])
-    # every config the space admits fits 227 KB at 2 bytes and one fp32 stage
-    valid = [cfg for cfg in (GEMM.config(dict(zip([p.name for p in GEMM.space], values)))
-                             for values in itertools.product(*(p.choices for p in GEMM.space)))
+    # every config the space admits fits 227 KB at 2 bytes and one fp32 stage (the knobs that
+    # leave shared memory alone stay at their defaults: the full product is 1.6M configs)
+    tiles = [p for p in GEMM.space if p.name not in LATER_KNOBS]
+    valid = [cfg for cfg in (GEMM.config(dict(zip([p.name for p in tiles], values)))
+                             for values in itertools.product(*(p.choices for p in tiles)))
              if not constraints(cfg)]
     assert len(valid) > 100
     assert all(c.num_stages * (c.BLOCK_M * c.BLOCK_K + c.BLOCK_K * c.BLOCK_N) * 2 <= 227 * 1024
                for c in valid)
+
+
+def test_params_written_before_the_later_knobs_still_load():
+    """A zoo entry's or a config file's params dict from before EPILOGUE_SPLIT, flatten and
+    gelu_erf_fit existed means those knobs at their old behaviour; an unknown key still fails."""
+    old = {k: v for k, v in dataclasses.asdict(DEFAULT).items() if k not in LATER_KNOBS}
+    assert GEMM.config(old) == DEFAULT
+    assert GEMM.config({**old, "flatten": True, "persistent": 1}).flatten
+    with pytest.raises(InvalidConfig, match="do not match"):
+        GEMM.config({**old, "BLOCK_Q": 1})
+    with pytest.raises(InvalidConfig, match="EPILOGUE_SPLIT"):
+        GEMM.config({**old, "EPILOGUE_SPLIT": 3})
+
+
+def test_gelu_erf_fit_is_rendered_only_where_asked():
+    found = plan(_task("linear_bias_gelu"))
+    fit = GEMM.render(dataclasses.replace(DEFAULT, gelu_erf_fit=True), **found.context)
+    plain = GEMM.render(DEFAULT, **found.context)
+    assert "erfc" in fit and "tl.math.erf(" not in fit
+    assert "tl.math.erf(" in plain and "1.00002368" not in plain
 
 
 def test_render_refuses_a_bad_context():
@@ -317,6 +348,27 @@ def test_tma_path_is_taken_and_correct_on_hopper(tmp_path):
         got = module.launch_linear_bias_gelu(x, w, b)
         ref = F.gelu(F.linear(x.double(), w.double(), b.double()))
         torch.testing.assert_close(got.double(), ref, rtol=1.6e-2, atol=1e-2)
+
+
+@pytest.mark.gpu
+def test_descriptor_launches_reuse_their_recipe_and_stay_correct(tmp_path):
+    """A repeated descriptor-path call launches from its recipe (descriptors built anew over the
+    caller's tensors): right for new values and a new weight, recorded once per signature."""
+    if torch.cuda.get_device_capability()[0] < 9:
+        pytest.skip("TMA needs sm_90")
+    found = plan(_task("linear_bias_gelu"))
+    cfg = dataclasses.replace(DEFAULT, use_tma=True, persistent=1, flatten=True,
+                              EPILOGUE_SPLIT=2, gelu_erf_fit=True)
+    module = _load(GEMM.render(cfg, **found.context), tmp_path)
+    torch.manual_seed(3)
+    for _ in range(3):
+        x = torch.randn(777, 512, device="cuda", dtype=torch.bfloat16)
+        w = torch.randn(640, 512, device="cuda", dtype=torch.bfloat16) / 512 ** 0.5
+        b = torch.randn(640, device="cuda", dtype=torch.bfloat16)
+        got = module.launch_linear_bias_gelu(x, w, b)
+        ref = F.gelu(F.linear(x.double(), w.double(), b.double()))
+        torch.testing.assert_close(got.double(), ref, rtol=1.6e-2, atol=1e-2)
+        assert [r[0] for r in module._RECIPES.values()] == ["tma"]
 
 
 @pytest.mark.gpu
