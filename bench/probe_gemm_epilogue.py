@@ -161,6 +161,10 @@ def probe_epilogue(device, cache: Path, flusher) -> dict:
             rows[name]["ms"] = t.median_ms
             rows[name]["p20_ms"], rows[name]["p80_ms"] = t.p20_ms, t.p80_ms
     base = {k: timings[k].median_ms for k in baselines}
+    steady_fns = {"eager": baselines["eager"], "linear_addmm": baselines["linear_addmm"],
+                  "cublas_mm": baselines["cublas_mm"],
+                  **{n: fns[n] for n in ("gelu", "gelu_pers_fit", "mm_pers_flatten") if n in fns}}
+    steady = _steady_ms(steady_fns)
     host = {k: _host_us(f) for k, f in (("eager", baselines["eager"]),
                                           *((n, fns[n]) for n in ("gelu", "gelu_pers_fit")
                                             if n in fns))}
@@ -174,7 +178,28 @@ def probe_epilogue(device, cache: Path, flusher) -> dict:
             row["vs_cublas_mm"] = base["cublas_mm"] / row["ms"]
             row["vs_addmm"] = base["linear_addmm"] / row["ms"]
     return {"shape": SHAPE, "dtype": "bfloat16", "base_config": dataclasses.asdict(BASE),
-            "baselines_ms": base, "variants": rows, "profile": profile, "host_us": host}
+            "baselines_ms": base, "variants": rows, "profile": profile, "host_us": host,
+            "steady_ms": steady}
+
+
+def _steady_ms(fns: dict, calls: int = 20, rounds: int = 7) -> dict:
+    """Median ms per call of back-to-back calls between two events (no flush: at this shape the
+    operands, 128 MB, and the output, 128 MB, are several times the L2), rounds interleaved."""
+    samples = {name: [] for name in fns}
+    with torch.no_grad():
+        for fn in fns.values():
+            fn()
+        torch.cuda.synchronize()
+        for _ in range(rounds):
+            for name, fn in fns.items():
+                start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+                start.record()
+                for _ in range(calls):
+                    fn()
+                end.record()
+                torch.cuda.synchronize()
+                samples[name].append(start.elapsed_time(end) / calls)
+    return {name: round(sorted(v)[len(v) // 2], 4) for name, v in samples.items()}
 
 
 def _host_us(fn, calls: int = 50) -> float:
@@ -286,6 +311,7 @@ def main() -> int:
               f"p80 {row.get('p80_ms', 0):.4f}) vs eager {row.get('vs_eager', float('nan')):5.3f} "
               f"{row.get('kernel', '')} {row.get('error', '')[:80]}")
     print("host us per call:", epi["host_us"])
+    print("steady ms per call (back to back):", epi["steady_ms"])
     for name, kernels in epi["profile"].items():
         print("profile", name, kernels)
     if args.skinny:
