@@ -3,7 +3,7 @@
 Cases (M x N x K, bf16 unless named): 4096^3, 8192^3, 8192 x 4096 x 14336 (MLP down projection),
 128 x 4096 x 4096 and 16 x 8192 x 8192 (skinny, split-K), gelu(linear(x, W, b)) at
 8192 x 8192 x 4096 (the fused epilogue), and 4096^3 in fp32 (IEEE on every side: TF32 off).
-Each case renders the template for the task's plan (the default config, SKINNY_DEFAULT for
+Each case renders the template for the task's plan (DEFAULT, SKINNY_DEFAULT for
 M <= 128, or one given by --config-json), checks the kernel against a float64 reference with the
 verifier's tolerance first, then times, interleaved with the verifier's timer (L2 flushed, CUDA
 events, medians): the kernel, cuBLAS (torch.matmul; for the linear case the bare GEMM
@@ -11,13 +11,16 @@ x @ W^T), eager PyTorch (the task's Model), torch.compile(Model) and, with --max
 torch.compile(Model, mode="max-autotune") (minutes of autotuning per case: only the cases named by
 --max-autotune-cases). Writes bench/results/gemm-<device>.json and prints TFLOP/s and ratios.
 
+--graphs times each callable as a CUDA-graph replay instead (the L2 still flushed before each):
+the GPU's work without the host's, whose time per call varies with the machine.
+
 --configs times a short list of candidate configs per case instead (correctness checked first),
 beside cuBLAS, and writes bench/results/gemm-configs-<device>.json with the best per case.
 
 --smoke runs everything on the CPU in Triton's interpreter at the tasks' tiny cpu shapes:
 correctness only, nothing timed, nothing written.
 
-    python bench/gemm.py [--max-autotune] [--config-json FILE]
+    python bench/gemm.py [--max-autotune] [--config-json FILE] [--graphs]
     python bench/gemm.py --configs
     python bench/gemm.py --smoke
 """
@@ -44,7 +47,7 @@ sys.path.insert(0, str(ROOT))
 import tasks  # noqa: E402
 from agent.plan import plan  # noqa: E402
 from templates import get_template  # noqa: E402
-from templates.gemm import DEFAULT, SKINNY_DEFAULT, GemmConfig, constraints  # noqa: E402
+from templates.gemm import DEFAULT, SKINNY_DEFAULT, TILED, GemmConfig, constraints  # noqa: E402
 from verifier import tolerance  # noqa: E402
 from verifier.core import load_candidate  # noqa: E402
 from verifier.environment import device_label, environment  # noqa: E402
@@ -83,21 +86,20 @@ ACCEPTANCE = {  # case -> (baseline, the ratio the kernel must reach against it)
 
 
 def _cfg(**changes) -> GemmConfig:
-    return dataclasses.replace(DEFAULT, **changes)
+    return dataclasses.replace(TILED, **changes)
 
 
 # Candidates for --configs: Triton-tutorial / Inductor H100 shapes and their TMA and persistent
 # forms; for skinny outputs, short M tiles over split-K factors.
 CANDIDATES = {
     "large": [
-        DEFAULT, _cfg(num_stages=4), _cfg(use_tma=True), _cfg(use_tma=True, persistent=1),
+        DEFAULT, TILED, _cfg(num_stages=4), _cfg(use_tma=True), _cfg(use_tma=True, persistent=1),
         _cfg(persistent=1), _cfg(BLOCK_M=256, BLOCK_N=128), _cfg(BLOCK_N=128, num_warps=4,
                                                                   num_stages=4),
         _cfg(BLOCK_N=128, BLOCK_K=128, num_stages=3),
-        # a persistent descriptor kernel with its tile loop flattened into the K loop, plain
-        # and with the sliced epilogue (the fastest fused kernel of rounds 33-36)
+        # a persistent kernel with its tile loop flattened into the K loop, without the sliced
+        # epilogue of DEFAULT, through descriptors and through pointers
         _cfg(use_tma=True, persistent=1, flatten=True), _cfg(persistent=1, flatten=True),
-        _cfg(use_tma=True, persistent=1, flatten=True, EPILOGUE_SPLIT=2, gelu_erf_fit=True),
     ],
     "skinny": [
         SKINNY_DEFAULT,
@@ -136,16 +138,14 @@ CANDIDATES = {
     # gemm-configs-h100.json of 2026-11-22); in a flattened persistent one, with the erfc fit,
     # it was the fastest (runs/gemm-epilogue-h100-round33.json to -round36.json).
     "fused": [
-        DEFAULT, _cfg(use_tma=True), _cfg(use_tma=True, num_stages=4),
+        DEFAULT, TILED, _cfg(use_tma=True), _cfg(use_tma=True, num_stages=4),
         _cfg(use_tma=True, persistent=1),
         # 128 x 128 tiles, two programs per SM (one's epilogue under the other's main loop),
         # lost in every run (runs/gemm-configs-h100-fused-128x128.json, gemm-epilogue-*.json)
         _cfg(use_tma=True, persistent=1, flatten=True),
         _cfg(use_tma=True, persistent=1, flatten=True, EPILOGUE_SPLIT=2),
         _cfg(use_tma=True, persistent=1, flatten=True, gelu_erf_fit=True),
-        _cfg(use_tma=True, persistent=1, flatten=True, EPILOGUE_SPLIT=2, gelu_erf_fit=True),
-        _cfg(use_tma=True, persistent=1, flatten=True, EPILOGUE_SPLIT=2, gelu_erf_fit=True,
-             num_stages=4),
+        dataclasses.replace(DEFAULT, num_stages=4),
         _cfg(persistent=1, flatten=True, EPILOGUE_SPLIT=2, gelu_erf_fit=True, num_stages=4),
     ],
     "fp32": [
@@ -229,7 +229,7 @@ def _tflops(flops: int, ms: float) -> float:
 
 
 def run_main(args, device, cache: Path) -> dict:
-    from verifier.timing import L2Flusher, bench
+    from verifier.timing import L2Flusher, bench, graphed
 
     given = json.loads(Path(args.config_json).read_text()) if args.config_json else {}
     flusher = None if args.smoke else L2Flusher(device)
@@ -264,6 +264,14 @@ def run_main(args, device, cache: Path) -> dict:
                     fn()
                 torch.cuda.synchronize()
                 row["compile_seconds"] = time.time() - start
+                if args.graphs:  # GPU time alone; a callable that cannot be captured is
+                    failed = []  # timed without a graph, and named in the row
+                    for name, fn in list(fns.items()):
+                        try:
+                            fns[name] = graphed(fn)
+                        except Exception:  # noqa: BLE001 - recorded below
+                            failed.append(name)
+                    row["graph_capture_failed"] = failed
                 timings = bench(fns, flusher=flusher, budget_ms=150.0 * len(fns))
             row["ms"] = {k: t.median_ms for k, t in timings.items()}
             row["tflops"] = {k: _tflops(setup.flops, ms) for k, ms in row["ms"].items()}
@@ -276,7 +284,7 @@ def run_main(args, device, cache: Path) -> dict:
             if case.name.startswith("linear_bias_gelu") and "compile_max_autotune" in row["ms"]:
                 row["acceptance_max_autotune"] = row["speedup"]["vs_compile_max_autotune"] >= 1.0
         rows.append(row)
-    return {"rows": rows}
+    return {"rows": rows, "cuda_graphs": args.graphs}
 
 
 def run_configs(args, device, cache: Path) -> dict:
@@ -368,6 +376,9 @@ def main() -> int:
     parser.add_argument("--max-autotune-cases",
                         default="linear_bias_gelu_8192x8192x4096,matmul_4096",
                         help="cases --max-autotune covers")
+    parser.add_argument("--graphs", action="store_true",
+                        help="time each callable as a CUDA-graph replay: GPU time without the "
+                             "host's (writes gemm-<device>-graphs.json)")
     parser.add_argument("--out", default=str(ROOT / "bench" / "results"), help="results folder")
     args = parser.parse_args()
     if not args.smoke and not torch.cuda.is_available():
@@ -388,7 +399,7 @@ def main() -> int:
               if not args.configs and not r["correctness"]["ok"]]
     if not args.smoke:
         kind = "gemm-configs" if args.configs else "gemm"
-        name = f"{kind}-{device_label()}.json"
+        name = f"{kind}-{device_label()}{'-graphs' if args.graphs else ''}.json"
         path = Path(args.out) / name
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps(result, indent=2) + "\n")

@@ -26,8 +26,9 @@ from verifier.environment import device_label, environment  # noqa: E402
 from verifier.timing import L2Flusher, bench  # noqa: E402
 
 SHAPES = [(4099, 1000, 3073), (4096, 1000, 3072), (4099, 1024, 3073), (4096, 1024, 3072)]
-CONFIGS = {"default": G.DEFAULT, "tma": dataclasses.replace(G.DEFAULT, use_tma=True),
-           "128x128": dataclasses.replace(G.DEFAULT, BLOCK_N=128, num_stages=4)}
+CONFIGS = {"default": G.DEFAULT, "tiled": G.TILED,
+           "tiled_tma": dataclasses.replace(G.TILED, use_tma=True),
+           "128x128": dataclasses.replace(G.TILED, BLOCK_N=128, num_stages=4)}
 
 
 def candidate(setup, cfg, cache: Path, pointers: str):
@@ -57,8 +58,8 @@ def main() -> None:
         fns = {"eager": lambda s=setup: s.model(*s.inputs)}
         row = {"shape": shape, "dtype": "bfloat16", "correct": {}, "tma_path": {}}
         variants = [(name, cfg, "") for name, cfg in CONFIGS.items()]
-        variants += [("default_pointers_padded", G.DEFAULT, "padded"),
-                     ("default_pointers_unpadded", G.DEFAULT, "unpadded")]
+        variants += [("tiled_pointers_padded", G.TILED, "padded"),
+                     ("tiled_pointers_unpadded", G.TILED, "unpadded")]
         for name, cfg, pointers in variants:
             module, model = candidate(setup, cfg, cache, pointers)
             row["correct"][name] = setup.check(model)["ok"]

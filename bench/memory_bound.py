@@ -34,7 +34,7 @@ import tasks  # noqa: E402
 from agent.plan import plan  # noqa: E402
 from kernel_zoo import buckets, ops, store  # noqa: E402
 from verifier.environment import device_label, environment  # noqa: E402
-from verifier.timing import L2Flusher, bench, copy_bandwidth  # noqa: E402
+from verifier.timing import L2Flusher, bench, copy_bandwidth, graphed  # noqa: E402
 
 # issue #3's ops: the memory-bound zoo ops (kernel_zoo.ops also has matmul, linear, attention)
 MEMORY_BOUND_OPS = {"softmax", "log_softmax", "rms_norm", "layer_norm", "add_rms_norm",
@@ -93,21 +93,6 @@ def _check(zoo_out, model, inputs) -> float:
         err = ((got.double() - exp).norm() / exp.norm().clamp_min(1e-30)).item()
         worst = max(worst, err if math.isfinite(err) else math.inf)
     return worst
-
-
-def _graphed(fn):
-    """`fn` captured once in a CUDA graph, timed as its replay: the GPU's work without the host's
-    (Python, dispatch, guards). Warmed up on a side stream first, as capture requires."""
-    stream = torch.cuda.Stream()
-    stream.wait_stream(torch.cuda.current_stream())
-    with torch.cuda.stream(stream):
-        for _ in range(3):
-            fn()
-    torch.cuda.current_stream().wait_stream(stream)
-    graph = torch.cuda.CUDAGraph()
-    with torch.cuda.graph(graph):
-        fn()
-    return graph.replay
 
 
 def _bucket(op: str, context: dict, model: torch.nn.Module, inputs: list) -> str:
@@ -171,7 +156,7 @@ def run(op_filter: set[str] | None, dtypes: list[str], out_dir: Path,
                     if graphs:
                         for name, fn in list(fns.items()):
                             try:
-                                fns[name] = _graphed(fn)
+                                fns[name] = graphed(fn)
                             except Exception as exc:  # noqa: BLE001 - timed without a graph, said
                                 capture_failed.append(f"{name}: {type(exc).__name__}: {exc}"[:200])
                                 torch.cuda.synchronize()

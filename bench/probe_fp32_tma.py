@@ -24,7 +24,7 @@ sys.path.insert(0, str(ROOT))
 import tasks  # noqa: E402
 from agent.plan import plan  # noqa: E402
 from templates import get_template  # noqa: E402
-from templates.gemm import DEFAULT  # noqa: E402
+from templates.gemm import TILED as DEFAULT  # noqa: E402 - the tiles it probed
 
 CONFIGS = {"default+tma": dataclasses.replace(DEFAULT, use_tma=True),
            "128x128x32+tma": dataclasses.replace(DEFAULT, BLOCK_N=128, BLOCK_K=32, use_tma=True)}

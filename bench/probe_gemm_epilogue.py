@@ -41,14 +41,14 @@ sys.path.insert(0, str(ROOT))
 import tasks  # noqa: E402
 from agent.plan import plan  # noqa: E402
 from templates import get_template  # noqa: E402
-from templates.gemm import DEFAULT, GemmConfig, constraints  # noqa: E402
+from templates.gemm import TILED, GemmConfig, constraints  # noqa: E402
 from verifier import tolerance  # noqa: E402
 from verifier.core import load_candidate  # noqa: E402
 from verifier.environment import device_label, environment  # noqa: E402
 from verifier.timing import L2Flusher, bench  # noqa: E402
 
 SHAPE = {"tokens": 8192, "in_features": 4096, "out_features": 8192}
-BASE = dataclasses.replace(DEFAULT, use_tma=True)  # the config gemm-h100.json timed (0.90 ms)
+BASE = dataclasses.replace(TILED, use_tma=True)  # the config gemm-h100.json timed (0.90 ms)
 BIAS = ["add", ["acc"], ["input", 0]]
 EPILOGUES = {
     "mm": ["acc"],

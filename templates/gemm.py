@@ -109,13 +109,24 @@ SPACE = (
 LATER_KNOBS = {"EPILOGUE_SPLIT": 1, "flatten": False, "gelu_erf_fit": False}
 
 # Triton's matmul tutorial and Inductor's H100 mm configs: a 128x256x64 tile, 8 warps, 3 stages
-# (3 * (128*64 + 64*256) * 2 B = 144 KB of shared memory), grouped by 8. TMA is off by default
-# so the default runs unchanged on every Triton the zoo supports; the search turns it on.
-DEFAULT = GemmConfig(
+# (3 * (128*64 + 64*256) * 2 B = 144 KB of shared memory), grouped by 8; one program per tile,
+# pointer loads. The default until the persistent descriptor kernel below measured faster.
+TILED = GemmConfig(
     BLOCK_M=128, BLOCK_N=256, BLOCK_K=64, GROUP_M=8, num_warps=8, num_stages=3, SPLIT_K=1,
     persistent=0, use_tma=False,
 )
-
+# The same tiles in a persistent descriptor kernel: one program per SM, its tile loop flattened
+# with the K loop, the epilogue in two column slices, erf-GELU from erfc's fit. In one H100 sweep
+# (bench/results/runs/gemm-configs-h100-round37.json) it was the fastest or within 2.5% of the
+# fastest at every large case: 0.979x cuBLAS at 4096^3 (TILED 0.895x), 1.006x at 8192^3
+# (0.898x), 0.990x at 8192x4096x14336 (0.888x; a persistent kernel without flattening 1.014x),
+# and gelu(linear) 8192x8192x4096 0.941x of the bare cuBLAS GEMM (TILED 0.840x). Where descriptor
+# loads are not available (Triton's interpreter, GPUs before Hopper, float32, batched operands:
+# tma_plan) the launcher runs the pointer kernel with the same knobs.
+DEFAULT = GemmConfig(
+    BLOCK_M=128, BLOCK_N=256, BLOCK_K=64, GROUP_M=8, num_warps=8, num_stages=3, SPLIT_K=1,
+    persistent=1, use_tma=True, EPILOGUE_SPLIT=2, flatten=True, gelu_erf_fit=True,
+)
 # Where a search for skinny outputs (M <= 128 rows: decode batches against a weight, the zoo
 # bucket rows_le_128) starts: all M rows in one tile row, so B is read once, in short K steps
 # nine deep (216 KB in flight per SM: at M = 128 only 64 programs stream B). On an H100 it was

@@ -17,13 +17,13 @@ from agent.plan import Graph, capture, plan
 from agent.plan_gemm import match_gemm
 from conftest import ROOT
 from templates import InvalidConfig, get_template
-from templates.gemm import DEFAULT, LATER_KNOBS, constraints
+from templates.gemm import DEFAULT, LATER_KNOBS, TILED, constraints
 from verifier.core import Verifier
 from verifier.worker import detect_mode
 
 GEMM = get_template("gemm")
 # Small tiles: several tiles, K steps and edge tiles at the tasks' cpu shapes.
-SMALL = dataclasses.replace(DEFAULT, BLOCK_M=32, BLOCK_N=32, BLOCK_K=32, GROUP_M=2, num_warps=4,
+SMALL = dataclasses.replace(TILED, BLOCK_M=32, BLOCK_N=32, BLOCK_K=32, GROUP_M=2, num_warps=4,
                             num_stages=2)
 _counter = itertools.count()
 
@@ -178,7 +178,7 @@ def test_constraints_prune_what_cannot_run():
         dataclasses.replace(SMALL, SPLIT_K=4, persistent=1)))
     assert any("TMA" in p for p in constraints(
         dataclasses.replace(SMALL, SPLIT_K=4, use_tma=True)))
-    assert any("flatten" in p for p in constraints(dataclasses.replace(DEFAULT, flatten=True)))
+    assert any("flatten" in p for p in constraints(dataclasses.replace(TILED, flatten=True)))
     assert any("slices" in p for p in constraints(dataclasses.replace(SMALL, EPILOGUE_SPLIT=2)))
     with pytest.raises(InvalidConfig, match="shared memory"):
         GEMM.render(too_big, op="matmul", a={"source": "arg", "index": 0, "transposed": False},
@@ -197,8 +197,8 @@ def test_constraints_prune_what_cannot_run():
 def test_params_written_before_the_later_knobs_still_load():
     """A zoo entry's or a config file's params dict from before EPILOGUE_SPLIT, flatten and
     gelu_erf_fit existed means those knobs at their old behaviour; an unknown key still fails."""
-    old = {k: v for k, v in dataclasses.asdict(DEFAULT).items() if k not in LATER_KNOBS}
-    assert GEMM.config(old) == DEFAULT
+    old = {k: v for k, v in dataclasses.asdict(TILED).items() if k not in LATER_KNOBS}
+    assert GEMM.config(old) == TILED
     assert GEMM.config({**old, "flatten": True, "persistent": 1}).flatten
     with pytest.raises(InvalidConfig, match="do not match"):
         GEMM.config({**old, "BLOCK_Q": 1})
@@ -208,8 +208,8 @@ def test_params_written_before_the_later_knobs_still_load():
 
 def test_gelu_erf_fit_is_rendered_only_where_asked():
     found = plan(_task("linear_bias_gelu"))
-    fit = GEMM.render(dataclasses.replace(DEFAULT, gelu_erf_fit=True), **found.context)
-    plain = GEMM.render(DEFAULT, **found.context)
+    fit = GEMM.render(dataclasses.replace(TILED, gelu_erf_fit=True), **found.context)
+    plain = GEMM.render(TILED, **found.context)
     assert "erfc" in fit and "tl.math.erf(" not in fit
     assert "tl.math.erf(" in plain and "1.00002368" not in plain
 
@@ -338,8 +338,8 @@ def test_tma_path_is_taken_and_correct_on_hopper(tmp_path):
     found = plan(_task("linear_bias_gelu"))
     # the use_tma config at aligned sizes, and the default config (use_tma off), which routes
     # rows of 1000 and 3073 elements to the same kernel
-    for cfg, (m, k, n) in ((dataclasses.replace(DEFAULT, use_tma=True), (1024, 512, 768)),
-                           (DEFAULT, (515, 1000, 3073))):
+    for cfg, (m, k, n) in ((dataclasses.replace(TILED, use_tma=True), (1024, 512, 768)),
+                           (TILED, (515, 1000, 3073)), (DEFAULT, (515, 1000, 3073))):
         module = _load(GEMM.render(cfg, **found.context), tmp_path)
         x = torch.randn(m, k, device="cuda", dtype=torch.bfloat16)
         w = torch.randn(n, k, device="cuda", dtype=torch.bfloat16) / k ** 0.5

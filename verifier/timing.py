@@ -99,3 +99,19 @@ def copy_bandwidth(device: torch.device, flusher: L2Flusher, nbytes: int = 1 << 
     dst = torch.empty_like(src)
     timing = bench({"copy": lambda: dst.copy_(src)}, flusher=flusher, budget_ms=200.0)["copy"]
     return 2 * nbytes / (timing.median_ms * 1e-3)
+
+
+def graphed(fn: Callable[[], object]) -> Callable[[], None]:
+    """`fn` captured once in a CUDA graph, returned as its replay: timed with `bench`, the GPU's
+    work without the host's (Python, dispatch, guards, descriptor encoding). Warmed up on a side
+    stream first, as capture requires."""
+    stream = torch.cuda.Stream()
+    stream.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(stream):
+        for _ in range(3):
+            fn()
+    torch.cuda.current_stream().wait_stream(stream)
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        fn()
+    return graph.replay
