@@ -28,7 +28,13 @@ from verifier.timing import L2Flusher, bench  # noqa: E402
 SHAPES = [(4099, 1000, 3073), (4096, 1000, 3072), (4099, 1024, 3073), (4096, 1024, 3072)]
 CONFIGS = {"default": G.DEFAULT, "tiled": G.TILED,
            "tiled_tma": dataclasses.replace(G.TILED, use_tma=True),
-           "128x128": dataclasses.replace(G.TILED, BLOCK_N=128, num_stages=4)}
+           "128x128": dataclasses.replace(G.TILED, BLOCK_N=128, num_stages=4),
+           # DEFAULT less one knob at a time: which one odd rows pay for (round 39: DEFAULT took
+           # 0.146 ms at 4099x1000->3073 against TILED's 0.097)
+           "default_no_fit": dataclasses.replace(G.DEFAULT, gelu_erf_fit=False),
+           "default_one_slice": dataclasses.replace(G.DEFAULT, EPILOGUE_SPLIT=1),
+           "default_unflattened": dataclasses.replace(G.DEFAULT, flatten=False),
+           "default_per_tile": dataclasses.replace(G.DEFAULT, persistent=0, flatten=False)}
 
 
 def candidate(setup, cfg, cache: Path, pointers: str):
