@@ -31,10 +31,15 @@ CONFIGS = {"default": G.DEFAULT, "tiled": G.TILED,
            "128x128": dataclasses.replace(G.TILED, BLOCK_N=128, num_stages=4),
            # DEFAULT less one knob at a time: which one odd rows pay for (round 39: DEFAULT took
            # 0.146 ms at 4099x1000->3073 against TILED's 0.097)
-           "default_no_fit": dataclasses.replace(G.DEFAULT, gelu_erf_fit=False),
-           "default_one_slice": dataclasses.replace(G.DEFAULT, EPILOGUE_SPLIT=1),
-           "default_unflattened": dataclasses.replace(G.DEFAULT, flatten=False),
-           "default_per_tile": dataclasses.replace(G.DEFAULT, persistent=0, flatten=False)}
+           # (round 40, runs/gemm-odd-h100-round40.json: at 4099 rows each of DEFAULT less one
+           # knob was 0.13-0.27 ms): TILED plus one knob at a time
+           "tiled_persistent": dataclasses.replace(G.TILED, persistent=1, use_tma=True),
+           "tiled_pers_flatten": dataclasses.replace(G.TILED, persistent=1, flatten=True,
+                                                     use_tma=True),
+           "tiled_two_slices": dataclasses.replace(G.TILED, EPILOGUE_SPLIT=2),
+           "tiled_fit": dataclasses.replace(G.TILED, gelu_erf_fit=True),
+           "tiled_two_slices_fit": dataclasses.replace(G.TILED, EPILOGUE_SPLIT=2,
+                                                       gelu_erf_fit=True)}
 
 
 def candidate(setup, cfg, cache: Path, pointers: str):
