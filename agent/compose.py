@@ -540,7 +540,7 @@ def composite_template(task, part: Partition) -> CompositeTemplate:
         template = get_template(group.template)
         context = dict(group.found["context"])
         groups.append((template, context))
-        menu = _menu(template, template.default_for(group.found.get("bucket", "any")))
+        menu = _menu(template, template.starts_for(group.found.get("bucket", "any")))
         menus.append(tuple(menu))
         space.append(Param(f"g{group.index}_config", tuple(range(len(menu)))))
         for p in context.get("params", []):
@@ -603,13 +603,15 @@ def composite_template(task, part: Partition) -> CompositeTemplate:
 MENU_SIZE = 24  # configs per group the composed search picks from
 
 
-def _menu(template, start) -> list:
-    """`start`, then up to MENU_SIZE - 1 distinct valid configs of the template's space, drawn with
-    a seed of the template's name (the same menu every run, so a study resumes)."""
+def _menu(template, starts: list) -> list:
+    """`starts` (the template's start for the group's bucket, then its seeds), then distinct valid
+    configs of the template's space up to MENU_SIZE, drawn with a seed of the template's name (the
+    same menu every run, so a study resumes)."""
     import random
 
     rng = random.Random(template.name)
-    menu, seen = [start], {json.dumps(dataclasses.asdict(start), sort_keys=True, default=str)}
+    menu = list(starts[:MENU_SIZE])
+    seen = {json.dumps(dataclasses.asdict(cfg), sort_keys=True, default=str) for cfg in menu}
     for _ in range(200 * MENU_SIZE):
         if len(menu) >= MENU_SIZE:
             break

@@ -90,8 +90,10 @@ def optimize(opts: OptimizeOptions) -> OptimizeResult:
     if opts.warm_start_params is not None:
         study.enqueue_trial(dict(opts.warm_start_params), skip_if_exists=True)
     if fresh_study:
-        # start from the hand-picked heuristic (for the plan's shape bucket, where it has one)
-        study.enqueue_trial(params_of(template.default_for(plan.shape_bucket)))
+        # start from the hand-picked heuristic (for the plan's shape bucket, where it has one),
+        # then the template's seeds
+        for start in template.starts_for(plan.shape_bucket):
+            study.enqueue_trial(params_of(start))
 
     from agent.cluster import PreparePool, VerifierPool, init_ray, local_gpu_count
 

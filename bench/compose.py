@@ -6,7 +6,7 @@ promotion), and the winner is re-verified with fresh, interleaved eager and torc
 baselines: the verifier's timer (L2 flushed, CUDA-event medians), correctness checked first at
 every shape and seed. Writes bench/results/compose-<device>.json and prints one row per shape.
 
-    python bench/compose.py [--tasks conv_relu_bias_mean,linear_bias_gelu] [--trials 6]
+    python bench/compose.py [--tasks conv_relu_bias_mean,linear_bias_gelu] [--trials 6] [--profile]
 """
 
 from __future__ import annotations
@@ -26,7 +26,8 @@ DEFAULT_TASKS = ("linear_bias_gelu", "conv_relu_bias_mean", "conv_bn_relu",
                  "conv_groupnorm_swish", "conv_pool_sigmoid_sum", "layer_norm_gelu")
 
 
-def run(names: list[str], trials: int, dtype: str, budget: float, out_dir: Path) -> dict:
+def run(names: list[str], trials: int, dtype: str, budget: float, out_dir: Path,
+        profile: bool = False) -> dict:
     import tasks
     from agent.loop import OptimizeOptions, optimize
     from agent.plan import plan
@@ -62,6 +63,15 @@ def run(names: list[str], trials: int, dtype: str, budget: float, out_dir: Path)
             _print_row(rows[-1])
         if not verdict.get("shapes"):
             print(f"{name}: no timed winner: {entry['reasons'][:2]}")
+        elif profile and best.get("params") is not None:
+            try:  # what each side's time is made of; a failure is recorded, the run goes on
+                entry_profile = _profile_winner(task, found, best, dtype)
+            except Exception as exc:  # noqa: BLE001 - recorded in the JSON
+                entry_profile = {"error": f"{type(exc).__name__}: {str(exc)[:300]}"}
+            for row in rows:
+                if row["task"] == name:
+                    row["profile"] = entry_profile.get(json.dumps(row["shape"], sort_keys=True),
+                                                       entry_profile.get("error"))
     speedups = [r["speedup_vs_eager"] for r in rows if r["speedup_vs_eager"]]
     result = {
         "what": "composed kernels (kzoo optimize on the plan's composite template) vs eager and "
@@ -83,6 +93,53 @@ def run(names: list[str], trials: int, dtype: str, budget: float, out_dir: Path)
     return result
 
 
+def _profile_winner(task, found, best: dict, dtype: str) -> dict:
+    """At each task shape: the winner's and eager's kernels (mean us per call, CUDA profiler, L2
+    flushed before each call) and host microseconds per call, keyed by the shape's JSON."""
+    import torch
+
+    from verifier.core import DTYPES, load_candidate
+    from verifier.timing import L2Flusher, kernel_times
+
+    template = found.template_object(best.get("template"))
+    source = template.render(template.config(best["params"]), **found.context)
+    module = load_candidate(source, Path(tempfile.mkdtemp(prefix="kzoo-compose-")))
+    device, torch_dtype = torch.device("cuda"), DTYPES[dtype]
+    flusher = L2Flusher(device)
+    out = {}
+    for shape in task.shapes:
+        task.apply_shape(shape)
+        torch.manual_seed(0)
+        with torch.device(device):
+            model = task.make_model().to(torch_dtype).eval()
+            ours = module.ModelNew(*task.module.get_init_inputs())
+            inputs = [t.to(torch_dtype) if t.is_floating_point() else t
+                      for t in task.make_inputs()]
+        state = {k: v.detach() for k, v in model.state_dict().items()}
+        ours.load_state_dict(state, strict=False, assign=True)
+        fns = {"eager": lambda: model(*inputs), "composed": lambda: ours(*inputs)}
+        out[json.dumps(shape, sort_keys=True)] = {
+            "kernels_us": kernel_times(fns, flusher),
+            "host_us": {k: _host_us(f) for k, f in fns.items()}}
+    return out
+
+
+def _host_us(fn, calls: int = 50) -> float:
+    """Host microseconds per call, back to back (no synchronization inside the loop)."""
+    import torch
+
+    with torch.no_grad():
+        for _ in range(3):
+            fn()
+        torch.cuda.synchronize()
+        start = time.perf_counter()
+        for _ in range(calls):
+            fn()
+        elapsed = time.perf_counter() - start
+        torch.cuda.synchronize()
+    return round(elapsed / calls * 1e6, 1)
+
+
 def _print_row(r: dict) -> None:
     fmt = lambda v: f"{v:.4f}" if isinstance(v, float) else str(v)  # noqa: E731
     print(f"{r['task']:24s} {json.dumps(r['shape']):60s} ms {fmt(r['ms'])} eager "
@@ -97,8 +154,12 @@ def main() -> None:
     parser.add_argument("--dtype", default="bfloat16")
     parser.add_argument("--budget", type=float, default=90.0, help="seconds per task's search")
     parser.add_argument("--out", default=str(ROOT / "bench" / "results"))
+    parser.add_argument("--profile", action="store_true",
+                        help="also record, per shape, the winner's and eager's kernels (CUDA "
+                             "profiler) and host time per call")
     args = parser.parse_args()
-    run(args.tasks.split(","), args.trials, args.dtype, args.budget, Path(args.out))
+    run(args.tasks.split(","), args.trials, args.dtype, args.budget, Path(args.out),
+        profile=args.profile)
 
 
 if __name__ == "__main__":

@@ -45,7 +45,7 @@ from templates.gemm import TILED, GemmConfig, constraints  # noqa: E402
 from verifier import tolerance  # noqa: E402
 from verifier.core import load_candidate  # noqa: E402
 from verifier.environment import device_label, environment  # noqa: E402
-from verifier.timing import L2Flusher, bench  # noqa: E402
+from verifier.timing import L2Flusher, bench, kernel_times  # noqa: E402
 
 SHAPE = {"tokens": 8192, "in_features": 4096, "out_features": 8192}
 BASE = dataclasses.replace(TILED, use_tma=True)  # the config gemm-h100.json timed (0.90 ms)
@@ -168,7 +168,7 @@ def probe_epilogue(device, cache: Path, flusher) -> dict:
     host = {k: _host_us(f) for k, f in (("eager", baselines["eager"]),
                                           *((n, fns[n]) for n in ("gelu", "gelu_pers_fit")
                                             if n in fns))}
-    profile = _profile({"eager": baselines["eager"], "linear_addmm": baselines["linear_addmm"],
+    profile = kernel_times({"eager": baselines["eager"], "linear_addmm": baselines["linear_addmm"],
                         "gelu_alone": baselines["gelu_alone"],
                         **{k: fns[k] for k in ("gelu_pers_fit",) if k in fns}},
                        flusher)
@@ -214,30 +214,6 @@ def _host_us(fn, calls: int = 50) -> float:
         elapsed = time.perf_counter() - start
         torch.cuda.synchronize()
     return round(elapsed / calls * 1e6, 1)
-
-
-def _profile(fns: dict, flusher, calls: int = 20) -> dict:
-    """Each callable's kernels as the CUDA profiler saw them (mean us per call, the L2 flushed
-    before each call as in the timer): what a callable's time is made of."""
-    from torch.profiler import ProfilerActivity, profile
-
-    out = {}
-    with torch.no_grad():
-        for name, fn in fns.items():
-            fn()
-            torch.cuda.synchronize()
-            with profile(activities=[ProfilerActivity.CUDA]) as prof:
-                for _ in range(calls):
-                    flusher()
-                    fn()
-                torch.cuda.synchronize()
-            kernels = {}
-            for event in prof.events():
-                if event.device_type == torch.autograd.DeviceType.CUDA:
-                    key = event.name[:90]
-                    kernels[key] = kernels.get(key, 0.0) + event.device_time / calls
-            out[name] = {k: round(v, 2) for k, v in kernels.items()}
-    return out
 
 
 def probe_skinny(device, cache: Path, flusher) -> dict:

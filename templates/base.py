@@ -49,10 +49,20 @@ class Template:
     # (shape bucket, config) pairs: where a search for a plan in that bucket starts instead of
     # `default` (a skinny GEMM's split tiles, say)
     bucket_defaults: tuple = ()
+    # configs a fresh search tries right after `default` (not after a bucket's own default): a
+    # second tile family that measured faster at some shapes (the GEMM's one-program-per-tile
+    # kernel at odd row lengths)
+    seeds: tuple = ()
 
     def default_for(self, bucket: str) -> Any:
         """The config a search for a plan in `bucket` starts from."""
         return dict(self.bucket_defaults).get(bucket, self.default)
+
+    def starts_for(self, bucket: str) -> list[Any]:
+        """The configs a fresh search for a plan in `bucket` tries first, in order."""
+        first = self.default_for(bucket)
+        seeds = [cfg for cfg in self.seeds if cfg != first] if first == self.default else []
+        return [first, *seeds]
 
     def config(self, params: dict[str, Any]) -> Any:
         """Build (and check membership of) a config from a params dict."""

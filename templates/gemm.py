@@ -122,7 +122,9 @@ TILED = GemmConfig(
 # (0.898x), 0.990x at 8192x4096x14336 (0.888x; a persistent kernel without flattening 1.014x),
 # and gelu(linear) 8192x8192x4096 0.941x of the bare cuBLAS GEMM (TILED 0.840x). Where descriptor
 # loads are not available (Triton's interpreter, GPUs before Hopper, float32, batched operands:
-# tma_plan) the launcher runs the pointer kernel with the same knobs.
+# tma_plan) the launcher runs the pointer kernel with the same knobs. At odd row lengths (4099 x
+# 1000 -> 3073) it is slower than TILED (0.146 ms against 0.097; each knob alone costs there,
+# runs/gemm-odd-h100-round40.json, -round41.json): a search tries TILED second (`seeds`).
 DEFAULT = GemmConfig(
     BLOCK_M=128, BLOCK_N=256, BLOCK_K=64, GROUP_M=8, num_warps=8, num_stages=3, SPLIT_K=1,
     persistent=1, use_tma=True, EPILOGUE_SPLIT=2, flatten=True, gelu_erf_fit=True,
@@ -248,5 +250,6 @@ TEMPLATE = GemmTemplate(
     bytes_moved=bytes_moved,
     launcher="launch_{op}",
     bucket_defaults=(("rows_le_128", SKINNY_DEFAULT),),
+    seeds=(TILED,),
     doc=__doc__ or "",
 )

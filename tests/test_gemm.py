@@ -432,6 +432,10 @@ def test_skinny_plans_land_in_their_bucket_and_start_from_the_skinny_tile():
     template = skinny.template_object()
     assert template.default_for(skinny.shape_bucket) == SKINNY_DEFAULT
     assert template.default_for(large.shape_bucket) == DEFAULT
+    # a fresh search tries the one-program-per-tile kernel second (faster at odd rows), except
+    # in the skinny bucket, whose start is its own
+    assert template.starts_for(large.shape_bucket) == [DEFAULT, TILED]
+    assert template.starts_for(skinny.shape_bucket) == [SKINNY_DEFAULT]
 
 
 def test_unaligned_rows_are_padded_to_16_bytes_and_the_product_is_unchanged(tmp_path):

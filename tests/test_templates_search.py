@@ -122,7 +122,8 @@ def test_every_default_config_is_a_point_of_its_space():
     from templates import get_template, template_names
 
     for template in map(get_template, template_names()):
-        starts = [template.default, *(cfg for _, cfg in template.bucket_defaults)]
+        starts = [template.default, *(cfg for _, cfg in template.bucket_defaults),
+                  *template.seeds]
         for cfg in starts:
             assert template.config(dataclasses.asdict(cfg)) == cfg, template.name
             assert not template.violations(cfg), template.name

@@ -115,3 +115,29 @@ def graphed(fn: Callable[[], object]) -> Callable[[], None]:
     with torch.cuda.graph(graph):
         fn()
     return graph.replay
+
+
+def kernel_times(fns: dict[str, Callable[[], object]], flusher: L2Flusher,
+                 calls: int = 20) -> dict[str, dict[str, float]]:
+    """Each callable's GPU kernels as the CUDA profiler saw them: mean microseconds per call by
+    kernel name (the first 90 characters), the L2 flushed before each call as `bench` does (the
+    flush's own kernel is listed too). What a callable's time is made of."""
+    from torch.profiler import ProfilerActivity, profile
+
+    out = {}
+    with torch.no_grad():
+        for name, fn in fns.items():
+            fn()
+            torch.cuda.synchronize()
+            with profile(activities=[ProfilerActivity.CUDA]) as prof:
+                for _ in range(calls):
+                    flusher()
+                    fn()
+                torch.cuda.synchronize()
+            kernels: dict[str, float] = {}
+            for event in prof.events():
+                if event.device_type == torch.autograd.DeviceType.CUDA:
+                    key = event.name[:90]
+                    kernels[key] = kernels.get(key, 0.0) + event.device_time / calls
+            out[name] = {k: round(v, 2) for k, v in kernels.items()}
+    return out
