@@ -128,6 +128,30 @@ def test_a_composed_candidate_that_skips_the_tail_is_rejected(verifier):
     assert not verdict.accepted, verdict.reasons
 
 
+def test_a_conv_bias_joins_the_tail_only_where_pointwise_ops_follow(verifier):
+    """conv -> relu -> ... : the conv runs without its bias and the tail adds it per channel (one
+    pass over the conv's output fewer); a conv feeding a pool or a group norm keeps its bias. The
+    rewritten composite, and a candidate that forgets the moved bias, meet the verifier."""
+    def conv_call(name):
+        found = plan(tasks.load(ROOT / "tasks" / f"{name}.py"))
+        template = found.template_object()
+        source = template.render(template.default, **found.context)
+        line = next(ln for ln in source.splitlines() if "= torch.conv" in ln)
+        return found, template, source, line
+
+    found, template, source, line = conv_call("conv_relu_bias_mean")
+    assert ", None, " in line  # the library call without its bias
+    assert "conv_bias.reshape([1, -1, 1, 1])" in source
+    task = tasks.load(ROOT / "tasks" / "conv_relu_bias_mean.py")
+    verdict = verifier.verify(task, source, "float32", time=False)
+    assert verdict.accepted, verdict.reasons
+    dropped = source.replace("self.g0(conv2d, reshape)", "self.g0(conv2d, 0.0 * reshape)")
+    assert dropped != source
+    assert not verifier.verify(task, dropped, "float32", time=False).accepted
+    for name in ("conv_pool_sigmoid_sum", "conv_groupnorm_swish"):
+        assert ", conv_bias, " in conv_call(name)[3], name
+
+
 def test_library_calls_are_allowed_only_where_the_reference_makes_them():
     conv_task = tasks.load(ROOT / "tasks" / "conv_relu_bias_mean.py")
     softmax_task = tasks.load(ROOT / "tasks" / "softmax.py")
