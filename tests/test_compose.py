@@ -17,9 +17,10 @@ from agent.compose import prefix_module
 from agent.errors import PlanError
 from agent.plan import plan
 from conftest import ROOT, run_kzoo
+from templates import get_template
 from verifier import guards
 from verifier.capture import allowed_library_calls
-from verifier.core import Verifier
+from verifier.core import Verifier, load_candidate
 from verifier.worker import detect_mode
 
 TASK_FILES = sorted(p for p in (ROOT / "tasks").glob("*.py")
@@ -150,6 +151,68 @@ def test_a_conv_bias_joins_the_tail_only_where_pointwise_ops_follow(verifier):
     assert not verifier.verify(task, dropped, "float32", time=False).accepted
     for name in ("conv_pool_sigmoid_sum", "conv_groupnorm_swish"):
         assert ", conv_bias, " in conv_call(name)[3], name
+
+
+@pytest.mark.parametrize("reduce", [None, {"op": "mean", "dims": [2, 3], "keepdim": False}],
+                         ids=["map", "mean"])
+def test_the_tail_launcher_reuses_its_launch_recipe_and_stays_correct(reduce, tmp_path):
+    """A repeated call of a signature launches from the recorded recipe (the caller's tensors in
+    place of the first call's reshaped and expanded views): right for new values, a storage
+    offset, a new shape or strides; never recorded for a call whose reshape copied an operand; a
+    new signature's errors still raised."""
+    tail = get_template("tail")
+    context = {"op": "conv_tail",
+               "expr": ["add", ["relu", ["add", ["input", 0], ["input", 1]]], ["input", 2]],
+               "inputs": [{"source": "arg", "index": 0},
+                          {"source": "arg", "index": 1, "view": [1, -1, 1, 1]},
+                          {"source": "param", "path": "bias"}],
+               "params": [{"path": "bias"}], "reduce": reduce}
+    module = load_candidate(tail.render(tail.default, **context), tmp_path)
+    first_calls = []
+    launch_first = module._launch_first
+
+    def counted(ops, key):
+        first_calls.append(key)
+        return launch_first(ops, key)
+
+    module._launch_first = counted
+    torch.manual_seed(0)
+
+    def check(x, b, bias):
+        y = torch.relu(x + b.reshape(1, -1, 1, 1)) + bias
+        want = y if reduce is None else y.mean(dim=(2, 3))
+        torch.testing.assert_close(module.launch_conv_tail(x, b, bias), want, rtol=1e-5,
+                                   atol=1e-5)
+
+    def fresh():
+        return torch.randn(2, 4, 3, 5), torch.randn(4), torch.randn(4, 1, 1)
+
+    check(*fresh())
+    assert len(module._RECIPES) == 1 and len(first_calls) == 1
+    for _ in range(2):  # same signature, new values: the recipe
+        check(*fresh())
+    # 16 bytes into its storage: the same signature, and the recipe reads from the caller's address
+    _, b, bias = fresh()
+    check(torch.randn(2 * 4 * 3 * 5 + 4)[4:].view(2, 4, 3, 5), b, bias)
+    assert len(module._RECIPES) == 1 and len(first_calls) == 1
+    check(torch.randn(3, 4, 2, 5), b, bias)  # another shape: another recipe
+    strided = torch.randn(2, 5, 3, 4).permute(0, 3, 2, 1)  # its own strides: another recipe
+    check(strided, b, bias)
+    check(strided, b, bias)
+    assert len(module._RECIPES) == 3 and len(first_calls) == 3
+    x, _, _ = fresh()
+    copied = torch.randn(2, 2).t()  # reshaped to [1, 4, 1, 1] by a copy: never recorded
+    check(x, copied, bias)
+    check(x, copied, bias)
+    assert len(module._RECIPES) == 3 and len(first_calls) == 5
+    with pytest.raises(TypeError, match="conv_tail: unsupported dtype torch.int32"):
+        module.launch_conv_tail(x.int(), b.int(), bias.int())
+    with pytest.raises(ValueError, match="do not broadcast"):
+        module.launch_conv_tail(x, torch.randn(3), bias)
+    assert len(module._RECIPES) == 3
+    module._MAX_RECIPES = 3  # a full table is cleared before the next recipe goes in
+    check(torch.randn(1, 4, 3, 5), b, bias)
+    assert len(module._RECIPES) == 1
 
 
 def test_library_calls_are_allowed_only_where_the_reference_makes_them():
