@@ -167,6 +167,27 @@ def test_repeated_calls_reuse_the_launch_recipe_and_stay_correct(tmp_path, cfg):
     assert len(module._RECIPES) == 3
 
 
+def test_a_kernel_too_big_for_shared_memory_is_compiled_with_fewer_stages(tmp_path):
+    """On a GPU the launcher compiles first (`warmup`) and lowers the stages until the kernel's
+    shared memory fits the device (float32 tiles under a flattened loop wanted 288 KB, GPU round
+    46); at one stage it leaves them. Checked here with a stand-in for the compiled kernel."""
+    module = _load(GEMM.render(SMALL, **plan(_task("matmul")).context), tmp_path)
+    asked = []
+
+    class Kernel:  # 100 KB of shared memory per stage
+        def warmup(self, *args, grid, **kwargs):
+            asked.append(kwargs["num_stages"])
+            return type("Compiled", (), {"metadata": type("M", (), {
+                "shared": 100_000 * kwargs["num_stages"]})})()
+
+    kwargs = {"STAGES": 4, "num_stages": 4, "BLOCK_M": 32}
+    fitted = module._fit_stages(Kernel(), (1,), (), kwargs, limit=232_448)
+    assert fitted == {"STAGES": 2, "num_stages": 2, "BLOCK_M": 32} and asked == [4, 3, 2]
+    asked.clear()
+    assert module._fit_stages(Kernel(), (1,), (), kwargs, limit=50_000)["num_stages"] == 1
+    assert asked == [4, 3, 2]  # one stage is never compiled to be measured: it is the floor
+
+
 def test_constraints_prune_what_cannot_run():
     assert constraints(DEFAULT) == []
     assert GEMM.config(dataclasses.asdict(DEFAULT)) == DEFAULT
