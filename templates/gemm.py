@@ -51,7 +51,11 @@ fp32 operands are multiplied in IEEE fp32 (`input_precision="ieee"`, never TF32)
 accumulate in fp32. Shared memory is budgeted for 2-byte operands (the dtype is not known when a
 config is built): num_stages * (BM*BK + BK*BN) * 2 bytes must fit. An fp32 launch needs twice
 that, so the launcher lowers num_stages for fp32 until the stages fit (at least one stage must:
-a constraint), and records the stages it used in `fp32_stages()`.
+a constraint), and records the stages it used in `fp32_stages()`. On a GPU the launcher then
+compiles the kernel before its first launch and lowers the stages further while the compiled
+kernel's shared memory exceeds the device's (a flattened loop or a sliced epilogue adds buffers
+this budget does not count: float32 under DEFAULT asked for 256-288 KB); a recipe keeps the
+stages that ran.
 """
 
 from __future__ import annotations
