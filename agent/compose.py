@@ -113,6 +113,8 @@ def is_compute(node: torch.fx.Node) -> bool:
 # convolutions: F.convNd(input, weight, bias, ...) and F.conv_transposeNd(input, weight, bias, ...)
 CONV_CALLS = (F.conv1d, F.conv2d, F.conv3d, F.conv_transpose1d, F.conv_transpose2d,
               F.conv_transpose3d)
+# F.max_poolNd(input, kernel_size, stride, padding, dilation, ceil_mode, return_indices)
+MAX_POOLS = (F.max_pool1d, F.max_pool2d, F.max_pool3d)
 
 
 def decompose(gm: torch.fx.GraphModule, inputs: list, task) -> torch.fx.GraphModule:
@@ -188,24 +190,33 @@ def _split_conv_bias(graph, node) -> bool:
     """conv(x, w, b, ...) whose every user is a pointwise op -> conv(x, w, None, ...) + b per
     channel: the add joins the fused tail instead of PyTorch adding the bias in a pass of its own
     over the convolution's output (204 us of 0.61 ms in conv_relu_bias_mean at 128x128x62x62 on
-    an H100, bench/results/runs/compose-h100-round42.json)."""
+    an H100, bench/results/runs/compose-h100-round42.json). A conv whose one user is a max pool
+    (max over a window of x + b is the window's max + b: b is one number per channel) moves its
+    bias behind the pool when pointwise ops follow that; the add then reads the pooled tensor."""
     from agent.plan import _POINTWISE_FUNCTIONS, _POINTWISE_METHODS
 
     bias = _kw(node, 2, "bias")
-    rank = _rank(node)
-    if not isinstance(bias, torch.fx.Node) or rank < 2 or not node.users:
+    if not isinstance(bias, torch.fx.Node) or _rank(node) < 2 or not node.users:
         return False
-    for user in node.users:
+    after = node
+    (first, *others) = node.users
+    if not others and first.op == "call_function" and _hashable(first.target) \
+            and first.target in MAX_POOLS and not _kw(first, 6, "return_indices", False):
+        after = first
+    rank = _rank(after)
+    if rank < 2 or not after.users:
+        return False
+    for user in after.users:
         pointwise = ((user.op == "call_function" and _hashable(user.target)
                       and user.target in _POINTWISE_FUNCTIONS)
                      or (user.op == "call_method" and user.target in _POINTWISE_METHODS))
         if not pointwise:
             return False
-    with graph.inserting_after(node):
+    with graph.inserting_after(after):
         view = _channel_view(graph, bias, rank)
     with graph.inserting_after(view):
-        y = graph.call_function(operator.add, (node, view))
-    node.replace_all_uses_with(y, delete_user_cb=lambda user: user is not y)
+        y = graph.call_function(operator.add, (after, view))
+    after.replace_all_uses_with(y, delete_user_cb=lambda user: user is not y)
     if "bias" in node.kwargs:
         node.kwargs = {**node.kwargs, "bias": None}
     else:

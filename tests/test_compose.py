@@ -131,8 +131,9 @@ def test_a_composed_candidate_that_skips_the_tail_is_rejected(verifier):
 
 def test_a_conv_bias_joins_the_tail_only_where_pointwise_ops_follow(verifier):
     """conv -> relu -> ... : the conv runs without its bias and the tail adds it per channel (one
-    pass over the conv's output fewer); a conv feeding a pool or a group norm keeps its bias. The
-    rewritten composite, and a candidate that forgets the moved bias, meet the verifier."""
+    pass over the conv's output fewer), also behind a max pool; a conv feeding a group norm keeps
+    its bias. The rewritten composites, and a candidate that forgets the moved bias, meet the
+    verifier."""
     def conv_call(name):
         found = plan(tasks.load(ROOT / "tasks" / f"{name}.py"))
         template = found.template_object()
@@ -149,8 +150,13 @@ def test_a_conv_bias_joins_the_tail_only_where_pointwise_ops_follow(verifier):
     dropped = source.replace("self.g0(conv2d, reshape)", "self.g0(conv2d, 0.0 * reshape)")
     assert dropped != source
     assert not verifier.verify(task, dropped, "float32", time=False).accepted
-    for name in ("conv_pool_sigmoid_sum", "conv_groupnorm_swish"):
-        assert ", conv_bias, " in conv_call(name)[3], name
+    assert ", conv_bias, " in conv_call("conv_groupnorm_swish")[3]
+    # behind a max pool: the pooled tensor gets the bias (max(x + b) = max(x) + b per channel)
+    found, template, source, line = conv_call("conv_pool_sigmoid_sum")
+    assert ", None, " in line and "self.g0(max_pool2d, reshape)" in source
+    task = tasks.load(ROOT / "tasks" / "conv_pool_sigmoid_sum.py")
+    verdict = verifier.verify(task, source, "float32", time=False)
+    assert verdict.accepted, verdict.reasons
 
 
 @pytest.mark.parametrize("reduce", [None, {"op": "mean", "dims": [2, 3], "keepdim": False}],
