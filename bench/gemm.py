@@ -133,15 +133,15 @@ CANDIDATES = {
               (128, 64, 32, 1, 4, 12, False), (128, 32, 32, 1, 4, 16, False),
               (128, 128, 64, 1, 8, 6, False), (128, 64, 64, 1, 8, 8, False))),
     ],
-    # the fused bias+GELU case: the "large" list plus TMA at 4 stages. An epilogue over two
-    # column halves took twice as long on an H100 in a non-persistent kernel (bench/results/
-    # gemm-configs-h100.json of 2026-11-22); in a flattened persistent one, with the erfc fit,
-    # it was the fastest (runs/gemm-epilogue-h100-round33.json to -round36.json).
+    # the fused bias+GELU case: DEFAULT, TILED, and DEFAULT with one knob at a time off or
+    # changed. An epilogue over two column halves took twice as long on an H100 in a
+    # non-persistent kernel (bench/results/gemm-configs-h100.json of 2026-11-22); in a flattened
+    # persistent one, with the erfc fit, it was the fastest (runs/gemm-epilogue-h100-round33.json
+    # to -round36.json). 128 x 128 tiles, two programs per SM (one's epilogue under the other's
+    # main loop), lost in every run (runs/gemm-configs-h100-fused-128x128.json, -round36.json).
     "fused": [
         DEFAULT, TILED, _cfg(use_tma=True), _cfg(use_tma=True, num_stages=4),
         _cfg(use_tma=True, persistent=1),
-        # 128 x 128 tiles, two programs per SM (one's epilogue under the other's main loop),
-        # lost in every run (runs/gemm-configs-h100-fused-128x128.json, gemm-epilogue-*.json)
         _cfg(use_tma=True, persistent=1, flatten=True),
         _cfg(use_tma=True, persistent=1, flatten=True, EPILOGUE_SPLIT=2),
         _cfg(use_tma=True, persistent=1, flatten=True, gelu_erf_fit=True),
