@@ -99,7 +99,7 @@ def _profile_winner(task, found, best: dict, dtype: str) -> dict:
     import torch
 
     from verifier.core import DTYPES, load_candidate
-    from verifier.timing import L2Flusher, kernel_times
+    from verifier.timing import L2Flusher, host_us, kernel_times
 
     template = found.template_object(best.get("template"))
     source = template.render(template.config(best["params"]), **found.context)
@@ -120,24 +120,8 @@ def _profile_winner(task, found, best: dict, dtype: str) -> dict:
         fns = {"eager": lambda: model(*inputs), "composed": lambda: ours(*inputs)}
         out[json.dumps(shape, sort_keys=True)] = {
             "kernels_us": kernel_times(fns, flusher),
-            "host_us": {k: _host_us(f) for k, f in fns.items()}}
+            "host_us": {k: round(host_us(f), 1) for k, f in fns.items()}}
     return out
-
-
-def _host_us(fn, calls: int = 50) -> float:
-    """Host microseconds per call, back to back (no synchronization inside the loop)."""
-    import torch
-
-    with torch.no_grad():
-        for _ in range(3):
-            fn()
-        torch.cuda.synchronize()
-        start = time.perf_counter()
-        for _ in range(calls):
-            fn()
-        elapsed = time.perf_counter() - start
-        torch.cuda.synchronize()
-    return round(elapsed / calls * 1e6, 1)
 
 
 def _print_row(r: dict) -> None:

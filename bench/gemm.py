@@ -229,7 +229,7 @@ def _tflops(flops: int, ms: float) -> float:
 
 
 def run_main(args, device, cache: Path) -> dict:
-    from verifier.timing import L2Flusher, bench, graphed
+    from verifier.timing import L2Flusher, bench, graphed_where_possible
 
     given = json.loads(Path(args.config_json).read_text()) if args.config_json else {}
     flusher = None if args.smoke else L2Flusher(device)
@@ -265,13 +265,8 @@ def run_main(args, device, cache: Path) -> dict:
                 torch.cuda.synchronize()
                 row["compile_seconds"] = time.time() - start
                 if args.graphs:  # GPU time alone; a callable that cannot be captured is
-                    failed = []  # timed without a graph, and named in the row
-                    for name, fn in list(fns.items()):
-                        try:
-                            fns[name] = graphed(fn)
-                        except Exception:  # noqa: BLE001 - recorded below
-                            failed.append(name)
-                    row["graph_capture_failed"] = failed
+                    # timed without a graph, and named (with why) in the row
+                    fns, row["graph_capture_failed"] = graphed_where_possible(fns)
                 timings = bench(fns, flusher=flusher, budget_ms=150.0 * len(fns))
             row["ms"] = {k: t.median_ms for k, t in timings.items()}
             row["tflops"] = {k: _tflops(setup.flops, ms) for k, ms in row["ms"].items()}

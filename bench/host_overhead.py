@@ -18,7 +18,6 @@ import json
 import pstats
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 import torch
@@ -31,22 +30,9 @@ import attention as attention_bench  # noqa: E402
 import gemm as gemm_bench  # noqa: E402
 from templates import get_template  # noqa: E402
 from verifier.environment import device_label, environment  # noqa: E402
-from verifier.timing import L2Flusher, bench  # noqa: E402
+from verifier.timing import L2Flusher, bench, host_us  # noqa: E402
 
 CALLS = 300
-
-
-def host_us(fn) -> float:
-    """Host microseconds per call: back-to-back calls with the GPU left to run behind them."""
-    for _ in range(5):
-        fn()
-    torch.cuda.synchronize()
-    start = time.perf_counter()
-    for _ in range(CALLS):
-        fn()
-    elapsed = time.perf_counter() - start
-    torch.cuda.synchronize()
-    return elapsed / CALLS * 1e6
 
 
 def profile(fn, top: int = 12) -> list[str]:
@@ -94,7 +80,7 @@ def main() -> None:
             fns = {"kernel": fn, **baselines}
             gpu = bench(fns, flusher=flusher, budget_ms=100.0 * len(fns))
             row = {"case": label, "gpu_ms": {k: t.median_ms for k, t in gpu.items()},
-                   "host_us": {k: host_us(f) for k, f in fns.items()},
+                   "host_us": {k: host_us(f, calls=CALLS, warmup=5) for k, f in fns.items()},
                    "profile": profile(fn)}
             rows.append(row)
             print(f"{label:<36} host us/call " + "  ".join(

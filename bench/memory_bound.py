@@ -34,7 +34,7 @@ import tasks  # noqa: E402
 from agent.plan import plan  # noqa: E402
 from kernel_zoo import buckets, ops, store  # noqa: E402
 from verifier.environment import device_label, environment  # noqa: E402
-from verifier.timing import L2Flusher, bench, copy_bandwidth, graphed  # noqa: E402
+from verifier.timing import L2Flusher, bench, copy_bandwidth, graphed_where_possible  # noqa: E402
 
 # issue #3's ops: the memory-bound zoo ops (kernel_zoo.ops also has matmul, linear, attention)
 MEMORY_BOUND_OPS = {"softmax", "log_softmax", "rms_norm", "layer_norm", "add_rms_norm",
@@ -153,13 +153,8 @@ def run(op_filter: set[str] | None, dtypes: list[str], out_dir: Path,
                     fns = {"zoo": zoo, "eager": lambda: model(*inputs),
                            "compile": lambda: compiled(*inputs)}
                     capture_failed = []
-                    if graphs:
-                        for name, fn in list(fns.items()):
-                            try:
-                                fns[name] = graphed(fn)
-                            except Exception as exc:  # noqa: BLE001 - timed without a graph, said
-                                capture_failed.append(f"{name}: {type(exc).__name__}: {exc}"[:200])
-                                torch.cuda.synchronize()
+                    if graphs:  # a callable that cannot be captured is timed without, and said
+                        fns, capture_failed = graphed_where_possible(fns)
                     times = bench(fns, flusher=flusher, budget_ms=400.0, rounds=5)
                 nbytes = task.formula_value("bytes", itemsize)
                 row = {

@@ -45,7 +45,7 @@ from templates.gemm import TILED, GemmConfig, constraints  # noqa: E402
 from verifier import tolerance  # noqa: E402
 from verifier.core import load_candidate  # noqa: E402
 from verifier.environment import device_label, environment  # noqa: E402
-from verifier.timing import L2Flusher, bench, kernel_times  # noqa: E402
+from verifier.timing import L2Flusher, bench, host_us, kernel_times  # noqa: E402
 
 SHAPE = {"tokens": 8192, "in_features": 4096, "out_features": 8192}
 BASE = dataclasses.replace(TILED, use_tma=True)  # the config gemm-h100.json timed (0.90 ms)
@@ -156,7 +156,7 @@ def probe_epilogue(device, cache: Path, flusher) -> dict:
                   "cublas_mm": baselines["cublas_mm"],
                   **{n: fns[n] for n in ("gelu", "gelu_pers_fit", "mm_pers_flatten") if n in fns}}
     steady = _steady_ms(steady_fns)
-    host = {k: _host_us(f) for k, f in (("eager", baselines["eager"]),
+    host = {k: round(host_us(f), 1) for k, f in (("eager", baselines["eager"]),
                                           *((n, fns[n]) for n in ("gelu", "gelu_pers_fit")
                                             if n in fns))}
     profile = kernel_times({"eager": baselines["eager"], "linear_addmm": baselines["linear_addmm"],
@@ -191,20 +191,6 @@ def _steady_ms(fns: dict, calls: int = 20, rounds: int = 7) -> dict:
                 torch.cuda.synchronize()
                 samples[name].append(start.elapsed_time(end) / calls)
     return {name: round(sorted(v)[len(v) // 2], 4) for name, v in samples.items()}
-
-
-def _host_us(fn, calls: int = 50) -> float:
-    """Host microseconds per call, back to back, the GPU left to run behind (no sync inside)."""
-    with torch.no_grad():
-        for _ in range(3):
-            fn()
-        torch.cuda.synchronize()
-        start = time.perf_counter()
-        for _ in range(calls):
-            fn()
-        elapsed = time.perf_counter() - start
-        torch.cuda.synchronize()
-    return round(elapsed / calls * 1e6, 1)
 
 
 def probe_skinny(device, cache: Path, flusher) -> dict:

@@ -8,6 +8,7 @@ Nothing here runs without a GPU: Triton's interpreter is never timed.
 from __future__ import annotations
 
 import statistics
+import time
 from typing import Callable
 
 import torch
@@ -115,6 +116,34 @@ def graphed(fn: Callable[[], object]) -> Callable[[], None]:
     with torch.cuda.graph(graph):
         fn()
     return graph.replay
+
+
+def graphed_where_possible(fns: dict[str, Callable[[], object]]) -> tuple[dict, list[str]]:
+    """Each callable replaced by its CUDA-graph replay (`graphed`); one that cannot be captured is
+    kept as it is and named, with the reason, in the list returned beside them."""
+    fns, failed = dict(fns), []
+    for name, fn in list(fns.items()):
+        try:
+            fns[name] = graphed(fn)
+        except Exception as exc:  # noqa: BLE001 - timed without a graph, and said so
+            failed.append(f"{name}: {type(exc).__name__}: {exc}"[:200])
+            torch.cuda.synchronize()
+    return fns, failed
+
+
+def host_us(fn: Callable[[], object], calls: int = 50, warmup: int = 3) -> float:
+    """Host microseconds per call: back-to-back calls with the GPU left to run behind them (no
+    synchronization inside the loop), autograd off."""
+    with torch.no_grad():
+        for _ in range(warmup):
+            fn()
+        torch.cuda.synchronize()
+        start = time.perf_counter()
+        for _ in range(calls):
+            fn()
+        elapsed = time.perf_counter() - start
+        torch.cuda.synchronize()
+    return elapsed / calls * 1e6
 
 
 def kernel_times(fns: dict[str, Callable[[], object]], flusher: L2Flusher,
