@@ -5,8 +5,9 @@ checks, grid and block arithmetic, views, the output allocation), not Triton's l
 Each launcher is timed at each of its task's cpu shapes (and the GEMM at 128 x 4096 x 4096, whose
 rows need no padding), in the same process: as rendered (the plain `_cdiv`/`_next_pow2` host
 helpers); with those helpers swapped back to triton.cdiv/triton.next_power_of_2, which are
-constexpr functions in recent Triton; and, for the GEMM, with its launch recipes switched off
-(every call takes the first-call path). Also the helpers alone. Medians of 5 repeats of 2000
+constexpr functions in recent Triton; and, for launchers with launch recipes (the GEMM, the
+fused tail, composites holding them), with the recipes switched off (every call takes the
+first-call path). Also the helpers alone. Medians of 5 repeats of 2000
 calls. Writes bench/results/host-python-<device>.json.
 
     python bench/host_python.py
@@ -33,7 +34,8 @@ from verifier.core import load_candidate  # noqa: E402
 from verifier.environment import device_label, environment  # noqa: E402
 
 TASKS = ("softmax", "log_softmax", "rms_norm", "add_rms_norm", "layer_norm", "cross_entropy",
-         "swiglu", "argmax", "sum", "matmul_skinny", "linear_bias_gelu", "sdpa")
+         "swiglu", "argmax", "sum", "matmul_skinny", "linear_bias_gelu", "sdpa",
+         "conv_bn_relu", "conv_relu_bias_mean")  # the last two: composites, a conv and a tail
 EXTRA_SHAPES = {"matmul_skinny": [{"M": 128, "N": 4096, "K": 4096}]}
 CALLS, REPEATS = 2000, 5
 
@@ -98,12 +100,17 @@ def main() -> None:
                     helpers["_cdiv"] = per_call_us(lambda: module._cdiv(4099, 128))
                     helpers["_next_pow2"] = per_call_us(lambda: module._next_pow2(4099))
                 row = {"task": name, "shape": shape, "us_per_call": per_call_us(fn)}
-                if hasattr(module, "_RECIPES"):
-                    recipes = module._RECIPES
-                    module._RECIPES = _Forgetful()
+                # a launcher's recipe table: `_RECIPES`, or `_g0__RECIPES` in a composite
+                tables = [a for a, v in vars(module).items()
+                          if a.endswith("_RECIPES") and isinstance(v, dict)]
+                if tables:
+                    recipes = {a: getattr(module, a) for a in tables}
+                    for a in tables:
+                        setattr(module, a, _Forgetful())
                     row["us_per_call_without_recipes"] = per_call_us(fn)
-                    module._RECIPES = recipes
-                    row["recipe_taken"] = len(recipes) > 0
+                    for a, table in recipes.items():
+                        setattr(module, a, table)
+                    row["recipe_taken"] = all(len(t) > 0 for t in recipes.values())
                 module._cdiv, module._next_pow2 = triton.cdiv, triton.next_power_of_2
                 row["us_per_call_with_triton_helpers"] = per_call_us(fn)
                 rows.append(row)
