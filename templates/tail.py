@@ -46,6 +46,7 @@ class TailConfig:
     tile_elems: int
     r_block_max: int
     red_warps: int
+    red_split: int
 
 
 SPACE = (
@@ -54,9 +55,11 @@ SPACE = (
     Param("tile_elems", (1024, 2048, 4096, 8192)),
     Param("r_block_max", (16, 64, 256, 1024, 4096)),
     Param("red_warps", (2, 4, 8, 16)),
+    Param("red_split", (0, 1, 2, 4)),
 )
 
-DEFAULT = TailConfig(map_block=1024, map_warps=4, tile_elems=4096, r_block_max=1024, red_warps=8)
+DEFAULT = TailConfig(map_block=1024, map_warps=4, tile_elems=4096, r_block_max=1024, red_warps=8,
+                     red_split=2)
 
 
 def constraints(cfg: TailConfig) -> list[str]:

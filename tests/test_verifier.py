@@ -137,3 +137,43 @@ def test_hanging_candidate_times_out(task, tmp_path):
     request = VerifyRequest(str(task.path), task.source, source, "float32")
     data = verify_in_subprocess(request, detect_mode(), str(tmp_path), timeout_s=20)
     assert data["stage"] == "timeout" and not data["accepted"]
+
+
+LAUNCHER_SOURCE = '''import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def _fill(x, n, B: tl.constexpr):
+    offs = tl.arange(0, B)
+    tl.store(x + offs, 1.0, mask=offs < n)
+
+
+class ModelNew(torch.nn.Module):
+    pass
+'''
+
+
+@pytest.mark.gpu
+def test_a_launch_through_a_compiled_kernels_own_launcher_is_counted(tmp_path):
+    """Launch recipes keep `CompiledKernel[grid]` to skip the JIT's argument binding; such a
+    launch counts as the candidate's own, as a `kernel[grid](...)` launch does, so the
+    no-kernel-launch check sees it."""
+    import torch
+
+    from verifier import runtime
+    from verifier.core import load_candidate
+
+    runtime.install_launch_hooks()
+    module = load_candidate(LAUNCHER_SOURCE, tmp_path)
+    x = torch.zeros(8, device="cuda")
+    run = module._fill[(1,)](x, 8, B=8)[(1, 1, 1)]
+    with runtime.watch_call(module.__name__) as record:
+        run(x, 5, 8)
+    torch.cuda.synchronize()
+    assert record.own_launches == 1 and record.other_launches == 0
+    x.zero_()
+    run(x, 3, 8)  # outside a watched call: launched, not counted
+    torch.cuda.synchronize()
+    assert x.sum().item() == 3.0

@@ -1,10 +1,13 @@
 """Dynamic checks around a candidate's calls: whose kernels launched, which PyTorch ops ran, which
 threads appeared, and whether anything the verifier relies on was patched.
 
-Triton launches go through `JITFunction.run` (compiled) or `InterpretedFunction.run` (interpreter);
-wrapping those counts each launch by the module that defined the kernel, and marks the launch so
-the PyTorch work Triton does for itself (the interpreter copies arguments) is not charged to the
-candidate. CUDA C++ entry points built by kernel_zoo.cuda_ext report each call to an observer
+Triton launches go through `JITFunction.run` (compiled) or `InterpretedFunction.run` (interpreter),
+or through a compiled kernel's own launcher (`CompiledKernel[grid](...)`, which a launch recipe
+keeps to skip the JIT's argument binding); wrapping those counts each launch by the module that
+defined the kernel, and marks the launch so the PyTorch work Triton does for itself (the
+interpreter copies arguments) is not charged to the candidate. A launcher taken from a compiled
+kernel before these hooks went in is not counted: the call then fails as launching none of the
+candidate's kernels, never the other way round. CUDA C++ entry points built by kernel_zoo.cuda_ext report each call to an observer
 installed here, under the module that built them. Everything else PyTorch runs during a call is seen at the aten level by a dispatch mode.
 """
 
@@ -37,24 +40,51 @@ def _in_launch() -> bool:
     return getattr(_state, "depth", 0) > 0
 
 
+def _launch(module, count, launch, *args, **kwargs):
+    """A launch (or, not `count`, a warm-up compile) of a kernel defined in `module`: counted
+    while a call is watched."""
+    if not getattr(_state, "watching", False):
+        # Outside a watched call (timing, baselines, users' code) the hook costs one lookup.
+        return launch(*args, **kwargs)
+    if count:
+        _launches[module] += 1
+    _state.depth = getattr(_state, "depth", 0) + 1
+    try:
+        # Step out of any dispatch mode for the launch: Triton's own tensor work (the
+        # interpreter copies arguments) is not the candidate's, and intercepting it is slow.
+        with _disable_current_modes():
+            return launch(*args, **kwargs)
+    finally:
+        _state.depth -= 1
+
+
 def _wrap_run(original):
     def run(self, *args, grid, warmup, **kwargs):
-        if not getattr(_state, "watching", False):
-            # Outside a watched call (timing, baselines, users' code) the hook costs one lookup.
+        if not getattr(_state, "watching", False):  # the one lookup, as in _launch
             return original(self, *args, grid=grid, warmup=warmup, **kwargs)
-        if not warmup:
-            _launches[getattr(getattr(self, "fn", None), "__module__", None)] += 1
-        _state.depth = getattr(_state, "depth", 0) + 1
-        try:
-            # Step out of any dispatch mode for the launch: Triton's own tensor work (the
-            # interpreter copies arguments) is not the candidate's, and intercepting it is slow.
-            with _disable_current_modes():
-                return original(self, *args, grid=grid, warmup=warmup, **kwargs)
-        finally:
-            _state.depth -= 1
+        module = getattr(getattr(self, "fn", None), "__module__", None)
+        return _launch(module, not warmup, original, self, *args, grid=grid, warmup=warmup,
+                       **kwargs)
 
     run.__kzoo_wrapped__ = True
     return run
+
+
+def _wrap_getitem(original):
+    """CompiledKernel.__getitem__: the launcher it returns counts its launches under the module
+    of the kernel's source (its JITFunction's function)."""
+    def getitem(self, grid):
+        runner = original(self, grid)
+        jit = getattr(getattr(self, "src", None), "fn", None)
+        module = getattr(getattr(jit, "fn", None), "__module__", None)
+
+        def counted(*args, **kwargs):
+            return _launch(module, True, runner, *args, **kwargs)
+
+        return counted
+
+    getitem.__kzoo_wrapped__ = True
+    return getitem
 
 
 def _count_cuda_launch(owner: str) -> None:
@@ -83,6 +113,10 @@ def install_launch_hooks() -> None:
     for cls in classes:
         if not getattr(cls.run, "__kzoo_wrapped__", False):
             cls.run = _wrap_run(cls.run)
+    from triton.compiler.compiler import CompiledKernel
+
+    if not getattr(CompiledKernel.__getitem__, "__kzoo_wrapped__", False):
+        CompiledKernel.__getitem__ = _wrap_getitem(CompiledKernel.__getitem__)
     _installed = True
 
 
