@@ -22,7 +22,6 @@ the reference graph does. The composed Candidate is verified as a whole against 
 
 from __future__ import annotations
 
-import ast
 import dataclasses
 import hashlib
 import json
@@ -35,6 +34,7 @@ import torch.fx
 import torch.nn.functional as F
 
 from templates.base import InvalidConfig, Param, Template
+from templates.prefix import prefix_module
 from verifier.capture import LIBRARY_CALLS, _hashable, propagate
 
 MAX_WINDOW = 16  # nodes a group may span: matchers are tried on every window up to this size
@@ -365,79 +365,6 @@ def partition(task, gm: torch.fx.GraphModule, matchers) -> Partition:
 
 
 # ---- the composed candidate ---------------------------------------------------------------
-
-def _top_level_names(tree: ast.Module) -> set[str]:
-    names = set()
-    for stmt in tree.body:
-        if isinstance(stmt, (ast.FunctionDef, ast.ClassDef, ast.AsyncFunctionDef)):
-            names.add(stmt.name)
-        elif isinstance(stmt, ast.Assign):
-            for target in stmt.targets:
-                for sub in ast.walk(target):
-                    if isinstance(sub, ast.Name):
-                        names.add(sub.id)
-        elif isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
-            names.add(stmt.target.id)
-    return names
-
-
-def _locals_of(fn: ast.AST) -> set[str]:
-    args = fn.args
-    names = {a.arg for a in args.args + args.kwonlyargs + args.posonlyargs}
-    if args.vararg:
-        names.add(args.vararg.arg)
-    if args.kwarg:
-        names.add(args.kwarg.arg)
-    for sub in ast.walk(fn):
-        if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Store):
-            names.add(sub.id)
-    return names
-
-
-class _Renamer(ast.NodeTransformer):
-    def __init__(self, names: set[str], prefix: str):
-        self.names, self.prefix = names, prefix
-        self.shadowed: list[set[str]] = []
-
-    def _fn(self, node):
-        if not self.shadowed and node.name in self.names:
-            node.name = self.prefix + node.name
-        self.shadowed.append(_locals_of(node))
-        self.generic_visit(node)
-        self.shadowed.pop()
-        return node
-
-    visit_FunctionDef = _fn
-    visit_AsyncFunctionDef = _fn
-
-    def visit_ClassDef(self, node):
-        if not self.shadowed and node.name in self.names:
-            node.name = self.prefix + node.name
-        self.generic_visit(node)
-        return node
-
-    def visit_Name(self, node):
-        if node.id in self.names and not (self.shadowed and node.id in self.shadowed[-1]):
-            node.id = self.prefix + node.id
-        return node
-
-
-def prefix_module(source: str, prefix: str) -> tuple[list[str], str]:
-    """(the module's import lines, its body with every top-level name prefixed)."""
-    tree = ast.parse(source)
-    imports, body = [], []
-    for stmt in tree.body:
-        if isinstance(stmt, (ast.Import, ast.ImportFrom)):
-            imports.append(ast.unparse(stmt))
-        elif isinstance(stmt, ast.Expr) and isinstance(getattr(stmt, "value", None), ast.Constant) \
-                and isinstance(stmt.value.value, str) and not body:
-            continue  # the module docstring
-        else:
-            body.append(stmt)
-    module = ast.Module(body=body, type_ignores=[])
-    _Renamer(_top_level_names(module), prefix).visit(module)
-    return imports, ast.unparse(module)
-
 
 def _format(value: Any) -> str:
     if isinstance(value, torch.fx.Node):

@@ -46,6 +46,10 @@ Knobs:
   takes and why, so a benchmark records it. use_tma needs SPLIT_K == 1 (a constraint). With
   use_tma off the descriptor kernel is still rendered: a call whose rows the pointer kernel would
   have to copy into 16-element-aligned rows (K = 1000, N = 3073) takes it where it is valid.
+- skinny_rows 128: a call whose output has at most 128 rows (M, A's batch dims folded in where B
+  is one matrix) runs SKINNY_DEFAULT's kernels instead, rendered into the same module under a
+  `_skinny_` prefix; larger calls run this config's. One config cannot serve a task whose shapes
+  include both a decode batch (16 rows, where 128x256 tiles leave most SMs idle) and a large M.
 
 fp32 operands are multiplied in IEEE fp32 (`input_precision="ieee"`, never TF32); bf16/fp16
 accumulate in fp32. Shared memory is budgeted for 2-byte operands (the dtype is not known when a
@@ -60,12 +64,14 @@ stages that ran.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from dataclasses import dataclass
 from typing import Any
 
 from templates.base import InvalidConfig, Param, Template
 from templates.pointwise import render_expression, validate_inputs
+from templates.prefix import prefix_module
 
 # An H100/H200 thread block may use 227 KB of shared memory; the epilogue's layout conversion
 # reuses the pipeline's buffers, so the pipeline alone is budgeted.
@@ -92,6 +98,9 @@ class GemmConfig:
     EPILOGUE_SPLIT: int = 1  # the epilogue over 1, 2 or 4 column slices of the tile, in turn
     flatten: bool = False  # a persistent tile loop flattened with the K loop
     gelu_erf_fit: bool = False  # erf-GELU from erfc's Chebyshev fit instead of libdevice's erf
+    # calls with at most this many output rows run SKINNY_DEFAULT's kernels, rendered beside this
+    # config's (0: every call runs this config)
+    skinny_rows: int = 0
 
 
 SPACE = (
@@ -108,9 +117,10 @@ SPACE = (
     Param("EPILOGUE_SPLIT", (1, 2, 4)),
     Param("flatten", (False, True)),
     Param("gelu_erf_fit", (False, True)),
+    Param("skinny_rows", (0, 128)),
 )
 # the knobs a params dict written before them may lack, and the value each then takes
-LATER_KNOBS = {"EPILOGUE_SPLIT": 1, "flatten": False, "gelu_erf_fit": False}
+LATER_KNOBS = {"EPILOGUE_SPLIT": 1, "flatten": False, "gelu_erf_fit": False, "skinny_rows": 0}
 
 # Triton's matmul tutorial and Inductor's H100 mm configs: a 128x256x64 tile, 8 warps, 3 stages
 # (3 * (128*64 + 64*256) * 2 B = 144 KB of shared memory), grouped by 8; one program per tile,
@@ -221,6 +231,14 @@ class GemmTemplate(Template):
         """As Template.config; a params dict from before LATER_KNOBS existed gets their values."""
         return super().config({**LATER_KNOBS, **params})
 
+    def starts_for(self, bucket: str) -> list[Any]:
+        """As Template.starts_for; a skinny companion only where some calls may be skinny (not in
+        the rows_gt_128 bucket)."""
+        starts = super().starts_for(bucket)
+        if bucket == "rows_gt_128":
+            starts = [cfg for cfg in starts if not cfg.skinny_rows]
+        return starts
+
     def render(self, cfg: Any, **context: Any) -> str:
         if "a" in context and "b" in context:
             op = context.get("op", "missing")
@@ -240,7 +258,15 @@ class GemmTemplate(Template):
                        "epilogue_lines": rendered.lines, "epilogue_result": rendered.result,
                        "used_inputs": rendered.used_inputs,
                        "epilogue_json": json.dumps(epilogue)}
-        return super().render(cfg, **context)
+        source = super().render(cfg, **context)
+        if not cfg.skinny_rows or "a" not in context:
+            return source
+        # the skinny companion: SKINNY_DEFAULT's module, its names prefixed, after this one's
+        skinny = super().render(dataclasses.replace(SKINNY_DEFAULT, skinny_rows=0), **context)
+        imports, body = prefix_module(skinny, "_skinny_")
+        missing = [line for line in imports if line not in source.splitlines()]
+        return "\n\n".join([source.rstrip(), "# SKINNY_DEFAULT's kernels and launcher, for calls "
+                             f"with at most {cfg.skinny_rows} rows (skinny_rows)", *missing, body]) + "\n"
 
 
 TEMPLATE = GemmTemplate(
@@ -254,6 +280,6 @@ TEMPLATE = GemmTemplate(
     bytes_moved=bytes_moved,
     launcher="launch_{op}",
     bucket_defaults=(("rows_le_128", SKINNY_DEFAULT),),
-    seeds=(TILED,),
+    seeds=(TILED, dataclasses.replace(DEFAULT, skinny_rows=128)),
     doc=__doc__ or "",
 )

@@ -374,7 +374,8 @@ def test_tma_path_is_taken_and_correct_on_hopper(tmp_path):
 @pytest.mark.gpu
 def test_descriptor_launches_reuse_their_recipe_and_stay_correct(tmp_path):
     """A repeated descriptor-path call launches from its recipe (descriptors built anew over the
-    caller's tensors): right for new values and a new weight, recorded once per signature."""
+    caller's tensors, the compiled kernel's own launcher): right for new values and a new weight,
+    recorded once per signature."""
     if torch.cuda.get_device_capability()[0] < 9:
         pytest.skip("TMA needs sm_90")
     found = plan(_task("linear_bias_gelu"))
@@ -390,6 +391,8 @@ def test_descriptor_launches_reuse_their_recipe_and_stay_correct(tmp_path):
         ref = F.gelu(F.linear(x.double(), w.double(), b.double()))
         torch.testing.assert_close(got.double(), ref, rtol=1.6e-2, atol=1e-2)
         assert [r[0] for r in module._RECIPES.values()] == ["tma"]
+        # repeated calls launch through the compiled kernel's own launcher
+        assert all(r[-1] is not None for r in module._RECIPES.values())
 
 
 @pytest.mark.gpu
@@ -454,9 +457,37 @@ def test_skinny_plans_land_in_their_bucket_and_start_from_the_skinny_tile():
     assert template.default_for(skinny.shape_bucket) == SKINNY_DEFAULT
     assert template.default_for(large.shape_bucket) == DEFAULT
     # a fresh search tries the one-program-per-tile kernel second (faster at odd rows), except
-    # in the skinny bucket, whose start is its own
+    # in the skinny bucket, whose start is its own; the skinny companion third where a task's
+    # shapes may mix skinny and large rows (a bucket-less op)
     assert template.starts_for(large.shape_bucket) == [DEFAULT, TILED]
     assert template.starts_for(skinny.shape_bucket) == [SKINNY_DEFAULT]
+    assert template.starts_for("any") == [DEFAULT, TILED,
+                                          dataclasses.replace(DEFAULT, skinny_rows=128)]
+
+
+@pytest.mark.parametrize("cfg", [DEFAULT, SMALL], ids=["default", "small"])
+def test_a_skinny_companion_serves_the_calls_with_few_rows(cfg, tmp_path, verifier):
+    """skinny_rows = 128: calls whose output has at most 128 rows (A's batch dims folded in) run
+    SKINNY_DEFAULT's kernels, rendered into the module under a prefix; larger calls run the
+    config's own. Both correct, each recorded in its own recipe table; the verifier accepts it."""
+    found = plan(_task("linear_bias_silu"))
+    source = GEMM.render(dataclasses.replace(cfg, skinny_rows=128), **found.context)
+    module = _load(source, tmp_path)
+    torch.manual_seed(0)
+    # rows of 16-element multiples: no padded copy, so every call records its recipe; compiled
+    # kernels where there is a GPU
+    device = "cuda" if torch.cuda.is_available() else "cpu"
+    w, bias = torch.randn(32, 48, device=device) / 48 ** 0.5, torch.randn(32, device=device)
+    for shape, skinny_calls, own_calls in [((2, 8, 48), 1, 0), ((2, 70, 48), 1, 1),
+                                           ((128, 48), 2, 1)]:
+        x = torch.randn(shape, device=device)
+        got = module.launch_linear_bias_silu(x, w, bias)
+        torch.testing.assert_close(got.double(), F.silu(F.linear(x.double(), w.double(),
+                                                                 bias.double())),
+                                   rtol=1e-5, atol=1e-5)
+        assert (len(module._skinny__RECIPES), len(module._RECIPES)) == (skinny_calls, own_calls)
+    verdict = verifier.verify(_task("linear_bias_silu"), source, "float32")
+    assert verdict.accepted, verdict.reasons
 
 
 def test_unaligned_rows_are_padded_to_16_bytes_and_the_product_is_unchanged(tmp_path):
