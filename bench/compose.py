@@ -31,13 +31,18 @@ def run(names: list[str], trials: int, dtype: str, budget: float, out_dir: Path,
     import tasks
     from agent.loop import OptimizeOptions, optimize
     from agent.plan import plan
-    from verifier.environment import device_label, environment
+    from verifier.environment import device_label
 
     rows, failures = [], []
     storage = f"sqlite:///{tempfile.mkdtemp()}/compose-bench.db"
     for name in names:
         path = ROOT / "tasks" / f"{name}.py"
         task = tasks.load(path)
+        if dtype not in task.dtypes:  # recorded, and the run goes on with the next task
+            failures.append({"task": name, "dtype": dtype, "accepted": False, "reasons": [
+                f"dtype {dtype} is not among the task's dtypes {list(task.dtypes)}"]})
+            print(f"{name}: skipped: {failures[-1]['reasons'][0]}")
+            continue
         found = plan(task)
         started = time.monotonic()
         result = optimize(OptimizeOptions(
@@ -72,6 +77,17 @@ def run(names: list[str], trials: int, dtype: str, budget: float, out_dir: Path,
                 if row["task"] == name:
                     row["profile"] = entry_profile.get(json.dumps(row["shape"], sort_keys=True),
                                                        entry_profile.get("error"))
+        # written after every task: a crash or a timeout later in the run loses nothing timed
+        result = _write(out_dir, rows, failures, dtype, trials)
+    result = _write(out_dir, rows, failures, dtype, trials)
+    print(f"wrote {out_dir / f'compose-{device_label()}.json'}")
+    print(json.dumps(result["summary"]))
+    return result
+
+
+def _write(out_dir: Path, rows: list, failures: list, dtype: str, trials: int) -> dict:
+    from verifier.environment import device_label, environment
+
     speedups = [r["speedup_vs_eager"] for r in rows if r["speedup_vs_eager"]]
     result = {
         "what": "composed kernels (kzoo optimize on the plan's composite template) vs eager and "
@@ -88,8 +104,6 @@ def run(names: list[str], trials: int, dtype: str, budget: float, out_dir: Path,
     out_dir.mkdir(parents=True, exist_ok=True)
     path = out_dir / f"compose-{device_label()}.json"
     path.write_text(json.dumps(result, indent=2, default=str) + "\n")
-    print(f"wrote {path}")
-    print(json.dumps(result["summary"]))
     return result
 
 
