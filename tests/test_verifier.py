@@ -177,3 +177,44 @@ def test_a_launch_through_a_compiled_kernels_own_launcher_is_counted(tmp_path):
     run(x, 3, 8)  # outside a watched call: launched, not counted
     torch.cuda.synchronize()
     assert x.sum().item() == 3.0
+
+
+def test_only_threads_the_call_itself_starts_are_charged_to_it():
+    """A thread an unrelated thread starts during a watched call (PyTorch's compile-worker pool
+    restarts its idle timer from its reader thread after a torch.compile baseline) is not the
+    candidate's; one the call's own thread starts is, and so is one a thread of the call starts.
+    The background thread ends during the call, so "own" may take its ident: threads are told
+    apart as objects, not by ident."""
+    import threading
+    import time
+
+    from verifier import runtime
+
+    go, done, started = threading.Event(), threading.Event(), []
+
+    def background():  # stands in for the pool's reader thread, running before the call
+        go.wait(10)
+        timer = threading.Thread(target=done.wait, args=(10,), name="background_timer",
+                                 daemon=True)
+        timer.start()
+        started.append(timer)
+
+    threading.Thread(target=background, daemon=True).start()
+
+    def spawn():
+        threading.Thread(target=done.wait, args=(10,), name="grandchild", daemon=True).start()
+
+    try:
+        with runtime.watch_call("kzoo_candidate_threads") as record:
+            go.set()
+            deadline = time.monotonic() + 10
+            while not started and time.monotonic() < deadline:
+                time.sleep(0.01)
+            threading.Thread(target=done.wait, args=(10,), name="own", daemon=True).start()
+            child = threading.Thread(target=spawn, name="child", daemon=True)
+            child.start()
+            child.join()
+    finally:
+        done.set()
+    assert started and started[0].name == "background_timer"
+    assert sorted(record.new_threads) == ["grandchild", "own"]

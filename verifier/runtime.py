@@ -7,13 +7,16 @@ keeps to skip the JIT's argument binding); wrapping those counts each launch by 
 defined the kernel, and marks the launch so the PyTorch work Triton does for itself (the
 interpreter copies arguments) is not charged to the candidate. A launcher taken from a compiled
 kernel before these hooks went in is not counted: the call then fails as launching none of the
-candidate's kernels, never the other way round. CUDA C++ entry points built by kernel_zoo.cuda_ext report each call to an observer
-installed here, under the module that built them. Everything else PyTorch runs during a call is seen at the aten level by a dispatch mode.
+candidate's kernels, never the other way round. CUDA C++ entry points built by kernel_zoo.cuda_ext
+report each call to an observer installed here, under the module that built them. Everything else
+PyTorch runs during a call is seen at the aten level by a dispatch mode. Threads left running are
+charged to the candidate unless a thread unrelated to the call was seen starting them.
 """
 
 from __future__ import annotations
 
 import threading
+import weakref
 from collections import Counter
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -34,6 +37,14 @@ ALLOWED_ATEN = {
 _state = threading.local()
 _launches: Counter = Counter()
 _installed = False
+# Thread starts while a call is watched, by who started them. A thread the watched call's own
+# thread (or a thread it started, transitively) starts is the candidate's; one a thread unrelated
+# to the call starts (PyTorch's compile-worker pool restarting its idle timer from its reader
+# thread after a torch.compile baseline) is not, and is not charged to the candidate. A thread
+# whose start was not seen (started outside Python) stays charged.
+_watched_thread: int | None = None
+_candidate_threads: weakref.WeakSet = weakref.WeakSet()
+_foreign_threads: weakref.WeakSet = weakref.WeakSet()
 
 
 def _in_launch() -> bool:
@@ -87,6 +98,20 @@ def _wrap_getitem(original):
     return getitem
 
 
+def _wrap_thread_start(original):
+    def start(self, *args, **kwargs):
+        if _watched_thread is not None:
+            if threading.get_ident() == _watched_thread or \
+                    threading.current_thread() in _candidate_threads:
+                _candidate_threads.add(self)
+            else:
+                _foreign_threads.add(self)
+        return original(self, *args, **kwargs)
+
+    start.__kzoo_wrapped__ = True
+    return start
+
+
 def _count_cuda_launch(owner: str) -> None:
     if getattr(_state, "watching", False):
         _launches[owner] += 1
@@ -113,6 +138,8 @@ def install_launch_hooks() -> None:
     for cls in classes:
         if not getattr(cls.run, "__kzoo_wrapped__", False):
             cls.run = _wrap_run(cls.run)
+    if not getattr(threading.Thread.start, "__kzoo_wrapped__", False):
+        threading.Thread.start = _wrap_thread_start(threading.Thread.start)
     from triton.compiler.compiler import CompiledKernel
 
     if not getattr(CompiledKernel.__getitem__, "__kzoo_wrapped__", False):
@@ -147,17 +174,22 @@ def watch_call(candidate_module: str, library_aten: frozenset[str] = frozenset()
     """Record what one candidate call launches, computes with PyTorch, and leaves running.
     `library_aten`: aten ops of the library calls the task's reference makes (a convolution),
     which a composed candidate makes too."""
+    global _watched_thread
     install_launch_hooks()
     before = dict(_launches)
-    threads_before = {t.ident for t in threading.enumerate()}
+    # the Thread objects, not their idents: a thread that ends frees its ident for the next one
+    threads_before = set(threading.enumerate())
     record = CallRecord()
     monitor = _AtenMonitor(library_aten)
+    _foreign_threads.clear()
+    _watched_thread = threading.get_ident()
     _state.watching = True
     try:
         with monitor:
             yield record
     finally:
         _state.watching = False
+        _watched_thread = None
         for module, count in _launches.items():
             delta = count - before.get(module, 0)
             if module == candidate_module:
@@ -166,7 +198,8 @@ def watch_call(candidate_module: str, library_aten: frozenset[str] = frozenset()
                 record.other_launches += delta
         record.torch_ops = dict(monitor.ops)
         record.new_threads = [t.name for t in threading.enumerate()
-                              if t.ident not in threads_before and t.is_alive()]
+                              if t not in threads_before and t.is_alive()
+                              and t not in _foreign_threads]
 
 
 # ---- what the verifier relies on, snapshotted so a candidate's patching shows -----------------
