@@ -22,8 +22,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-DEFAULT_TASKS = ("linear_bias_gelu", "conv_relu_bias_mean", "conv_bn_relu",
-                 "conv_groupnorm_swish", "conv_pool_sigmoid_sum", "layer_norm_gelu")
+# issue #5's Linear+epilogue and convolution+tail tasks (bfloat16), and a norm with a tail
+DEFAULT_TASKS = ("linear_bias_gelu", "linear_bias_silu", "linear_residual", "linear_layer_norm",
+                 "conv_relu_bias_mean", "conv_bn_relu", "conv_groupnorm_swish",
+                 "conv_pool_sigmoid_sum", "conv_transpose_tanh_mean", "conv_gelu_channel_sum",
+                 "layer_norm_gelu")
 
 
 def run(names: list[str], trials: int, dtype: str, budget: float, out_dir: Path,

@@ -50,6 +50,11 @@ Knobs:
   is one matrix) runs SKINNY_DEFAULT's kernels instead, rendered into the same module under a
   `_skinny_` prefix; larger calls run this config's. One config cannot serve a task whose shapes
   include both a decode batch (16 rows, where 128x256 tiles leave most SMs idle) and a large M.
+- odd_tiled: a call whose K or N is not a multiple of 16 elements (rows the descriptor kernel
+  reads in place, 1000 and 3073 say) runs TILED's kernels instead (`_odd_` prefix), where larger
+  skinny calls are not already routed. At 4099 x 1000 -> 3073 TILED took 0.098 ms and DEFAULT
+  0.146, each of DEFAULT's knobs costing there (runs/gemm-odd-h100-round41.json), while DEFAULT
+  is the faster at aligned large shapes.
 
 fp32 operands are multiplied in IEEE fp32 (`input_precision="ieee"`, never TF32); bf16/fp16
 accumulate in fp32. Shared memory is budgeted for 2-byte operands (the dtype is not known when a
@@ -101,6 +106,8 @@ class GemmConfig:
     # calls with at most this many output rows run SKINNY_DEFAULT's kernels, rendered beside this
     # config's (0: every call runs this config)
     skinny_rows: int = 0
+    # calls with K or N not a multiple of 16 elements run TILED's kernels, rendered beside these
+    odd_tiled: bool = False
 
 
 SPACE = (
@@ -118,9 +125,11 @@ SPACE = (
     Param("flatten", (False, True)),
     Param("gelu_erf_fit", (False, True)),
     Param("skinny_rows", (0, 128)),
+    Param("odd_tiled", (False, True)),
 )
 # the knobs a params dict written before them may lack, and the value each then takes
-LATER_KNOBS = {"EPILOGUE_SPLIT": 1, "flatten": False, "gelu_erf_fit": False, "skinny_rows": 0}
+LATER_KNOBS = {"EPILOGUE_SPLIT": 1, "flatten": False, "gelu_erf_fit": False, "skinny_rows": 0,
+               "odd_tiled": False}
 
 # Triton's matmul tutorial and Inductor's H100 mm configs: a 128x256x64 tile, 8 warps, 3 stages
 # (3 * (128*64 + 64*256) * 2 B = 144 KB of shared memory), grouped by 8; one program per tile,
@@ -236,8 +245,8 @@ class GemmTemplate(Template):
         the rows_gt_128 bucket)."""
         starts = super().starts_for(bucket)
         if bucket == "rows_gt_128":
-            starts = [cfg for cfg in starts if not cfg.skinny_rows]
-        return starts
+            starts = [dataclasses.replace(cfg, skinny_rows=0) for cfg in starts]
+        return list(dict.fromkeys(starts))
 
     def render(self, cfg: Any, **context: Any) -> str:
         if "a" in context and "b" in context:
@@ -259,14 +268,23 @@ class GemmTemplate(Template):
                        "used_inputs": rendered.used_inputs,
                        "epilogue_json": json.dumps(epilogue)}
         source = super().render(cfg, **context)
-        if not cfg.skinny_rows or "a" not in context:
+        if "a" not in context:
             return source
-        # the skinny companion: SKINNY_DEFAULT's module, its names prefixed, after this one's
-        skinny = super().render(dataclasses.replace(SKINNY_DEFAULT, skinny_rows=0), **context)
-        imports, body = prefix_module(skinny, "_skinny_")
-        missing = [line for line in imports if line not in source.splitlines()]
-        return "\n\n".join([source.rstrip(), "# SKINNY_DEFAULT's kernels and launcher, for calls "
-                             f"with at most {cfg.skinny_rows} rows (skinny_rows)", *missing, body]) + "\n"
+        # companions: another config's module, its names prefixed, after this one's
+        parts = [source.rstrip()]
+        lines = set(source.splitlines())
+        for knob, prefix, base in (("skinny_rows", "_skinny_", SKINNY_DEFAULT),
+                                   ("odd_tiled", "_odd_", TILED)):
+            if not getattr(cfg, knob):
+                continue
+            companion = super().render(dataclasses.replace(base, skinny_rows=0, odd_tiled=False),
+                                       **context)
+            imports, body = prefix_module(companion, prefix)
+            parts.append(f"# {knob}: the kernels and launcher of the calls it routes ({prefix})")
+            parts += [line for line in imports if line not in lines]
+            lines.update(imports)
+            parts.append(body)
+        return "\n\n".join(parts) + "\n"
 
 
 TEMPLATE = GemmTemplate(
@@ -280,6 +298,6 @@ TEMPLATE = GemmTemplate(
     bytes_moved=bytes_moved,
     launcher="launch_{op}",
     bucket_defaults=(("rows_le_128", SKINNY_DEFAULT),),
-    seeds=(TILED, dataclasses.replace(DEFAULT, skinny_rows=128)),
+    seeds=(TILED, dataclasses.replace(DEFAULT, skinny_rows=128, odd_tiled=True)),
     doc=__doc__ or "",
 )

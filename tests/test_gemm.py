@@ -77,6 +77,36 @@ def test_knob_is_verified_correct(verifier, name, dtype, cfg):
     assert verdict.accepted, verdict.reasons
 
 
+def test_the_odd_companion_serves_the_calls_whose_rows_are_not_16_aligned(tmp_path, verifier):
+    """odd_tiled: calls whose K or N is not a multiple of 16 elements run TILED's kernels (under
+    the `_odd_` prefix); skinny calls still go to the skinny companion first; the rest run the
+    config's own. Each correct; the verifier accepts the module."""
+    found = plan(_task("linear_bias_gelu"))
+    cfg = dataclasses.replace(DEFAULT, skinny_rows=128, odd_tiled=True)
+    source = GEMM.render(cfg, **found.context)
+    module = _load(source, tmp_path)
+    routed = []
+    for name in ("_skinny_launch_linear_bias_gelu", "_odd_launch_linear_bias_gelu", "_gemm"):
+        original = getattr(module, name)
+        setattr(module, name, lambda *args, _f=original, _n=name: routed.append(_n) or _f(*args))
+    device = "cuda" if torch.cuda.is_available() else "cpu"
+    torch.manual_seed(0)
+    for (m, k, n), want in [((200, 40, 32), "_odd_launch_linear_bias_gelu"),
+                            ((200, 48, 24), "_odd_launch_linear_bias_gelu"),
+                            ((20, 40, 24), "_skinny_launch_linear_bias_gelu"),
+                            ((200, 48, 32), "_gemm")]:
+        x = torch.randn(m, k, device=device)
+        w, bias = torch.randn(n, k, device=device) / k ** 0.5, torch.randn(n, device=device)
+        routed.clear()
+        got = module.launch_linear_bias_gelu(x, w, bias)
+        assert routed[0] == want, (m, k, n)
+        torch.testing.assert_close(got.double(), F.gelu(F.linear(x.double(), w.double(),
+                                                                 bias.double())),
+                                   rtol=1e-5, atol=1e-5)
+    verdict = verifier.verify(_task("linear_bias_gelu"), source, "float32")
+    assert verdict.accepted, verdict.reasons
+
+
 def test_a_wrong_epilogue_is_rejected(verifier):
     """Rendered without the bias (GELU of the bare matmul): the verifier must say no."""
     verdict = _verify(verifier, "linear_bias_gelu", "bfloat16", epilogue=["gelu", ["acc"], "none"])
@@ -457,12 +487,14 @@ def test_skinny_plans_land_in_their_bucket_and_start_from_the_skinny_tile():
     assert template.default_for(skinny.shape_bucket) == SKINNY_DEFAULT
     assert template.default_for(large.shape_bucket) == DEFAULT
     # a fresh search tries the one-program-per-tile kernel second (faster at odd rows), except
-    # in the skinny bucket, whose start is its own; the skinny companion third where a task's
-    # shapes may mix skinny and large rows (a bucket-less op)
-    assert template.starts_for(large.shape_bucket) == [DEFAULT, TILED]
+    # in the skinny bucket, whose start is its own; third, DEFAULT with TILED serving the odd
+    # rows, and with the skinny companion too where a task's shapes may mix skinny and large rows
+    # (a bucket-less op)
+    assert template.starts_for(large.shape_bucket) == [DEFAULT, TILED,
+                                                       dataclasses.replace(DEFAULT, odd_tiled=True)]
     assert template.starts_for(skinny.shape_bucket) == [SKINNY_DEFAULT]
-    assert template.starts_for("any") == [DEFAULT, TILED,
-                                          dataclasses.replace(DEFAULT, skinny_rows=128)]
+    assert template.starts_for("any") == [
+        DEFAULT, TILED, dataclasses.replace(DEFAULT, skinny_rows=128, odd_tiled=True)]
 
 
 @pytest.mark.parametrize("cfg", [DEFAULT, SMALL], ids=["default", "small"])
