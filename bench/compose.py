@@ -56,7 +56,8 @@ def run(names: list[str], trials: int, dtype: str, budget: float, out_dir: Path,
         entry = {"task": name, "family": found.family, "template": best.get("template"),
                  "params": best.get("params"), "dtype": dtype, "trials": result.payload["trials"],
                  "seconds": round(time.monotonic() - started, 1),
-                 "accepted": bool(verdict.get("accepted")), "reasons": verdict.get("reasons", [])}
+                 "accepted": bool(verdict.get("accepted")), "reasons": verdict.get("reasons", []),
+                 "trial_log": _trial_log(result.payload["study"], storage)}
         if found.partition is not None:
             entry["groups"] = [g.template for g in found.partition.groups]
             entry["library_calls"] = [n.name for n in found.partition.library]
@@ -86,6 +87,17 @@ def run(names: list[str], trials: int, dtype: str, budget: float, out_dir: Path,
     print(f"wrote {out_dir / f'compose-{device_label()}.json'}")
     print(json.dumps(result["summary"]))
     return result
+
+
+def _trial_log(study_name: str, storage: str) -> list[dict]:
+    """Every trial of the task's search: its params, score and verdict (why a start lost)."""
+    from search.study import completed_trials, open_study
+
+    return [{"trial": r.number, "params": r.params, "score": r.value,
+             "accepted": bool((r.verdict or {}).get("accepted")),
+             "speedup_vs_best_baseline": (r.verdict or {}).get("speedup_vs_best_baseline"),
+             "reasons": (r.verdict or {}).get("reasons", [])[:2]}
+            for r in completed_trials(open_study(study_name, storage))]
 
 
 def _write(out_dir: Path, rows: list, failures: list, dtype: str, trials: int) -> dict:

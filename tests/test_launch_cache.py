@@ -1,0 +1,56 @@
+"""Launchers without launch recipes (norm, pointwise) keep the compiled kernel's own launcher by
+what Triton specializes a launch on (`_launch` in templates/_model.jinja): a repeat of the same
+specialization launches through it, a new one through the JIT. In Triton's interpreter there is no
+compiled kernel and nothing is kept; on a GPU the kept launches are correct and counted."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import torch
+import torch.nn.functional as F
+
+import tasks
+from agent.plan import plan
+from verifier.core import load_candidate
+
+ROOT = Path(__file__).resolve().parents[1]
+DEVICE = "cuda" if torch.cuda.is_available() else "cpu"
+
+
+def _module(name: str, tmp_path):
+    found = plan(tasks.load(ROOT / "tasks" / f"{name}.py"))
+    template = found.template_object()
+    return load_candidate(template.render(template.default, **found.context), tmp_path)
+
+
+def test_norm_and_pointwise_launches_are_kept_per_specialization(tmp_path):
+    norm = _module("layer_norm", tmp_path)
+    swiglu = _module("swiglu", tmp_path)
+    torch.manual_seed(0)
+    for rows, cols in [(6, 40), (6, 40), (9, 40), (6, 72)]:
+        x = torch.randn(rows, cols, device=DEVICE)
+        w, b = torch.randn(cols, device=DEVICE), torch.randn(cols, device=DEVICE)
+        torch.testing.assert_close(norm.launch_layer_norm(x, (cols,), w, b),
+                                   F.layer_norm(x, (cols,), w, b), rtol=1e-5, atol=1e-5)
+        gate = torch.randn(rows, cols, device=DEVICE)
+        torch.testing.assert_close(swiglu.launch_swiglu(x, gate), F.silu(x) * gate,
+                                   rtol=1e-5, atol=1e-5)
+    # three specializations each (the repeat of (6, 40) reuses the first); none in the interpreter
+    want = 3 if DEVICE == "cuda" else 0
+    assert len(norm._LAUNCHERS) == want and len(swiglu._LAUNCHERS) == want
+
+
+@pytest.mark.gpu
+def test_a_kept_launch_counts_as_the_candidates_own(tmp_path):
+    from verifier import runtime
+
+    runtime.install_launch_hooks()
+    norm = _module("layer_norm", tmp_path)
+    x, w = torch.randn(4, 64, device="cuda"), torch.randn(64, device="cuda")
+    norm.launch_layer_norm(x, (64,), w, None)  # the JIT launch, kept
+    assert len(norm._LAUNCHERS) == 1
+    with runtime.watch_call(norm.__name__) as record:
+        norm.launch_layer_norm(x, (64,), w, None)
+    assert record.own_launches == 1
