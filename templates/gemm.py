@@ -51,8 +51,8 @@ Knobs:
   `_skinny_` prefix; larger calls run this config's. One config cannot serve a task whose shapes
   include both a decode batch (16 rows, where 128x256 tiles leave most SMs idle) and a large M.
 - odd_tiled: a call whose K or N is not a multiple of 16 elements (rows the descriptor kernel
-  reads in place, 1000 and 3073 say) runs TILED's kernels instead (`_odd_` prefix), where larger
-  skinny calls are not already routed. At 4099 x 1000 -> 3073 TILED took 0.098 ms and DEFAULT
+  reads in place, 1000 and 3073 say) runs TILED's kernels instead (`_odd_` prefix), unless the
+  skinny companion takes it first. At 4099 x 1000 -> 3073 TILED took 0.098 ms and DEFAULT
   0.146, each of DEFAULT's knobs costing there (runs/gemm-odd-h100-round41.json), while DEFAULT
   is the faster at aligned large shapes.
 
