@@ -15,13 +15,15 @@ torch.compile(Model, mode="max-autotune") (minutes of autotuning per case: only 
 the GPU's work without the host's, whose time per call varies with the machine.
 
 --configs times a short list of candidate configs per case instead (correctness checked first),
-beside cuBLAS, and writes bench/results/gemm-configs-<device>.json with the best per case.
+beside cuBLAS, and writes bench/results/gemm-configs-<device>.json with the best per case;
+--candidates FILE gives the list (a JSON list of template params), and --unconstrained times
+configs the template's constraints would prune as well.
 
 --smoke runs everything on the CPU in Triton's interpreter at the tasks' tiny cpu shapes:
 correctness only, nothing timed, nothing written.
 
     python bench/gemm.py [--max-autotune] [--config-json FILE] [--graphs]
-    python bench/gemm.py --configs
+    python bench/gemm.py --configs [--cases C,D] [--candidates FILE [--unconstrained]]
     python bench/gemm.py --smoke
 """
 
@@ -179,10 +181,15 @@ class Setup:
         self.flops = self.task.formula_value("flops", self.inputs[0].element_size())
         self.device = device
 
-    def candidate(self, cfg: GemmConfig, cache: Path, variant: str = ""):
+    def candidate(self, cfg: GemmConfig, cache: Path, variant: str = "",
+                  unconstrained: bool = False):
         """(module, ModelNew with the model's weights); a `variant` names a module of its own
-        (one a caller may patch) for the same source."""
-        source = get_template("gemm").render(cfg, **self.plan.context)
+        (one a caller may patch) for the same source; `unconstrained` renders a config the
+        template's constraints prune (to test a constraint)."""
+        template = get_template("gemm")
+        if unconstrained:
+            template = dataclasses.replace(template, constraints=lambda cfg: [])
+        source = template.render(cfg, **self.plan.context)
         if variant:
             source += f"\n# variant: {variant}\n"
         module = load_candidate(source, cache)
@@ -290,15 +297,18 @@ def run_configs(args, device, cache: Path) -> dict:
     for case in _selected(args):
         setup = Setup(case, device, args.smoke)
         configs = CANDIDATES[case.kind] or CANDIDATES["large"]
+        if args.candidates:
+            configs = [get_template("gemm").config(p)
+                       for p in json.loads(Path(args.candidates).read_text())]
         fns, results = {}, []
         for i, cfg in enumerate(configs):
             problems = constraints(cfg)
             entry = {"config": dataclasses.asdict(cfg), "problems": problems}
             results.append(entry)
-            if problems:
+            if problems and not args.unconstrained:
                 continue
             try:  # a config that fails to compile is recorded, and the others still run
-                module, model = setup.candidate(cfg, cache)
+                module, model = setup.candidate(cfg, cache, unconstrained=bool(problems))
                 entry["tma_path"] = setup.tma_path(module)
                 entry["correctness"] = setup.check(model)
             except Exception as exc:
@@ -366,6 +376,12 @@ def main() -> int:
     parser.add_argument("--configs", action="store_true", help="time candidate configs per case")
     parser.add_argument("--cases", help="comma-separated case names (default: all)")
     parser.add_argument("--config-json", help="JSON file: case name -> template params")
+    parser.add_argument("--candidates",
+                        help="with --configs: a JSON list of template params to time at every "
+                             "selected case instead of the built-in candidates")
+    parser.add_argument("--unconstrained", action="store_true",
+                        help="with --configs: time candidates the template's constraints prune "
+                             "too (their problems are recorded): for testing a constraint")
     parser.add_argument("--max-autotune", action="store_true",
                         help="also time torch.compile(mode='max-autotune') (minutes per case)")
     parser.add_argument("--max-autotune-cases",
