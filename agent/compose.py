@@ -14,8 +14,10 @@ ops) into:
 - **unmatched** compute nodes, reported by name; a graph with any is not covered.
 
 `CompositeTemplate` searches the groups together (parameter `g<i>_config` picks one of 24
-valid configs of group i's template: its starting config, then seeded draws from its space) and
-renders one module: each group's rendered kernels with their top-level names prefixed `_g<i>_`,
+valid configs of group i's template: its starting config, the shipped zoo's configs for the
+group's op (tuned on a GPU for that op alone), the template's other starts, then seeded draws
+from its space; a fresh search tries the known picks right after the default) and renders one
+module: each group's rendered kernels with their top-level names prefixed `_g<i>_`,
 and a `ModelNew` whose forward calls the groups' modules in order with the library calls between, as
 the reference graph does. The composed Candidate is verified as a whole against `Model`.
 """
@@ -510,20 +512,25 @@ def composite_template(task, part: Partition) -> CompositeTemplate:
 
     if not part.covered:
         raise ValueError("an uncovered partition has no composed template")
-    groups, menus = [], []
+    groups, menus, known = [], [], []
     space, shares = [], []
     for group in part.groups:
         template = get_template(group.template)
         context = dict(group.found["context"])
         groups.append((template, context))
-        menu = _menu(template, template.starts_for(group.found.get("bucket", "any")))
+        first, *others = template.starts_for(group.found.get("bucket", "any"))
+        tuned = _tuned(template, context.get("op"), _traced_shape(group))
+        menu = _menu(template, [first, *tuned, *others])
         menus.append(tuple(menu))
+        # how many of the menu's first entries are picks worth trying before a sampler's draws
+        known.append(min(len(menu), 1 + len(tuned) + len(others)))
         space.append(Param(f"g{group.index}_config", tuple(range(len(menu)))))
         for p in context.get("params", []):
             shares.append((group.index, p["path"]))
     config_type = dataclasses.make_dataclass(
         "CompositeConfig", [(p.name, object) for p in space], frozen=True)
     default = config_type(**{p.name: 0 for p in space})
+    seeds = _seeds(config_type, [p.name for p in space], known)
 
     def constraints(cfg):
         problems = []
@@ -556,7 +563,12 @@ def composite_template(task, part: Partition) -> CompositeTemplate:
                 call = f"self.g{group.index}({', '.join(v.name for v in group.inputs)})"
                 lines.append(f"{outs} = {call}")
     names = "+".join(t.name for t, _ in groups)
-    digest = hashlib.sha256(names.encode()).hexdigest()[:6]
+    # The name (and so the study's) hashes the menus too: a pick is an index into its group's
+    # menu, so a study whose menus changed (a template's space, the shipped zoo's configs) must
+    # not resume with old scores under new configs.
+    menus_text = json.dumps([[dataclasses.asdict(c) for c in m] for m in menus], sort_keys=True,
+                            default=str)
+    digest = hashlib.sha256(f"{names}\n{menus_text}".encode()).hexdigest()[:6]
     description = ", ".join(f"g{i} {t.name}({c.get('op', '')})" for i, (t, c) in enumerate(groups))
     library = sorted({LIBRARY_CALLS[n.target] for n in part.library})
     if library:
@@ -566,27 +578,96 @@ def composite_template(task, part: Partition) -> CompositeTemplate:
         raise NotImplementedError("a composed candidate's bytes come from its task")
 
     return CompositeTemplate(
-        name=f"composite-{names}-{digest}" if len(groups) > 1 else f"composite-{names}",
+        name=f"composite-{names}-{digest}",
         family="composite", jinja_file="", config_type=config_type, space=tuple(space),
         default=default, constraints=constraints, bytes_moved=bytes_moved,
         launcher="ModelNew", doc=__doc__ or "", groups=tuple(groups),
         forward_lines=tuple(lines), forward_args=tuple(args),
         params=tuple(dict.fromkeys(params)), shares=tuple(shares), description=description,
-        menus=tuple(menus),
+        menus=tuple(menus), seeds=tuple(seeds),
     )
 
 
 MENU_SIZE = 24  # configs per group the composed search picks from
+MAX_TUNED = 6  # of them, at most this many from the shipped zoo's entries for the group's op
+MAX_SEEDS = 6  # composed configs a fresh search tries right after its default
+
+
+def _traced_shape(group) -> tuple[int, ...] | None:
+    """The shape of the group's first input as traced, when the capture recorded it."""
+    meta = group.inputs[0].meta.get("tensor_meta") if group.inputs else None
+    return tuple(meta.shape) if meta is not None else None
+
+
+def _tuned(template, op: str | None, shape: tuple[int, ...] | None) -> list:
+    """The configs of `template` that the shipped zoo's newest entry of `op` holds (tuned on a GPU
+    for that op alone, every arch, dtype and shape bucket), at most MAX_TUNED: nearest first to
+    the bucket of the traced `shape`, then by arch, dtype and bucket. Only the
+    shipped zoo, which changes with the repository, as the template's space does: a user's
+    promotions would change the menu, and with it what a resumed study's picks mean."""
+    from kernel_zoo import _home, buckets, store
+
+    if not op:
+        return []
+    try:
+        entries = store.newest_entries(op, zoo_dirs=[_home.SHIPPED_ZOO])
+    except store.ZooError:  # not an op name, or a broken manifest: the menu goes without
+        return []
+    configs = [c for entry in entries for c in entry.manifest["configs"]
+               if c.get("template") == template.name]
+    names = buckets.bucket_names(op)
+    wanted = buckets.bucket_of(op, shape) if shape is not None else None
+
+    def distance(bucket: str) -> float:
+        """How far a config's bucket is from the traced shape's: buckets apart in the op's
+        scheme ("any", tuned across shapes, half a step)."""
+        if wanted is None or bucket not in names or wanted not in names:
+            return 0.0
+        if bucket == buckets.ANY or wanted == buckets.ANY:
+            return 0.0 if bucket == wanted else 0.5
+        return abs(names.index(bucket) - names.index(wanted))
+
+    configs.sort(key=lambda c: (distance(c["shape_bucket"]), c["arch"], c["dtype"],
+                                c["shape_bucket"]))
+    found = []
+    for c in configs:
+        try:
+            cfg = template.config(c["params"])
+        except InvalidConfig:  # params of an older space: not a pick of this one
+            continue
+        if cfg not in found and not template.violations(cfg):
+            found.append(cfg)
+    return found[:MAX_TUNED]
+
+
+def _seeds(config_type, names: list[str], known: list[int]) -> list:
+    """Composed configs a fresh search tries after the default (every group at its start): first
+    every group at its first known alternative (a zoo-tuned config where the group has one), then
+    one group at a time through its known alternatives, the others at their starts; at most
+    MAX_SEEDS. A search of a few trials tries what is known to be good before random draws."""
+    seeds = []
+    if sum(1 for k in known if k > 1) > 1:
+        seeds.append(config_type(**{n: int(k > 1) for n, k in zip(names, known)}))
+    for i, (name, k) in enumerate(zip(names, known)):
+        for pick in range(1, k):
+            cfg = config_type(**{n: (pick if j == i else 0) for j, n in enumerate(names)})
+            if cfg not in seeds:
+                seeds.append(cfg)
+    return seeds[:MAX_SEEDS]
 
 
 def _menu(template, starts: list) -> list:
-    """`starts` (the template's start for the group's bucket, then its seeds), then distinct valid
-    configs of the template's space up to MENU_SIZE, drawn with a seed of the template's name (the
-    same menu every run, so a study resumes)."""
+    """`starts` (the template's start for the group's bucket, the zoo's tuned configs for the
+    group's op, the template's seeds; repeats dropped), then distinct valid configs of the
+    template's space up to MENU_SIZE, drawn with a seed of the template's name (the same menu
+    every run, so a study resumes)."""
     import random
 
     rng = random.Random(template.name)
-    menu = list(starts[:MENU_SIZE])
+    menu = []
+    for cfg in starts:
+        if cfg not in menu and len(menu) < MENU_SIZE:
+            menu.append(cfg)
     seen = {json.dumps(dataclasses.asdict(cfg), sort_keys=True, default=str) for cfg in menu}
     for _ in range(200 * MENU_SIZE):
         if len(menu) >= MENU_SIZE:
