@@ -96,7 +96,10 @@ def _trial_log(study_name: str, storage: str) -> list[dict]:
     return [{"trial": r.number, "params": r.params, "score": r.value,
              "accepted": bool((r.verdict or {}).get("accepted")),
              "speedup_vs_best_baseline": (r.verdict or {}).get("speedup_vs_best_baseline"),
-             "reasons": (r.verdict or {}).get("reasons", [])[:2]}
+             "reasons": (r.verdict or {}).get("reasons", [])[:2],
+             "shapes": [{"shape": sh.get("shape"), "ms": sh.get("ms"), "eager_ms": sh.get("eager_ms"),
+                         "compile_ms": sh.get("compile_ms")}
+                        for sh in (r.verdict or {}).get("shapes", [])]}
             for r in completed_trials(open_study(study_name, storage))]
 
 
