@@ -39,6 +39,12 @@ six instructions per score besides the two matmuls, so moving work off the MUFU 
 the bottleneck to instruction issue. Adding only relative position's -kv_idx term (q_idx's part is
 a row constant, which softmax does not see) was correct and no faster on an H100 (0.89x of the
 same run's SDPA kernel against 0.93x; runs/attention-h100-round22-relpos-row-constant.json).
+Computing the next key block's scores before this block's softmax (the loop carrying them), so
+that matmul could run while the softmax does, was correct in the interpreter and gained nothing
+on an H100 (Triton 3.6): at 128 x 64 tiles level or slower (SDPA case 466 against 467 TFLOP/s,
+causal 360 against 383); at 128 x 128 it needs two stages to fit shared memory (262 KB at three),
+and there it ran 460 against the same tiles' 468 without it and the default's 514
+(runs/attention-variants-h100-round62-qk-ahead.json, -round63-qk-ahead.json).
 """
 
 from __future__ import annotations
