@@ -494,6 +494,14 @@ class CompositeTemplate(Template):
         return "\n".join(lines) + "\n"
 
 
+def _passed_on(part: Partition, node: torch.fx.Node, user: torch.fx.Node) -> bool:
+    """Whether the composed forward hands `node`'s value to `user` itself: `user` is outside
+    every group (a library call, a view, the output), or it is in a group that takes `node` as an
+    input."""
+    group = part.group_of(user)
+    return group is None or any(v is node for v in group.inputs)
+
+
 def _declare(paths) -> list[str]:
     lines, owners = [], []
     for path in paths:
@@ -549,7 +557,10 @@ def composite_template(task, part: Partition) -> CompositeTemplate:
         if node.op == "placeholder":
             args.append(node.name)
         elif node.op == "get_attr":
-            lines.append(f"{node.name} = self.{node.target}")
+            # read here only where the forward itself passes it on (a library call, a group's
+            # input, the output); a group reads the parameters it mirrors on its own
+            if any(_passed_on(part, node, user) for user in node.users):
+                lines.append(f"{node.name} = self.{node.target}")
             params.append(str(node.target))
         elif node.op == "output":
             lines.append(f"return {_format(node.args[0])}")
@@ -560,7 +571,10 @@ def composite_template(task, part: Partition) -> CompositeTemplate:
             elif node is group.nodes[-1] and group.index not in emitted:
                 emitted.add(group.index)
                 outs = ", ".join(o.name for o in group.outputs)
-                call = f"self.g{group.index}({', '.join(v.name for v in group.inputs)})"
+                # the group module's forward, called directly: it is the composed module's
+                # own part (no hooks of its own), and nn.Module's call machinery costs the host
+                # microseconds a small shape's whole call is made of
+                call = f"self.g{group.index}.forward({', '.join(v.name for v in group.inputs)})"
                 lines.append(f"{outs} = {call}")
     names = "+".join(t.name for t, _ in groups)
     # The name (and so the study's) hashes the menus too: a pick is an index into its group's

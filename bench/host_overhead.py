@@ -6,7 +6,7 @@ on one GPU, for each case: the GPU time (the verifier's timer), the host microse
 (back-to-back calls, no synchronization inside the loop), and the functions the host spends those
 microseconds in (cProfile, top entries). Writes bench/results/host-overhead-<device>.json.
 
-    python bench/host_overhead.py
+    python bench/host_overhead.py [--composed]    # --composed: the composed cases alone
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ from verifier.timing import L2Flusher, bench, host_us  # noqa: E402
 CALLS = 300
 
 
-def profile(fn, top: int = 12) -> list[str]:
+def profile(fn, top: int = 24) -> list[str]:
     prof = cProfile.Profile()
     prof.enable()
     for _ in range(CALLS):
@@ -47,6 +47,36 @@ def profile(fn, top: int = 12) -> list[str]:
     lines = [ln for ln in out.getvalue().splitlines() if ln.strip()]
     start = next(i for i, ln in enumerate(lines) if ln.lstrip().startswith("ncalls"))
     return lines[start:start + top + 1]
+
+
+# composed candidates (their plan's composite at its default picks) at their tasks' small GPU
+# shapes, where the round-61 searches measured the same kernels 22-128 us: host-bound
+COMPOSED = (("linear_layer_norm", {"tokens": 1000, "d_in": 1024, "d_out": 3000}),
+            ("layer_norm_gelu", {"tokens": 4099, "hidden": 1000}))
+
+
+def composed_cases(cache: Path):
+    import tasks
+    from agent.plan import plan
+    from verifier.core import load_candidate
+
+    device = torch.device("cuda")
+    for name, shape in COMPOSED:
+        task = tasks.load(ROOT / "tasks" / f"{name}.py")
+        found = plan(task)
+        template = found.template_object()
+        module = load_candidate(template.render(template.default, **found.context), cache)
+        task.apply_shape(shape)
+        torch.manual_seed(0)
+        with torch.device(device):
+            model = task.make_model().to(torch.bfloat16).eval()
+            ours = module.ModelNew(*task.module.get_init_inputs())
+            inputs = [t.to(torch.bfloat16) if t.is_floating_point() else t
+                      for t in task.make_inputs()]
+        ours.load_state_dict({k: v.detach() for k, v in model.state_dict().items()}, strict=False,
+                             assign=True)
+        yield (f"{name} {json.dumps(shape)}", (lambda ours=ours, inputs=inputs: ours(*inputs)),
+               {"eager Model": (lambda model=model, inputs=inputs: model(*inputs))})
 
 
 def cases(cache: Path):
@@ -75,8 +105,10 @@ def main() -> None:
     cache = Path(tempfile.mkdtemp(prefix="kzoo-host-"))
     flusher = L2Flusher(torch.device("cuda"))
     rows = []
+    only_composed = "--composed" in sys.argv[1:]
     with torch.no_grad():
-        for label, fn, baselines in cases(cache):
+        for label, fn, baselines in (composed_cases(cache) if only_composed
+                                     else [*cases(cache), *composed_cases(cache)]):
             fns = {"kernel": fn, **baselines}
             gpu = bench(fns, flusher=flusher, budget_ms=100.0 * len(fns))
             row = {"case": label, "gpu_ms": {k: t.median_ms for k, t in gpu.items()},
@@ -87,7 +119,8 @@ def main() -> None:
                 f"{k} {v:7.1f}" for k, v in row["host_us"].items()) + "   gpu ms " + "  ".join(
                 f"{k} {v:.4f}" for k, v in row["gpu_ms"].items()), flush=True)
             print("\n".join("    " + ln for ln in row["profile"]), flush=True)
-    out = ROOT / "bench" / "results" / f"host-overhead-{device_label()}.json"
+    suffix = "-composed" if only_composed else ""
+    out = ROOT / "bench" / "results" / f"host-overhead-{device_label()}{suffix}.json"
     out.write_text(json.dumps({"benchmark": "host_overhead", "environment": environment(),
                                "calls": CALLS, "rows": rows}, indent=2))
     print(f"wrote {out}")

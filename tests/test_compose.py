@@ -147,13 +147,14 @@ def test_a_conv_bias_joins_the_tail_only_where_pointwise_ops_follow(verifier):
     task = tasks.load(ROOT / "tasks" / "conv_relu_bias_mean.py")
     verdict = verifier.verify(task, source, "float32", time=False)
     assert verdict.accepted, verdict.reasons
-    dropped = source.replace("self.g0(conv2d, reshape)", "self.g0(conv2d, 0.0 * reshape)")
+    dropped = source.replace("self.g0.forward(conv2d, reshape)",
+                             "self.g0.forward(conv2d, 0.0 * reshape)")
     assert dropped != source
     assert not verifier.verify(task, dropped, "float32", time=False).accepted
     assert ", conv_bias, " in conv_call("conv_groupnorm_swish")[3]
     # behind a max pool: the pooled tensor gets the bias (max(x + b) = max(x) + b per channel)
     found, template, source, line = conv_call("conv_pool_sigmoid_sum")
-    assert ", None, " in line and "self.g0(max_pool2d, reshape)" in source
+    assert ", None, " in line and "self.g0.forward(max_pool2d, reshape)" in source
     task = tasks.load(ROOT / "tasks" / "conv_pool_sigmoid_sum.py")
     verdict = verifier.verify(task, source, "float32", time=False)
     assert verdict.accepted, verdict.reasons
