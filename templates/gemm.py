@@ -51,10 +51,16 @@ Knobs:
   `_skinny_` prefix; larger calls run this config's. One config cannot serve a task whose shapes
   include both a decode batch (16 rows, where 128x256 tiles leave most SMs idle) and a large M.
 - odd_tiled: a call whose K or N is not a multiple of 16 elements (rows the descriptor kernel
-  reads in place, 1000 and 3073 say) runs TILED's kernels instead (`_odd_` prefix), unless the
+  reads in place, 1000 and 3073 say) runs TILED's kernels instead (`_tiled_` prefix), unless the
   skinny companion takes it first. At 4099 x 1000 -> 3073 TILED took 0.098 ms and DEFAULT
   0.146, each of DEFAULT's knobs costing there (runs/gemm-odd-h100-round41.json), while DEFAULT
   is the faster at aligned large shapes.
+- single_wave_tiled (with a persistent grid): a call with no more tiles than the grid has
+  programs, so that no program loops, runs TILED's kernels too (one program per tile, pointer
+  loads), after the skinny and odd routes. At 1000 x 1024 -> 3000 (96 tiles for 132 SMs) DEFAULT's
+  kernel took 19.9 us and TILED's 16.4 in linear + LayerNorm's profiles
+  (runs/compose-h100-round60.json, -round67.json); bias + GELU there 38.5 against 25.3 us
+  (runs/gemm-configs-h100-small-round66.json).
 
 fp32 operands are multiplied in IEEE fp32 (`input_precision="ieee"`, never TF32); bf16/fp16
 accumulate in fp32. Shared memory is budgeted for 2-byte operands (the dtype is not known when a
@@ -108,6 +114,8 @@ class GemmConfig:
     skinny_rows: int = 0
     # calls with K or N not a multiple of 16 elements run TILED's kernels, rendered beside these
     odd_tiled: bool = False
+    # calls whose tiles a persistent grid covers in one wave (no program loops) run TILED's too
+    single_wave_tiled: bool = False
 
 
 SPACE = (
@@ -126,10 +134,11 @@ SPACE = (
     Param("gelu_erf_fit", (False, True)),
     Param("skinny_rows", (0, 128)),
     Param("odd_tiled", (False, True)),
+    Param("single_wave_tiled", (False, True)),
 )
 # the knobs a params dict written before them may lack, and the value each then takes
 LATER_KNOBS = {"EPILOGUE_SPLIT": 1, "flatten": False, "gelu_erf_fit": False, "skinny_rows": 0,
-               "odd_tiled": False}
+               "odd_tiled": False, "single_wave_tiled": False}
 
 # Triton's matmul tutorial and Inductor's H100 mm configs: a 128x256x64 tile, 8 warps, 3 stages
 # (3 * (128*64 + 64*256) * 2 B = 144 KB of shared memory), grouped by 8; one program per tile,
@@ -199,6 +208,8 @@ def constraints(cfg: GemmConfig) -> list[str]:
                         "leaves slices under 32 columns")
     if cfg.flatten and not cfg.persistent:
         problems.append("flatten without a persistent grid: there is no tile loop to flatten")
+    if cfg.single_wave_tiled and not cfg.persistent:
+        problems.append("single_wave_tiled without a persistent grid: there is no wave to count")
     if cfg.GROUP_M > 1 and cfg.BLOCK_M * cfg.GROUP_M > 4096:
         problems.append(f"GROUP_M {cfg.GROUP_M} of {cfg.BLOCK_M}-row tiles spans more than "
                         "4096 rows: the group no longer fits L2 alongside its B tiles")
@@ -273,12 +284,13 @@ class GemmTemplate(Template):
         # companions: another config's module, its names prefixed, after this one's
         parts = [source.rstrip()]
         lines = set(source.splitlines())
-        for knob, prefix, base in (("skinny_rows", "_skinny_", SKINNY_DEFAULT),
-                                   ("odd_tiled", "_odd_", TILED)):
-            if not getattr(cfg, knob):
+        for knobs, prefix, base in ((("skinny_rows",), "_skinny_", SKINNY_DEFAULT),
+                                    (("odd_tiled", "single_wave_tiled"), "_tiled_", TILED)):
+            knob = next((k for k in knobs if getattr(cfg, k)), None)
+            if knob is None:
                 continue
-            companion = super().render(dataclasses.replace(base, skinny_rows=0, odd_tiled=False),
-                                       **context)
+            companion = super().render(dataclasses.replace(base, skinny_rows=0, odd_tiled=False,
+                                                           single_wave_tiled=False), **context)
             imports, body = prefix_module(companion, prefix)
             parts.append(f"# {knob}: the kernels and launcher of the calls it routes ({prefix})")
             parts += [line for line in imports if line not in lines]
@@ -298,6 +310,9 @@ TEMPLATE = GemmTemplate(
     bytes_moved=bytes_moved,
     launcher="launch_{op}",
     bucket_defaults=(("rows_le_128", SKINNY_DEFAULT),),
-    seeds=(TILED, dataclasses.replace(DEFAULT, skinny_rows=128, odd_tiled=True)),
+    # DEFAULT with its companions before TILED: a composed search's first picks (agent.compose
+    # seeds every group's first alternative) get the companions, not TILED at every shape
+    seeds=(dataclasses.replace(DEFAULT, skinny_rows=128, odd_tiled=True, single_wave_tiled=True),
+           TILED),
     doc=__doc__ or "",
 )

@@ -456,15 +456,16 @@ def test_skinny_plans_land_in_their_bucket_and_start_from_the_skinny_tile():
     template = skinny.template_object()
     assert template.default_for(skinny.shape_bucket) == SKINNY_DEFAULT
     assert template.default_for(large.shape_bucket) == DEFAULT
-    # a fresh search tries the one-program-per-tile kernel second (faster at odd rows), except
-    # in the skinny bucket, whose start is its own; third, DEFAULT with TILED serving the odd
-    # rows, and with the skinny companion too where a task's shapes may mix skinny and large rows
-    # (a bucket-less op)
-    assert template.starts_for(large.shape_bucket) == [DEFAULT, TILED,
-                                                       dataclasses.replace(DEFAULT, odd_tiled=True)]
+    # a fresh search tries, second, DEFAULT with TILED serving the odd rows and the calls one
+    # wave of its persistent grid covers, and with the skinny companion too where a task's shapes
+    # may mix skinny and large rows (a bucket-less op); third, the one-program-per-tile kernel
+    # (faster at odd rows) everywhere; except in the skinny bucket, whose start is its own
+    companions = dict(odd_tiled=True, single_wave_tiled=True)
+    assert template.starts_for(large.shape_bucket) == [
+        DEFAULT, dataclasses.replace(DEFAULT, **companions), TILED]
     assert template.starts_for(skinny.shape_bucket) == [SKINNY_DEFAULT]
     assert template.starts_for("any") == [
-        DEFAULT, TILED, dataclasses.replace(DEFAULT, skinny_rows=128, odd_tiled=True)]
+        DEFAULT, dataclasses.replace(DEFAULT, skinny_rows=128, **companions), TILED]
 
 
 @pytest.mark.parametrize("cfg", [DEFAULT, SMALL], ids=["default", "small"])
@@ -494,20 +495,20 @@ def test_a_skinny_companion_serves_the_calls_with_few_rows(cfg, tmp_path, verifi
 
 def test_the_odd_companion_serves_the_calls_whose_rows_are_not_16_aligned(tmp_path, verifier):
     """odd_tiled: calls whose K or N is not a multiple of 16 elements run TILED's kernels (under
-    the `_odd_` prefix); skinny calls still go to the skinny companion first; the rest run the
+    the `_tiled_` prefix); skinny calls still go to the skinny companion first; the rest run the
     config's own. Each correct; the verifier accepts the module."""
     found = plan(_task("linear_bias_gelu"))
     cfg = dataclasses.replace(DEFAULT, skinny_rows=128, odd_tiled=True)
     source = GEMM.render(cfg, **found.context)
     module = _load(source, tmp_path)
     routed = []
-    for name in ("_skinny_launch_linear_bias_gelu", "_odd_launch_linear_bias_gelu", "_gemm"):
+    for name in ("_skinny_launch_linear_bias_gelu", "_tiled_launch_linear_bias_gelu", "_gemm"):
         original = getattr(module, name)
         setattr(module, name, lambda *args, _f=original, _n=name: routed.append(_n) or _f(*args))
     device = "cuda" if torch.cuda.is_available() else "cpu"
     torch.manual_seed(0)
-    for (m, k, n), want in [((200, 40, 32), "_odd_launch_linear_bias_gelu"),
-                            ((200, 48, 24), "_odd_launch_linear_bias_gelu"),
+    for (m, k, n), want in [((200, 40, 32), "_tiled_launch_linear_bias_gelu"),
+                            ((200, 48, 24), "_tiled_launch_linear_bias_gelu"),
                             ((20, 40, 24), "_skinny_launch_linear_bias_gelu"),
                             ((200, 48, 32), "_gemm")]:
         x = torch.randn(m, k, device=device)
@@ -515,6 +516,42 @@ def test_the_odd_companion_serves_the_calls_whose_rows_are_not_16_aligned(tmp_pa
         routed.clear()
         got = module.launch_linear_bias_gelu(x, w, bias)
         assert routed[0] == want, (m, k, n)
+        torch.testing.assert_close(got.double(), F.gelu(F.linear(x.double(), w.double(),
+                                                                 bias.double())),
+                                   rtol=1e-5, atol=1e-5)
+    verdict = verifier.verify(_task("linear_bias_gelu"), source, "float32", time=False)
+    assert verdict.accepted, verdict.reasons
+
+
+def test_calls_one_wave_of_the_persistent_grid_covers_run_the_tiled_companion(tmp_path,
+                                                                            verifier):
+    """single_wave_tiled: a call with no more tiles than the persistent grid has programs (SMs x
+    persistent; 4 SMs in Triton's interpreter) runs TILED's kernels under the `_tiled_` prefix;
+    more tiles, batched ones counted, run the config's own. Each correct; the verifier accepts
+    the module; the knob needs a persistent grid (a constraint)."""
+    assert GEMM.violations(dataclasses.replace(TILED, single_wave_tiled=True))
+    found = plan(_task("linear_bias_gelu"))
+    cfg = dataclasses.replace(DEFAULT, single_wave_tiled=True)
+    source = GEMM.render(cfg, **found.context)
+    module = _load(source, tmp_path)
+    routed = []
+    for name in ("_tiled_launch_linear_bias_gelu", "_gemm"):
+        original = getattr(module, name)
+        setattr(module, name, lambda *args, _f=original, _n=name: routed.append(_n) or _f(*args))
+    device = "cuda" if torch.cuda.is_available() else "cpu"
+    programs = module._sm_count(0) * module.PERSISTENT
+    torch.manual_seed(0)
+    # 128 x 256 tiles: `programs` tile rows of one tile column fill one wave; one more row does not
+    for rows, batch, want in [(128 * programs, (), "_tiled_launch_linear_bias_gelu"),
+                              (128 * programs + 1, (), "_gemm"),
+                              (64, (2,), "_tiled_launch_linear_bias_gelu")]:
+        if device == "cuda" and rows > 1024:
+            continue  # a GPU's wave is larger than an interpreter-sized test needs
+        x = torch.randn(*batch, rows, 48, device=device)
+        w, bias = torch.randn(32, 48, device=device) / 48 ** 0.5, torch.randn(32, device=device)
+        routed.clear()
+        got = module.launch_linear_bias_gelu(x, w, bias)
+        assert routed[0] == want, (rows, batch)
         torch.testing.assert_close(got.double(), F.gelu(F.linear(x.double(), w.double(),
                                                                  bias.double())),
                                    rtol=1e-5, atol=1e-5)
