@@ -213,6 +213,10 @@ def cmd_verify(args) -> int:
         if s.ms is not None:
             line += (f", {s.ms:.4f} ms (eager {s.eager_ms:.4f}, compile {s.compile_ms:.4f}), "
                      f"{s.gbps:.0f} GB/s = {s.roofline_fraction:.0%} of copy bandwidth")
+        if s.host_us is not None:
+            eager = f" (eager {s.eager_host_us:.0f})" if s.eager_host_us is not None else ""
+            line += f", host {s.host_us:.0f} us per call{eager}" + (
+                ": host-bound" if s.host_bound else "")
         print(line, file=report)
     if args.json:
         _write_json(args.json, verdict.to_dict())

@@ -66,7 +66,8 @@ def run(names: list[str], trials: int, dtype: str, budget: float, out_dir: Path,
         for shape in verdict.get("shapes", []):
             ms, eager, comp = shape.get("ms"), shape.get("eager_ms"), shape.get("compile_ms")
             rows.append({**entry, "shape": shape.get("shape"), "ms": ms, "eager_ms": eager,
-                         "compile_ms": comp,
+                         "compile_ms": comp, "host_us": shape.get("host_us"),
+                         "eager_host_us": shape.get("eager_host_us"),
                          "speedup_vs_eager": round(eager / ms, 3) if ms and eager else None,
                          "speedup_vs_compile": round(comp / ms, 3) if ms and comp else None})
             _print_row(rows[-1])
@@ -98,7 +99,7 @@ def _trial_log(study_name: str, storage: str) -> list[dict]:
              "speedup_vs_best_baseline": (r.verdict or {}).get("speedup_vs_best_baseline"),
              "reasons": (r.verdict or {}).get("reasons", [])[:2],
              "shapes": [{"shape": sh.get("shape"), "ms": sh.get("ms"), "eager_ms": sh.get("eager_ms"),
-                         "compile_ms": sh.get("compile_ms")}
+                         "compile_ms": sh.get("compile_ms"), "host_us": sh.get("host_us")}
                         for sh in (r.verdict or {}).get("shapes", [])]}
             for r in completed_trials(open_study(study_name, storage))]
 

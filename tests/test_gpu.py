@@ -58,6 +58,9 @@ def test_kzoo_verify_times_the_shipped_kernel_against_baselines(tmp_path):
     for shape in verdict["shapes"]:
         assert shape["ms"] > 0 and shape["eager_ms"] > 0 and shape["compile_ms"] > 0
         assert 0 < shape["roofline_fraction"] < 1.5
+        # each call's host time, beside eager's: a launch costs the host microseconds
+        assert 1 < shape["host_us"] < 1e5 and 1 < shape["eager_host_us"] < 1e5
+    assert "us per call (eager" in proc.stdout
 
 
 def test_kzoo_verify_rejects_a_wrong_kernel_on_the_gpu(tmp_path):

@@ -78,6 +78,30 @@ def test_answers_parse_into_modules_templates_or_a_reason():
     assert "launch_softmax" in reasons["no launcher"].reason
 
 
+def test_a_host_bound_shape_is_named_in_the_feedback_and_kept_in_the_verdict():
+    """A shape whose host time per call exceeds its GPU time is called host-bound in what the LLM
+    reads (with eager's host time beside it); the host times survive the verdict's summary and
+    its round trip through a dict."""
+    from agent.llm.feedback import timing_text
+    from verifier.verdict import ShapeResult, Verdict
+
+    verdict = Verdict(accepted=True, stage="done", mode="gpu", dtype="bfloat16")
+    verdict.shapes = [
+        ShapeResult(shape={"rows": 16}, correct=True, ms=0.020, eager_ms=0.025, compile_ms=0.03,
+                    host_us=70.0, eager_host_us=33.0),
+        ShapeResult(shape={"rows": 8192}, correct=True, ms=0.400, eager_ms=0.41, compile_ms=0.42,
+                    host_us=70.0, eager_host_us=33.0),
+    ]
+    assert [s.host_bound for s in verdict.shapes] == [True, False]
+    text = timing_text(verdict.summary())
+    small, large = text.split("; ")
+    assert "host-bound: 70 us of host time per call, eager PyTorch 33 us" in small
+    assert "host-bound" not in large
+    again = Verdict.from_dict(verdict.to_dict())
+    assert [(s.host_us, s.eager_host_us) for s in again.shapes] == [(70.0, 33.0)] * 2
+    assert ShapeResult(shape={}, correct=True).host_bound is None  # never timed
+
+
 def test_constraints_are_evaluated_without_eval():
     from agent.llm.answers import parse_answer
 

@@ -52,6 +52,18 @@ class ShapeResult:
     bytes: int | None = None
     gbps: float | None = None
     roofline_fraction: float | None = None
+    # host microseconds per call, calls back to back (the GPU left to run behind them): the
+    # candidate's and eager PyTorch's. Where a call's host time exceeds its GPU time the GPU
+    # waits on the host, and the timings measure the host.
+    host_us: float | None = None
+    eager_host_us: float | None = None
+
+    @property
+    def host_bound(self) -> bool | None:
+        """Whether the candidate's host time per call exceeds its timed GPU time (None untimed)."""
+        if self.host_us is None or self.ms is None:
+            return None
+        return self.host_us > self.ms * 1e3
 
     @property
     def best_baseline_ms(self) -> float | None:
@@ -137,7 +149,8 @@ class Verdict:
                 {
                     "shape": s.shape, "correct": s.correct, "ms": s.ms, "spread_ms": s.spread_ms,
                     "eager_ms": s.eager_ms, "compile_ms": s.compile_ms, "gbps": s.gbps,
-                    "roofline_fraction": s.roofline_fraction,
+                    "roofline_fraction": s.roofline_fraction, "host_us": s.host_us,
+                    "eager_host_us": s.eager_host_us,
                     "max_rel_l2_err": max((c.rel_l2_err for c in s.comparisons), default=None),
                 }
                 for s in self.shapes

@@ -43,9 +43,22 @@ def timing_text(verdict: dict[str, Any]) -> str:
     per_shape = "; ".join(
         f"{_shape(s['shape'])}: {s['ms']:.4f} ms"
         + (f" ({s['roofline_fraction']:.0%} of copy bw)" if s.get("roofline_fraction") else "")
+        + _host_note(s)
         for s in shapes
     )
     return ", ".join(parts) + (f". Per shape: {per_shape}" if per_shape else "")
+
+
+def _host_note(shape: dict[str, Any]) -> str:
+    """Where the host's time per call exceeds the GPU's: the call is host-bound, and fewer
+    launches or less Python per call is what would make it faster."""
+    host, ms = shape.get("host_us"), shape.get("ms")
+    if host is None or ms is None or host <= ms * 1e3:
+        return ""
+    eager = shape.get("eager_host_us")
+    against = f", eager PyTorch {eager:.0f} us" if eager is not None else ""
+    return (f" [host-bound: {host:.0f} us of host time per call{against}: fewer launches or less "
+            "Python per call would help]")
 
 
 def _shape(shape: dict[str, Any]) -> str:
