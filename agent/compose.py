@@ -531,7 +531,8 @@ def composite_template(task, part: Partition) -> CompositeTemplate:
         menu = _menu(template, [first, *tuned, *others])
         menus.append(tuple(menu))
         # how many of the menu's first entries are picks worth trying before a sampler's draws
-        known.append(min(len(menu), 1 + len(tuned) + len(others)))
+        # (the menu drops repeats: a tuned config may be the start itself)
+        known.append(min(len(menu), len(dict.fromkeys([first, *tuned, *others]))))
         space.append(Param(f"g{group.index}_config", tuple(range(len(menu)))))
         for p in context.get("params", []):
             shares.append((group.index, p["path"]))
@@ -610,7 +611,8 @@ MAX_SEEDS = 6  # composed configs a fresh search tries right after its default
 def _traced_shape(group) -> tuple[int, ...] | None:
     """The shape of the group's first input as traced, when the capture recorded it."""
     meta = group.inputs[0].meta.get("tensor_meta") if group.inputs else None
-    return tuple(meta.shape) if meta is not None else None
+    shape = getattr(meta, "shape", None)  # a tuple of metadata (several outputs) has none
+    return tuple(shape) if shape is not None else None
 
 
 def _tuned(template, op: str | None, shape: tuple[int, ...] | None) -> list:
