@@ -33,6 +33,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 import gemm as gemm_bench  # noqa: E402
+from probe_gemm_epilogue import _steady_ms  # noqa: E402
 from templates.gemm import DEFAULT  # noqa: E402
 from verifier.environment import device_label, environment  # noqa: E402
 from verifier.timing import L2Flusher, bench, kernel_times  # noqa: E402
@@ -41,19 +42,6 @@ SHAPES = ({"tokens": 4096, "in_features": 4096, "out_features": 14336},
           {"tokens": 8192, "in_features": 4096, "out_features": 8192})
 SAMPLE_MS = 20
 SUSTAIN_S = 1.0
-
-
-def back_to_back_ms(fn, calls: int = 50) -> float:
-    for _ in range(3):
-        fn()
-    torch.cuda.synchronize()
-    start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-    start.record()
-    for _ in range(calls):
-        fn()
-    end.record()
-    torch.cuda.synchronize()
-    return start.elapsed_time(end) / calls
 
 
 def sustained(fn, flusher) -> dict:
@@ -112,7 +100,7 @@ def main() -> None:
                "cublas": lambda: torch.matmul(a, b)}
         with torch.no_grad():
             row["timer_ms"] = {k: t.median_ms for k, t in bench(fns, flusher=flusher).items()}
-            row["back_to_back_ms"] = {k: back_to_back_ms(f) for k, f in fns.items()}
+            row["back_to_back_ms"] = _steady_ms(fns, calls=50, rounds=1)
             row["kernels_us"] = kernel_times(fns, flusher)
             row["sustained"] = {k: sustained(f, flusher) for k, f in fns.items()}
         rows.append(row)
