@@ -70,6 +70,10 @@ VARIANTS = {
         dict(programs_per_sm=1), dict(programs_per_sm=4), dict(loop_block=8192, loop_warps=16),
         dict(split_per_sm=0), dict(split_per_sm=4), dict(col_block_inner=64, col_warps=2),
         dict(col_block_inner=512), dict(col_tile_elems=8192, col_warps=16, num_stages=1),
+        # round 60's fastest column configs (runs/tune-reduce-h100-round60.json): narrow blocks,
+        # a deeper pipeline, split or not
+        dict(col_block_inner=64, col_tile_elems=2048, col_warps=2, split_per_sm=4, num_stages=3),
+        dict(col_block_inner=64, col_tile_elems=4096, col_warps=8, split_per_sm=0, num_stages=4),
     ],
 }
 

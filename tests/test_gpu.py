@@ -69,3 +69,45 @@ def test_kzoo_verify_rejects_a_wrong_kernel_on_the_gpu(tmp_path):
                     "--dtype", "bfloat16", env_home=tmp_path / "home")
     assert proc.returncode == 1
     assert "REJECTED at correctness" in proc.stdout
+
+
+def test_the_timers_flush_sends_a_timed_calls_reads_to_dram():
+    """An 8 MB input fits an H100's L2. Timed after a spin kernel (the L2 left warm) its row sum
+    reads from the L2; after the timer's flush, from DRAM, which takes clearly longer (6.5 against
+    9.5 us in GPU round 80). The spin keeps the GPU busy while the host launches, as the flush
+    does, so both times are the kernel's own."""
+    from verifier.timing import FLUSH_MODE, L2Flusher, bench
+
+    x = torch.randn(4099, 1000, device="cuda").to(torch.bfloat16)
+    flusher = L2Flusher(torch.device("cuda"))
+    assert flusher.mode == FLUSH_MODE
+    fns = {"sum": lambda: x.sum(-1)}
+    flushed = bench(fns, flusher=flusher)["sum"].median_ms
+    warm = bench(fns, flusher=lambda: torch.cuda._sleep(150_000))["sum"].median_ms
+    assert flushed > 1.3 * warm, (flushed, warm)
+
+
+def test_a_candidate_cannot_keep_its_inputs_in_the_l2_across_timed_calls():
+    """Loads that ask the L2 to keep their lines (evict_last) survived the flush that zeroed a
+    buffer: an 8 MB row sum with the hint took 7.7 us after it, the same kernel without the hint
+    9.5 (GPU round 80, bench/probe_l2_flush.py). After the timer's flush the hint buys nothing
+    (8.4 against 8.5 us there)."""
+    import triton
+    import triton.language as tl
+
+    from verifier.timing import L2Flusher, bench
+
+    @triton.jit
+    def row_sum(x_ptr, out_ptr, n_cols, BLOCK: tl.constexpr, HINT: tl.constexpr):
+        row = tl.program_id(0)
+        cols = tl.arange(0, BLOCK)
+        v = tl.load(x_ptr + row * n_cols + cols, mask=cols < n_cols, other=0.0,
+                    eviction_policy=HINT)
+        tl.store(out_ptr + row, tl.sum(v.to(tl.float32), 0))
+
+    x = torch.randn(4099, 1000, device="cuda").to(torch.bfloat16)
+    out = torch.empty(4099, device="cuda")
+    fns = {hint or "plain": (lambda h=hint: row_sum[(4099,)](x, out, 1000, BLOCK=1024, HINT=h))
+           for hint in ("", "evict_last")}
+    times = bench(fns, flusher=L2Flusher(torch.device("cuda")), budget_ms=300.0)
+    assert times["evict_last"].median_ms > 0.93 * times["plain"].median_ms, times

@@ -30,9 +30,12 @@ def device_arch() -> str | None:
 
 
 def environment() -> dict:
-    """GPU, driver, CUDA, torch, triton, Python and the UTC date, as a JSON-ready dict."""
+    """GPU, driver, CUDA, torch, triton, Python, the UTC date and, with a GPU, how the timer
+    flushes the L2 before each timed run (`l2_flush`), as a JSON-ready dict."""
     import torch
     import triton
+
+    from verifier.timing import FLUSH_MODE, flush_mode_supported
 
     cuda = torch.cuda.is_available()
     return {
@@ -45,6 +48,8 @@ def environment() -> dict:
         "triton": triton.__version__,
         "python": platform.python_version(),
         "date": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
+        "l2_flush": (FLUSH_MODE if flush_mode_supported(torch.device("cuda")) else "write")
+        if cuda else None,
     }
 
 

@@ -12,6 +12,8 @@ import time
 from typing import Callable
 
 import torch
+import triton
+import triton.language as tl
 
 from verifier.verdict import Timing
 
@@ -24,6 +26,10 @@ PEAK_BANDWIDTH = {
     "a100 80gb pcie": 1.94e12,
     "a100": 1.56e12,
 }
+# How L2Flusher empties the L2 where the GPU can discard L2 lines (sm_80 and later; "write"
+# elsewhere); recorded in every result's environment.
+FLUSH_MODE = "discard"
+LINE_BYTES = 128  # an L2 line; `discard.global.L2` takes exactly one
 
 
 def peak_bandwidth(device_name: str, measured_copy: float) -> float:
@@ -34,15 +40,81 @@ def peak_bandwidth(device_name: str, measured_copy: float) -> float:
     return 1.5 * measured_copy  # unknown part: the copy bandwidth with generous headroom
 
 
-class L2Flusher:
-    """Writes a buffer several times the L2 size, so each timed run reads its inputs from DRAM."""
+@triton.jit
+def _read_evict_last(buf_ptr, sink_ptr, n, BLOCK: tl.constexpr):
+    """Reads the buffer with the highest keep priority (evict_last), so its lines displace every
+    line in the L2, a timed call's evict_last lines too; a store no value can trigger keeps the
+    loads from being optimized away."""
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    x = tl.load(buf_ptr + offs, mask=offs < n, other=0, eviction_policy="evict_last")
+    total = tl.sum(x, 0)
+    tl.store(sink_ptr + tl.program_id(0), total, mask=total == -(2**31))
 
-    def __init__(self, device: torch.device):
+
+@triton.jit
+def _discard_lines(buf_ptr, n_lines, BLOCK: tl.constexpr, WORDS_PER_LINE: tl.constexpr):
+    """Drops the buffer's lines from the L2 without writing them back (PTX discard.global.L2):
+    the L2 is left empty and clean."""
+    line = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    line = tl.minimum(line, n_lines - 1)  # past the end: the last line again (still in bounds)
+    tl.inline_asm_elementwise("discard.global.L2 [$1], 128;\n\tmov.u32 $0, 0;", "=r,l",
+                              [buf_ptr + line.to(tl.int64) * WORDS_PER_LINE], dtype=tl.int32,
+                              is_pure=False, pack=1)
+
+
+class L2Flusher:
+    """Empties the L2 before each timed run, so the run reads its inputs from DRAM.
+
+    `mode="discard"` (FLUSH_MODE, on sm_80 and later) reads a buffer 4x the L2 size with the
+    highest keep priority (evict_last), which displaces every line a timed call left, then
+    discards the buffer's lines (PTX discard.global.L2): the timed run starts on an empty, clean
+    L2. `mode="write"` (the fallback elsewhere) zeroes such a buffer, as triton.testing.do_bench
+    does, and has two faults (bench/probe_l2_flush.py, runs/l2-flush-h100.json, H100): it leaves
+    the L2 full of dirty lines that the timed run writes back while it reads (6-10 us per call
+    at 16-269 MB), and lines loaded with evict_last survive it (a row sum of 8 MB that asks for
+    that took 7.5 us after it, against 6.7 us with the L2 warm and 10.7 us for the same sum
+    without the hint), so a candidate could keep its inputs cached across timed calls. Kept for
+    comparison: `read` (a plain read of such a buffer; evict_last lines survive it too, and a
+    softmax entry measured over the device's peak after it) and `write_read`.
+    """
+
+    MODES = ("discard", "write", "write_read", "read")
+
+    def __init__(self, device: torch.device, mode: str | None = None):
+        if mode is None:
+            mode = FLUSH_MODE if flush_mode_supported(device) else "write"
+        if mode not in self.MODES:
+            raise ValueError(f"L2Flusher mode must be one of {self.MODES}, not {mode!r}")
         l2 = getattr(torch.cuda.get_device_properties(device), "L2_cache_size", 64 << 20)
-        self.buffer = torch.empty(max(4 * l2, 256 << 20), dtype=torch.int8, device=device)
+        self.mode = mode
+        n = max(4 * l2, 256 << 20)
+        if mode in ("write", "write_read"):
+            self.buffer = torch.empty(n, dtype=torch.int8, device=device)
+        if mode != "write":
+            self.clean = torch.ones(n // 4, dtype=torch.int32 if mode == "discard"
+                                    else torch.float32, device=device)
+            self.sink = torch.empty(max(n // 4 // 4096, 1), dtype=self.clean.dtype,
+                                    device=device)
 
     def __call__(self) -> None:
-        self.buffer.zero_()
+        if self.mode == "discard":
+            n = self.clean.numel()
+            _read_evict_last[(triton.cdiv(n, 4096),)](self.clean, self.sink, n, BLOCK=4096,
+                                                      num_warps=8)
+            words = LINE_BYTES // self.clean.element_size()
+            lines = n // words
+            _discard_lines[(triton.cdiv(lines, 1024),)](self.clean, lines, BLOCK=1024,
+                                                        WORDS_PER_LINE=words, num_warps=4)
+            return
+        if self.mode != "read":
+            self.buffer.zero_()
+        if self.mode != "write":
+            torch.sum(self.clean, dim=0, out=self.sink[0])
+
+
+def flush_mode_supported(device: torch.device) -> bool:
+    """Whether `discard` can run here: a CUDA device of compute capability 8.0 or later."""
+    return device.type == "cuda" and torch.cuda.get_device_capability(device)[0] >= 8
 
 
 def bench(
