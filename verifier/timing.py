@@ -87,7 +87,8 @@ class L2Flusher:
             raise ValueError(f"L2Flusher mode must be one of {self.MODES}, not {mode!r}")
         l2 = getattr(torch.cuda.get_device_properties(device), "L2_cache_size", 64 << 20)
         self.mode = mode
-        self._graph: torch.cuda.CUDAGraph | None = None
+        self._graph: torch.cuda.CUDAGraph | bool | None = None  # False: capture failed
+        self.capture_error: str | None = None
         n = max(4 * l2, 256 << 20)
         if mode in ("write", "write_read"):
             self.buffer = torch.empty(n, dtype=torch.int8, device=device)
@@ -101,7 +102,10 @@ class L2Flusher:
         if self.mode == "discard":
             if self._graph is None:
                 self._graph = self._capture()
-            self._graph.replay()
+            if self._graph is False:
+                self._discard()
+            else:
+                self._graph.replay()
             return
         if self.mode != "read":
             self.buffer.zero_()
@@ -125,8 +129,15 @@ class L2Flusher:
         self._discard()  # compiles both kernels outside the capture
         torch.cuda.synchronize()
         graph = torch.cuda.CUDAGraph()
-        with torch.cuda.graph(graph):
-            self._discard()
+        try:
+            # thread_local: CUDA calls other threads of the process make meanwhile (a worker's
+            # watchdog, Ray's) neither fail nor spoil the capture
+            with torch.cuda.graph(graph, capture_error_mode="thread_local"):
+                self._discard()
+        except RuntimeError as exc:  # the two launches direct: correct, with more host time
+            self.capture_error = f"{type(exc).__name__}: {exc}"[:300]
+            torch.cuda.synchronize()
+            return False
         return graph
 
 
