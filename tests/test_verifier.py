@@ -218,3 +218,20 @@ def test_only_threads_the_call_itself_starts_are_charged_to_it():
         done.set()
     assert started and started[0].name == "background_timer"
     assert sorted(record.new_threads) == ["grandchild", "own"]
+
+
+def test_the_l2_flush_names_its_mode_and_refuses_an_unknown_one():
+    """Every result's environment says how the timer emptied the L2 (none without a GPU); the
+    flusher refuses a mode it does not know before touching a device, and discard needs sm_80+."""
+    import torch
+
+    from verifier.environment import environment
+    from verifier.timing import FLUSH_MODE, L2Flusher, flush_mode_supported
+
+    assert FLUSH_MODE == "discard"
+    assert "l2_flush" in environment()
+    if not torch.cuda.is_available():
+        assert environment()["l2_flush"] is None
+    assert not flush_mode_supported(torch.device("cpu"))
+    with pytest.raises(ValueError, match="mode must be one of"):
+        L2Flusher(torch.device("cpu"), mode="zero")

@@ -7,6 +7,7 @@ Nothing here runs without a GPU: Triton's interpreter is never timed.
 
 from __future__ import annotations
 
+import logging
 import statistics
 import time
 from typing import Callable
@@ -121,7 +122,7 @@ class L2Flusher:
         _discard_lines[(triton.cdiv(lines, 1024),)](self.clean, lines, BLOCK=1024,
                                                     WORDS_PER_LINE=words, num_warps=4)
 
-    def _capture(self) -> torch.cuda.CUDAGraph:
+    def _capture(self) -> "torch.cuda.CUDAGraph | bool":
         """The two launches as one CUDA graph: a replay costs the host a few microseconds where
         two Triton launches cost it tens, and the timer hides a call's host time only while the
         flush still runs on the GPU (GPU round 81: launched directly, the flush's own host time
@@ -136,6 +137,10 @@ class L2Flusher:
                 self._discard()
         except RuntimeError as exc:  # the two launches direct: correct, with more host time
             self.capture_error = f"{type(exc).__name__}: {exc}"[:300]
+            logging.getLogger("verifier").warning(
+                "the L2 flush could not be captured as a CUDA graph (%s); it launches its two "
+                "kernels directly, so the host time it hides from timed calls is shorter",
+                self.capture_error)
             torch.cuda.synchronize()
             return False
         return graph
