@@ -44,8 +44,9 @@ def peak_bandwidth(device_name: str, measured_copy: float) -> float:
 @triton.jit
 def _read_evict_last(buf_ptr, sink_ptr, n, BLOCK: tl.constexpr):
     """Reads the buffer with the highest keep priority (evict_last), so its lines displace every
-    line in the L2, a timed call's evict_last lines too; a store no value can trigger keeps the
-    loads from being optimized away."""
+    line in the L2, a timed call's evict_last lines too. The masked store keeps the loads from
+    being optimized away; the buffer's ones never trigger it (after a discard its values are
+    undefined, and then it writes only the scratch sink)."""
     offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
     x = tl.load(buf_ptr + offs, mask=offs < n, other=0, eviction_policy="evict_last")
     total = tl.sum(x, 0)
@@ -131,8 +132,8 @@ class L2Flusher:
         torch.cuda.synchronize()
         graph = torch.cuda.CUDAGraph()
         try:
-            # thread_local: CUDA calls other threads of the process make meanwhile (a worker's
-            # watchdog, Ray's) neither fail nor spoil the capture
+            # thread_local: CUDA calls that other threads of the process may make meanwhile
+            # neither fail nor spoil the capture
             with torch.cuda.graph(graph, capture_error_mode="thread_local"):
                 self._discard()
         except RuntimeError as exc:  # the two launches direct: correct, with more host time
