@@ -10,6 +10,7 @@ rather than guessed at.
 
 from __future__ import annotations
 
+import json
 import operator
 from dataclasses import dataclass, field
 from typing import Any, Callable
@@ -202,6 +203,9 @@ def _match_norm(graph: Graph) -> dict | None:
         if found is None:
             return None
         return _norm_context("rms_norm" if found["kind"] == "rms" else "layer_norm", found, False)
+    head = _norm_node(graph, compute[0]) if compute else None
+    if head is not None:
+        return _match_norm_epilogue(graph, compute[0], head)
     if len(compute) == 2:
         add, norm = compute
         found = _norm_node(graph, norm)
@@ -215,6 +219,25 @@ def _match_norm(graph: Graph) -> dict | None:
                             "(normed, x + residual), in that order.")
         return _norm_context("add_rms_norm", found, True)
     return None
+
+
+def _match_norm_epilogue(graph: Graph, norm: torch.fx.Node, found: dict) -> dict | None:
+    """A norm followed by a pointwise chain of it alone (activations, scales, constants): the
+    chain becomes the norm template's epilogue, applied to the fp32 normalized row before its one
+    store. Chains that read other tensors stay a separate pointwise group."""
+    outputs = graph.outputs
+    if len(outputs) != 1 or not isinstance(outputs[0], torch.fx.Node) or outputs[0] is norm:
+        return None
+    out_shape = graph.shape(norm)
+    if out_shape is None or graph.shape(outputs[0]) != out_shape:
+        return None
+    builder = PointwiseExpr(graph, out_shape, substitutes={norm.name: ["acc"]})
+    epilogue = builder.convert(outputs[0])
+    if epilogue is None or builder.inputs or '["acc"]' not in json.dumps(epilogue):
+        return None
+    planned = _norm_context("rms_norm" if found["kind"] == "rms" else "layer_norm", found, False)
+    planned["context"]["epilogue"] = epilogue
+    return planned
 
 
 # ---- reductions over a dim --------------------------------------------------------------------

@@ -1,4 +1,5 @@
-"""LayerNorm then GELU: two kernels (a row norm, then a pointwise chain)."""
+"""LayerNorm then GELU: one kernel since the planner fuses a norm's own pointwise chain into its store
+(the norm template's epilogue); before, a row norm and then a pointwise chain."""
 
 import torch
 import torch.nn as nn

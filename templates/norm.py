@@ -5,6 +5,9 @@ Render context (from the planner, agent.plan):
 - `kind`: "rms" | "layer"; `residual`: the add_rms_norm form (returns (normed, x + residual))
 - `weight_path`, `bias_path`: ModelNew attribute paths of the affine parameters, or None
 - `eps`: the Model's epsilon; `params`: the Model's parameters to mirror (see _model.jinja)
+- `epilogue` (optional, not with `residual`): an expression tree in templates/pointwise.py's
+  format over the leaf ["acc"], the fp32 normalized (and scaled, shifted) value, and constants
+  only: LayerNorm then GELU, say, as one kernel that stores the activation once
 
 The knobs are scale-free, as in the softmax template: rows up to `single_pass_max` wide (rounded up
 to a power of two) are read once into registers, `tile_elems / width` rows per program so narrow
@@ -18,8 +21,10 @@ and stores stay vectorized.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
-from templates.base import Param, Template, warps_for
+from templates.base import InvalidConfig, Param, Template, warps_for
+from templates.pointwise import render_expression
 
 MAX_REGS_ELEMS_PER_THREAD = 64  # fp32 values per thread per tile vector before the compiler spills
 
@@ -83,7 +88,26 @@ def bytes_moved(n_rows: int, n_cols: int, itemsize: int, residual: bool = False,
     return row_bytes + (int(has_weight) + int(has_bias)) * n_cols * itemsize
 
 
-TEMPLATE = Template(
+@dataclass(frozen=True)
+class NormTemplate(Template):
+    """Renders an optional epilogue (a pointwise chain of the normalized value) into the store."""
+
+    def render(self, cfg: Any, **context: Any) -> str:
+        epilogue = context.get("epilogue")
+        lines, result = [], "y"
+        if epilogue is not None:
+            if context.get("residual"):
+                raise InvalidConfig("template norm: an epilogue with the residual form is not "
+                                    "supported (its sum output would skip it)")
+            rendered = render_expression(epilogue, 0, leaves={"acc": "y"})
+            if "acc" not in rendered.used_leaves:
+                raise InvalidConfig("the epilogue never reads ['acc'], the normalized value")
+            lines, result = rendered.lines, rendered.result
+        return super().render(cfg, **{**context, "epilogue_lines": lines,
+                                      "epilogue_result": result})
+
+
+TEMPLATE = NormTemplate(
     name="norm",
     family="norm_rows",
     jinja_file="norm.py.jinja",

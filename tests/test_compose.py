@@ -331,3 +331,82 @@ def test_a_composed_search_tries_the_zoos_tuned_configs_right_after_its_start():
     assert all(not template.violations(s) for s in starts)
     again = plan(tasks.load(ROOT / "tasks" / "linear_layer_norm.py")).template_object()
     assert again.menus == template.menus and again.name == template.name
+
+
+LN_GELU_PLUS_INPUT = '''
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class Model(nn.Module):
+    def __init__(self, hidden):
+        super().__init__()
+        self.norm = nn.LayerNorm(hidden)
+
+    def forward(self, x, y):
+        return F.gelu(self.norm(x)) + y
+
+
+tokens = 5
+hidden = 40
+
+
+def get_inputs():
+    return [torch.randn(tokens, hidden), torch.randn(tokens, hidden)]
+
+
+def get_init_inputs():
+    return [hidden]
+'''
+
+
+def test_a_norm_followed_by_its_own_pointwise_chain_is_one_kernel(verifier, tmp_path):
+    """LayerNorm then GELU: the GELU is the norm template's epilogue, applied to the fp32 row
+    before its one store (one read and one write instead of two of each). The fused kernel is
+    correct in every dtype, on the one-pass and the looped path; dropping the GELU is caught. An
+    op that reads another tensor after the chain (+ y) becomes a second, pointwise group."""
+    import dataclasses
+
+    task = tasks.load(ROOT / "tasks" / "layer_norm_gelu.py")
+    found = plan(task)
+    assert found.composite is None and found.family == "norm_rows"
+    assert found.op == "layer_norm_gelu"  # promoted under the task's op, never ops.layer_norm's
+    assert found.context["op"] == "layer_norm"
+    assert found.context["epilogue"] == ["gelu", ["acc"], "none"]
+    template = found.template_object()
+    looped = dataclasses.replace(template.default, single_pass_max=4096, loop_block=1024,
+                                 loop_warps=4)
+    for cfg in (template.default, looped):
+        source = template.render(cfg, **found.context)
+        assert source.count("_gelu_erf(y)") == 2  # both kernels store the activation
+        for dtype in task.dtypes:
+            verdict = verifier.verify(task, source, dtype, time=False)
+            assert verdict.accepted, (cfg, dtype, verdict.reasons)
+    # the looped kernel at a row wider than its single pass, against float64
+    module = load_candidate(template.render(looped, **found.context), tmp_path)
+    task.apply_shape({"tokens": 3, "hidden": 5000})
+    torch.manual_seed(0)
+    model, (x,) = task.make_model().float(), task.make_inputs()
+    new = module.ModelNew(*task.module.get_init_inputs())
+    new.load_state_dict(model.state_dict(), strict=False, assign=True)
+    ref = model.double()(x.double())
+    assert (new(x.float()).double() - ref).abs().max().item() < 1e-5
+    broken = template.render(template.default, **found.context).replace("_gelu_erf(y)", "(y)")
+    verdict = verifier.verify(tasks.load(ROOT / "tasks" / "layer_norm_gelu.py"), broken,
+                              "float32", time=False)
+    assert not verdict.accepted and any("wrong-values" in r for r in verdict.reasons)
+
+    # + y reads another tensor: the norm keeps GELU as its epilogue, the add is a second group
+    path = tmp_path / "ln_gelu_plus_input.py"
+    path.write_text(LN_GELU_PLUS_INPUT)
+    other_task = tasks.load(path)
+    other = plan(other_task)
+    assert other.composite is not None
+    groups = [g.found for g in other.partition.groups]
+    assert [g["family"] for g in groups] == ["norm_rows", "pointwise"], groups
+    assert groups[0]["context"]["epilogue"] == ["gelu", ["acc"], "none"]
+    composite = other.template_object()
+    verdict = verifier.verify(other_task, composite.render(composite.default, **other.context),
+                              "float32", time=False)
+    assert verdict.accepted, verdict.reasons
