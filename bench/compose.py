@@ -126,6 +126,22 @@ def _write(out_dir: Path, rows: list, failures: list, dtype: str, trials: int) -
     return result
 
 
+def at_shape(task, module, shape: dict, torch_dtype, device):
+    """(model, ours, inputs) at `shape`, in `torch_dtype` on `device`: the task's Model, the
+    candidate module's ModelNew holding the Model's parameters, and the task's inputs (seed 0)."""
+    import torch
+
+    task.apply_shape(shape)
+    torch.manual_seed(0)
+    with torch.device(device):
+        model = task.make_model().to(torch_dtype).eval()
+        ours = module.ModelNew(*task.module.get_init_inputs())
+        inputs = [t.to(torch_dtype) if t.is_floating_point() else t for t in task.make_inputs()]
+    ours.load_state_dict({k: v.detach() for k, v in model.state_dict().items()}, strict=False,
+                         assign=True)
+    return model, ours, inputs
+
+
 def _profile_winner(task, found, best: dict, dtype: str) -> dict:
     """At each task shape: the winner's and eager's kernels (mean us per call, CUDA profiler, L2
     flushed before each call) and host microseconds per call, keyed by the shape's JSON."""
@@ -141,15 +157,7 @@ def _profile_winner(task, found, best: dict, dtype: str) -> dict:
     flusher = L2Flusher(device)
     out = {}
     for shape in task.shapes:
-        task.apply_shape(shape)
-        torch.manual_seed(0)
-        with torch.device(device):
-            model = task.make_model().to(torch_dtype).eval()
-            ours = module.ModelNew(*task.module.get_init_inputs())
-            inputs = [t.to(torch_dtype) if t.is_floating_point() else t
-                      for t in task.make_inputs()]
-        state = {k: v.detach() for k, v in model.state_dict().items()}
-        ours.load_state_dict(state, strict=False, assign=True)
+        model, ours, inputs = at_shape(task, module, shape, torch_dtype, device)
         fns = {"eager": lambda: model(*inputs), "composed": lambda: ours(*inputs)}
         out[json.dumps(shape, sort_keys=True)] = {
             "kernels_us": kernel_times(fns, flusher),

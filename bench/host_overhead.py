@@ -27,6 +27,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 import attention as attention_bench  # noqa: E402
+from compose import at_shape  # noqa: E402
 import gemm as gemm_bench  # noqa: E402
 from templates import get_template  # noqa: E402
 from verifier.environment import device_label, environment  # noqa: E402
@@ -49,8 +50,9 @@ def profile(fn, top: int = 24) -> list[str]:
     return lines[start:start + top + 1]
 
 
-# composed candidates (their plan's composite at its default picks) at their tasks' small GPU
-# shapes, where the round-61 searches measured the same kernels 22-128 us: host-bound
+# the plans' candidates at their defaults (composites; LayerNorm + GELU one norm kernel since
+# round 89) at their tasks' small GPU shapes, where the round-61 searches measured the same
+# kernels 22-128 us: host-bound
 COMPOSED = (("linear_layer_norm", {"tokens": 1000, "d_in": 1024, "d_out": 3000}, {}),
             # the same with its GEMM reading through pointers, not the two descriptors a call
             # builds on the host
@@ -74,15 +76,7 @@ def composed_cases(cache: Path):
             menu = (dataclasses.replace(first, **g0_changes), *rest)
             template = dataclasses.replace(template, menus=(menu, *template.menus[1:]))
         module = load_candidate(template.render(template.default, **found.context), cache)
-        task.apply_shape(shape)
-        torch.manual_seed(0)
-        with torch.device(device):
-            model = task.make_model().to(torch.bfloat16).eval()
-            ours = module.ModelNew(*task.module.get_init_inputs())
-            inputs = [t.to(torch.bfloat16) if t.is_floating_point() else t
-                      for t in task.make_inputs()]
-        ours.load_state_dict({k: v.detach() for k, v in model.state_dict().items()}, strict=False,
-                             assign=True)
+        model, ours, inputs = at_shape(task, module, shape, torch.bfloat16, device)
         label = f"{name} {json.dumps(shape)}" + (f" g0 {json.dumps(g0_changes)}" if g0_changes else "")
         yield (label, (lambda ours=ours, inputs=inputs: ours(*inputs)),
                {"eager Model": (lambda model=model, inputs=inputs: model(*inputs))})

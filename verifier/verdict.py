@@ -39,6 +39,13 @@ class Timing:
     n: int
 
 
+def is_host_bound(host_us: float | None, ms: float | None) -> bool | None:
+    """Whether a call's host time per call (us) exceeds its timed GPU time (ms); None untimed."""
+    if host_us is None or ms is None:
+        return None
+    return host_us > ms * 1e3
+
+
 @dataclass
 class ShapeResult:
     shape: dict[str, Any]
@@ -61,9 +68,7 @@ class ShapeResult:
     @property
     def host_bound(self) -> bool | None:
         """Whether the candidate's host time per call exceeds its timed GPU time (None untimed)."""
-        if self.host_us is None or self.ms is None:
-            return None
-        return self.host_us > self.ms * 1e3
+        return is_host_bound(self.host_us, self.ms)
 
     @property
     def best_baseline_ms(self) -> float | None:

@@ -7,6 +7,7 @@ import re
 from typing import Any
 
 from verifier.exploits import describe
+from verifier.verdict import is_host_bound
 
 # "line 12: ..." (static guards) and "(at cand_ab12.py:12)" (errors raised in the candidate's file)
 _LINE_REFS = re.compile(r"\bline (\d+)\b|\.py:(\d+)\)")
@@ -52,8 +53,8 @@ def timing_text(verdict: dict[str, Any]) -> str:
 def _host_note(shape: dict[str, Any]) -> str:
     """Where the host's time per call exceeds the GPU's: the call is host-bound, and fewer
     launches or less Python per call is what would make it faster."""
-    host, ms = shape.get("host_us"), shape.get("ms")
-    if host is None or ms is None or host <= ms * 1e3:
+    host = shape.get("host_us")
+    if not is_host_bound(host, shape.get("ms")):
         return ""
     eager = shape.get("eager_host_us")
     against = f", eager PyTorch {eager:.0f} us" if eager is not None else ""
