@@ -72,8 +72,8 @@ class L2Flusher:
     discards the buffer's lines (PTX discard.global.L2): the timed run starts on an empty, clean
     L2. `mode="write"` (the fallback elsewhere) zeroes such a buffer, as triton.testing.do_bench
     does, and has two faults (bench/probe_l2_flush.py, runs/l2-flush-h100-round80.json, H100):
-    it leaves the L2 full of dirty lines that the timed run writes back while it reads (6-10 us
-    per call at 16-269 MB), and lines loaded with evict_last survive it (a Triton row sum of 8 MB
+    it leaves the L2 full of dirty lines that the timed run writes back while it reads (1-3 us
+    per call at 8-16 MB, 4-10 us at 33-269 MB), and lines loaded with evict_last survive it (a Triton row sum of 8 MB
     took 7.7 us with that hint against 9.5 us without it, 6.8 us with the L2 warm; after the
     discard flush 8.4 against 8.5), so a candidate could keep its inputs cached across timed
     calls. Kept for comparison: `read` (a plain read of such a buffer; evict_last lines survive it
