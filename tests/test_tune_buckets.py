@@ -52,6 +52,53 @@ def test_no_config_where_eager_wins_a_shape_or_the_best_baseline_the_geomean(tun
     assert "geometric mean" in choices["inner_dim"]["why"]
 
 
+def test_a_config_tying_compile_serves_a_bucket_where_eager_is_slower_than_both(tune_buckets):
+    result = _result(
+        [("cols_le_16384", 80.0, 46.0), ("cols_le_16384", 24.0, 18.0)],
+        [[47.0, 18.5],    # 0.98x and 0.97x torch.compile, 1.7x and 1.3x eager
+         [45.0, 25.0]],   # faster than compile at one shape, slower than eager at the other
+    )
+    choice = tune_buckets.choose(result)["cols_le_16384"]
+    assert choice["config"] == 0  # the one faster than eager everywhere, though the other's
+    assert choice["speedup_vs_compile"] == pytest.approx(((46 / 47) * (18 / 18.5)) ** 0.5)
+    behind = _result([("cols_le_16384", 80.0, 46.0)], [[49.0]])  # 0.94x compile
+    assert tune_buckets.choose(behind)["cols_le_16384"]["config"] is None
+
+
+def _summary(accepted=True, shapes=((47.0, 80.0, 46.0),)):
+    rows = [{"ms": ms, "eager_ms": eager, "compile_ms": comp} for ms, eager, comp in shapes]
+    geo = 1.0
+    for ms, _, comp in shapes:
+        geo *= comp / ms
+    return {"accepted": accepted, "shapes": rows,
+            "speedup_vs_compile": geo ** (1 / len(shapes)) if shapes else None}
+
+
+def test_the_verifier_must_measure_it_faster_than_eager_everywhere_and_near_compile(tune_buckets):
+    promotable = tune_buckets.promotable
+    assert promotable(_summary()) == (True, "")
+    ok, why = promotable(_summary(accepted=False))
+    assert not ok and "rejected" in why
+    ok, why = promotable(_summary(shapes=((47.0, 80.0, 46.0), (25.0, 24.0, 30.0))))
+    assert not ok and "eager" in why  # 0.96x eager at the second shape
+    ok, why = promotable(_summary(shapes=((50.0, 80.0, 46.0),)))
+    assert not ok and "torch.compile" in why  # 0.92x compile
+    ok, why = promotable(_summary(shapes=((47.0, None, 46.0),)))
+    assert not ok and "timed" in why
+
+
+def test_only_uncovered_reads_the_newest_entrys_buckets_for_the_arch_and_dtype(tune_buckets, tmp_path):
+    import shutil
+
+    zoo = tmp_path / "zoo"
+    assert tune_buckets.covered_buckets(zoo, "amax", "sm_90", "bfloat16") == set()
+    # entries are immutable: amax 1.0.0 serves sm_90 bfloat16 rows up to 1024 wide, nothing else
+    shutil.copytree(ROOT / "kernel_zoo" / "entries" / "amax" / "1.0.0", zoo / "amax" / "1.0.0")
+    assert tune_buckets.covered_buckets(zoo, "amax", "sm_90", "bfloat16") == {"cols_le_1024"}
+    assert tune_buckets.covered_buckets(zoo, "amax", "sm_90", "float16") == set()
+    assert tune_buckets.covered_buckets(zoo, "amax", "sm_80", "bfloat16") == set()
+
+
 @pytest.mark.parametrize("template", ["norm", "reduce"])
 def test_candidates_are_valid_distinct_and_start_from_the_default(tune_buckets, template):
     tpl = get_template(template)
