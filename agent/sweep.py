@@ -5,7 +5,9 @@ the zoo, and two steps per unit:
 
 - **verify**: the entry's kernel file is checked against its sha256, then re-run by the verifier
   against `tasks/<task>.py` on a Ray verifier actor; on a GPU it is timed beside eager PyTorch and
-  torch.compile measured in the same run (`refresh_baselines`). The result is compared with the
+  torch.compile measured in the same run (`refresh_baselines`), at the task's shapes its manifest
+  recorded when the unit is one shape bucket's (`bucket_shapes`: dispatch sends that kernel no
+  others, and its config was tuned and promoted on those alone). The result is compared with the
   verdict and environment its manifest recorded (`regressions_of`, `environment_changes`).
 - **tune**: the unit's Optuna study (the one `kzoo optimize` uses) continues for `trials_per_op`
   more trials, its first trial being the entry's own params (warm start); on a GPU a winner whose
@@ -107,6 +109,24 @@ def _timed(verdict: dict[str, Any] | None) -> bool:
 
 def _shape_key(shape: Any) -> str:
     return json.dumps(shape, sort_keys=True)
+
+
+def bucket_shapes(unit: dict[str, Any], task_shapes) -> tuple[list | None, str | None]:
+    """The task shapes (on a GPU) at which to re-verify a unit, and a note when it is not plain.
+
+    A unit of the "any" bucket: None, the task's every shape. A shape bucket's kernel: the task
+    shapes its manifest's verdict recorded, the shapes of that bucket. If the task no longer has
+    any of them: None again (every shape), with a note saying so."""
+    from kernel_zoo.buckets import ANY
+
+    if unit["bucket"] == ANY:
+        return None, None
+    recorded = {_shape_key(row.get("shape")) for row in unit["recorded"].get("shapes") or []}
+    mine = [shape for shape in task_shapes if _shape_key(shape) in recorded]
+    if not mine:
+        return None, (f"none of the shapes {unit['id']}'s manifest recorded is in the task now; "
+                      "checked at every shape of the task")
+    return mine, None
 
 
 def _shape_speedups(verdict: dict[str, Any], baseline_field: str) -> dict[str, float]:
@@ -480,9 +500,22 @@ class _Sweep:
         except UnicodeDecodeError as err:
             return None, {"status": "error", "verdict": None,
                           "reason": f"the kernel file is not UTF-8 text: {err}"}
+        shapes, note = self._bucket_shapes(unit, task)
         request = VerifyRequest(str(task.path), task.source, text, unit["dtype"],
-                                time=self.mode == "gpu", refresh_baselines=True)
-        return request, {"task_warning": task.warning, "task_path": str(task.path)}
+                                time=self.mode == "gpu", refresh_baselines=True,
+                                shapes=None if shapes is None else tuple(shapes))
+        base = {"task_warning": task.warning, "task_path": str(task.path)}
+        if note:
+            base["shapes_note"] = note
+        return request, base
+
+    def _bucket_shapes(self, unit: dict[str, Any], task_file) -> tuple[list | None, str | None]:
+        if self.mode != "gpu":
+            return None, None
+        import tasks
+
+        task = tasks.load_source(task_file.source, task_file.path)
+        return bucket_shapes(unit, task.shapes)
 
     def _verify_result(self, unit: dict[str, Any], base: dict[str, Any],
                        verdict: dict[str, Any] | None) -> dict[str, Any]:
@@ -514,6 +547,8 @@ class _Sweep:
             line += f": {result['reason']}"
         elif verdict.get("reasons"):
             line += f": {verdict['reasons'][0]}"
+        if result.get("shapes_note"):
+            line += f"; {result['shapes_note']}"
         changed = result.get("environment_changes") or {}
         if changed:
             line += "; environment changed: " + ", ".join(

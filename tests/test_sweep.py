@@ -107,6 +107,21 @@ def test_speedup_over_best_baseline_of_an_optimize_result_matches_the_verdicts()
     assert sweep.speedup_over_best_baseline({"shapes": [{"ms": None}]}) is None
 
 
+def test_a_shape_buckets_kernel_is_re_verified_at_its_buckets_shapes_only():
+    import tasks
+
+    task_shapes = tasks.load(ROOT / "tasks" / "amax.py").shapes
+    rows = [s for s in task_shapes if s["reduce_dim"] == 2 and s["cols"] > 1024]  # cols_le_16384
+    assert 0 < len(rows) < len(task_shapes)
+    unit = {"id": "amax/sm_90/bfloat16/cols_le_16384", "bucket": "cols_le_16384",
+            "recorded": {"shapes": [{"shape": dict(reversed(list(s.items())))} for s in rows]}}
+    assert sweep.bucket_shapes(unit, task_shapes) == (rows, None)  # key order does not matter
+    assert sweep.bucket_shapes({**unit, "bucket": "any"}, task_shapes) == (None, None)
+    gone = {**unit, "recorded": {"shapes": [{"shape": {"batch": 3, "rows": 5, "cols": 7}}]}}
+    shapes, note = sweep.bucket_shapes(gone, task_shapes)
+    assert shapes is None and "every shape" in note
+
+
 def test_wrong_and_tampered_kernels_are_regressions_and_errors_are_not():
     unit = {"recorded": _shipped_config("float32")["verdict"]}
     wrong = {"status": "wrong", "verdict": {"stage": "correctness", "reasons": ["[wrong] x"]}}
