@@ -340,6 +340,8 @@ def main(argv: list[str] | None = None) -> int:
     unknown = [o for o in ops if o not in OPS] + [d for d in dtypes if d not in DTYPES]
     if unknown:
         parser.error(f"unknown op or dtype: {', '.join(unknown)}")
+    if args.only_uncovered and not args.zoo:
+        parser.error("--only-uncovered needs --zoo: the zoo whose buckets it leaves as they are")
     if not torch.cuda.is_available():
         print("bench/tune_buckets.py needs a CUDA GPU: it measures time, which the interpreter "
               "never does", file=sys.stderr)
