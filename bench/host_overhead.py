@@ -7,6 +7,14 @@ on one GPU, for each case: the GPU time (the verifier's timer), the host microse
 microseconds in (cProfile, top entries). Writes bench/results/host-overhead-<device>.json.
 
     python bench/host_overhead.py [--composed]    # --composed: the composed cases alone
+    python bench/host_overhead.py --rerender      # shipped reduce/softmax kernels against the
+                                                  # same params rendered by today's template
+
+`--rerender` (GPU round 97): the reduce and softmax templates now launch a repeated call through
+the compiled kernel's own launcher (`_launch` in templates/_model.jinja), as norm and pointwise
+did; the shipped entries were rendered before. For each bfloat16 config of the newest sum, amax,
+softmax and log_softmax entries, at the smallest shape its verdict recorded: the shipped module
+against today's render of the same params, and eager PyTorch, in one run.
 """
 
 from __future__ import annotations
@@ -82,6 +90,42 @@ def composed_cases(cache: Path):
                {"eager Model": (lambda model=model, inputs=inputs: model(*inputs))})
 
 
+RERENDER_OPS = ("sum", "amax", "softmax", "log_softmax")
+
+
+def _bytes_at(task, shape: dict) -> int:
+    task.apply_shape(shape)
+    return task.formula_value("bytes", 2) or 0
+
+
+def rerender_cases(cache: Path):
+    import tasks
+    from agent.plan import plan
+    from kernel_zoo import store
+    from verifier.core import load_candidate
+
+    device = torch.device("cuda")
+    for op in RERENDER_OPS:
+        entry = store.newest_entries(op)[0]
+        for config in entry.manifest["configs"]:
+            if config["dtype"] != "bfloat16":
+                continue
+            task = tasks.load(ROOT / "tasks" / f"{config['task']['name']}.py")
+            found = plan(task)
+            template = found.template_object()
+            now = load_candidate(template.render(template.config(config["params"]),
+                                                 **found.context), cache)
+            shipped = store.load_kernel(entry.path, config, entry.manifest)
+            shapes = [row["shape"] for row in config["verdict"]["shapes"]]
+            shape = min(shapes, key=lambda sh: _bytes_at(task, sh))
+            model, old, inputs = at_shape(task, shipped, shape, torch.bfloat16, device)
+            _, new, _ = at_shape(task, now, shape, torch.bfloat16, device)
+            label = f"{op} {entry.version} [{config['shape_bucket']}] {json.dumps(shape)}"
+            yield (label, (lambda new=new, inputs=inputs: new(*inputs)),
+                   {"shipped": (lambda old=old, inputs=inputs: old(*inputs)),
+                    "eager Model": (lambda model=model, inputs=inputs: model(*inputs))})
+
+
 def cases(cache: Path):
     device = torch.device("cuda")
     skinny = next(c for c in gemm_bench.CASES if c.name == "skinny_128x4096x4096")
@@ -109,8 +153,10 @@ def main() -> None:
     flusher = L2Flusher(torch.device("cuda"))
     rows = []
     only_composed = "--composed" in sys.argv[1:]
+    rerender = "--rerender" in sys.argv[1:]
     with torch.no_grad():
         for label, fn, baselines in (composed_cases(cache) if only_composed
+                                     else rerender_cases(cache) if rerender
                                      else [*cases(cache), *composed_cases(cache)]):
             fns = {"kernel": fn, **baselines}
             gpu = bench(fns, flusher=flusher, budget_ms=100.0 * len(fns))
@@ -122,7 +168,7 @@ def main() -> None:
                 f"{k} {v:7.1f}" for k, v in row["host_us"].items()) + "   gpu ms " + "  ".join(
                 f"{k} {v:.4f}" for k, v in row["gpu_ms"].items()), flush=True)
             print("\n".join("    " + ln for ln in row["profile"]), flush=True)
-    suffix = "-composed" if only_composed else ""
+    suffix = "-composed" if only_composed else "-rerender" if rerender else ""
     out = ROOT / "bench" / "results" / f"host-overhead-{device_label()}{suffix}.json"
     out.write_text(json.dumps({"benchmark": "host_overhead", "environment": environment(),
                                "calls": CALLS, "rows": rows}, indent=2))

@@ -1,4 +1,4 @@
-"""Launchers without launch recipes (norm, pointwise) keep the compiled kernel's own launcher by
+"""Launchers without launch recipes (norm, pointwise, reduce, softmax) keep the compiled kernel's own launcher by
 what Triton specializes a launch on (`_launch` in templates/_model.jinja): a repeat of the same
 specialization launches through it, a new one through the JIT. In Triton's interpreter there is no
 compiled kernel and nothing is kept; on a GPU the kept launches are correct and counted."""
@@ -42,6 +42,32 @@ def test_norm_and_pointwise_launches_are_kept_per_specialization(tmp_path):
     assert len(norm._LAUNCHERS) == want and len(swiglu._LAUNCHERS) == want
 
 
+def test_reduce_and_softmax_launches_are_kept_and_a_repeat_adds_none(tmp_path):
+    sums = _module("sum", tmp_path)
+    amax = _module("amax", tmp_path)
+    soft = _module("softmax", tmp_path)
+    torch.manual_seed(0)
+    # rows (one pass and, past ROW_BLOCK_MAX, looped), columns (a split with its combine kernel
+    # where the grid is small), softmax over the last dim and over a middle one
+    cases = [((6, 40), 1), ((6, 40), 0), ((3, 9, 5), 1), ((2, 70000), 1)]
+    kept = None
+    for repeat in range(2):
+        for shape, dim in cases:
+            x = torch.randn(*shape, device=DEVICE)
+            torch.testing.assert_close(sums.launch_sum(x, dim), x.sum(dim), rtol=1e-5, atol=1e-4)
+            torch.testing.assert_close(amax.launch_amax(x, dim), x.amax(dim))
+            torch.testing.assert_close(soft.launch_softmax(x, dim), torch.softmax(x, dim),
+                                       rtol=1e-5, atol=1e-6)
+        counts = [len(m._LAUNCHERS) for m in (sums, amax, soft)]
+        if repeat == 0:
+            kept = counts
+    assert counts == kept  # the same calls again: every launch went through a kept launcher
+    if DEVICE == "cuda":
+        assert min(kept) >= len(cases)  # one or more kernels per case
+    else:
+        assert kept == [0, 0, 0]  # the interpreter has no compiled kernel to keep
+
+
 @pytest.mark.gpu
 def test_a_kept_launch_counts_as_the_candidates_own(tmp_path):
     from verifier import runtime
@@ -53,4 +79,9 @@ def test_a_kept_launch_counts_as_the_candidates_own(tmp_path):
     assert len(norm._LAUNCHERS) == 1
     with runtime.watch_call(norm.__name__) as record:
         norm.launch_layer_norm(x, (64,), w, None)
+    assert record.own_launches == 1
+    soft = _module("softmax", tmp_path)
+    soft.launch_softmax(x, 1)
+    with runtime.watch_call(soft.__name__) as record:
+        torch.testing.assert_close(soft.launch_softmax(x, 1), torch.softmax(x, 1))
     assert record.own_launches == 1
