@@ -269,13 +269,10 @@ def promotable(summary: dict) -> tuple[bool, str]:
 
 def covered_buckets(zoo: Path, op: str, arch: str, dtype_name: str) -> set[str]:
     """The buckets `zoo`'s newest entry of `op` serves for this arch and dtype."""
-    from kernel_zoo.store import _newest_version, read_manifest
+    from kernel_zoo.store import newest_entries
 
-    version = _newest_version(zoo / op) if (zoo / op).is_dir() else None
-    if version is None:
-        return set()
-    return {c["shape_bucket"] for c in read_manifest(zoo / op / version)["configs"]
-            if c["arch"] == arch and c["dtype"] == dtype_name}
+    return {c["shape_bucket"] for entry in newest_entries(op, [zoo])
+            for c in entry.manifest["configs"] if c["arch"] == arch and c["dtype"] == dtype_name}
 
 
 def verify_and_promote(result: dict, choices: dict, args, env: dict, cache: Path) -> None:
