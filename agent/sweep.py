@@ -611,7 +611,6 @@ class _Sweep:
         from agent.loop import OptimizeOptions, optimize
         from agent.plan import plan as make_plan
         from agent.zoo_task import TaskFileError, config_task
-        from templates import get_template
 
         verify = state.step(unit, "verify") or {}
         try:
