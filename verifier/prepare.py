@@ -154,7 +154,12 @@ def _enter_compile_only(target: CompileTarget) -> None:
     launch = JITFunction.run
 
     def compile_only_run(self, *args, grid, warmup, **kwargs):
-        return launch(self, *args, grid=grid, warmup=True, **kwargs)
+        kernel = launch(self, *args, grid=grid, warmup=True, **kwargs)
+        # A warm-up gets its compiled kernel (the GEMM launcher reads its shared memory). A launch
+        # launched nothing here and returns None, as in Triton's interpreter: a launcher that keeps
+        # the compiled kernel's own launcher for repeats (templates/_model.jinja's `_direct`)
+        # would otherwise ask the driver to load it onto a GPU this process cannot see.
+        return kernel if warmup else None
 
     compile_only_run.__kzoo_compile_only__ = True
     JITFunction.run = compile_only_run
