@@ -35,6 +35,7 @@ from agent.plan import plan  # noqa: E402
 from kernel_zoo import buckets, ops, store  # noqa: E402
 from verifier.environment import device_label, environment  # noqa: E402
 from verifier.timing import L2Flusher, bench, copy_bandwidth, graphed_where_possible  # noqa: E402
+from verifier.verdict import geomean  # noqa: E402
 
 # issue #3's ops: the memory-bound zoo ops (kernel_zoo.ops also has matmul, linear, attention)
 MEMORY_BOUND_OPS = {"softmax", "log_softmax", "rms_norm", "layer_norm", "add_rms_norm",
@@ -211,7 +212,7 @@ def acceptance(rows: list[dict]) -> dict:
     behind = [f"{r['task']} {r['dtype']} {r['shape']}: {r['speedup_vs_compile']:.2f}x"
               for r in correct if r["speedup_vs_compile"] < 1.0]
     speedups = [r["speedup_vs_compile"] for r in correct]
-    geomean = math.exp(sum(math.log(s) for s in speedups) / len(speedups)) if speedups else None
+    overall = geomean(speedups)
     per_op: dict[str, list[float]] = {}
     for r in correct:
         per_op.setdefault(r["op"], []).append(r["speedup_vs_compile"])
@@ -221,12 +222,10 @@ def acceptance(rows: list[dict]) -> dict:
         "large_rows": len(large),
         "large_below_90pct_of_copy": slow_large,
         "slower_than_compile": behind,
-        "geomean_vs_compile": geomean,
-        "geomean_vs_compile_per_op": {
-            op: math.exp(sum(math.log(s) for s in v) / len(v)) for op, v in per_op.items()
-        },
+        "geomean_vs_compile": overall,
+        "geomean_vs_compile_per_op": {op: geomean(v) for op, v in per_op.items()},
         "passes": bool(correct) and not slow_large and not behind and len(correct) == len(rows)
-        and geomean is not None and geomean >= GEOMEAN_BAR,
+        and overall is not None and overall >= GEOMEAN_BAR,
     }
 
 

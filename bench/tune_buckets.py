@@ -34,7 +34,6 @@ import dataclasses
 import datetime as dt
 import hashlib
 import json
-import math
 import multiprocessing
 import random
 import sys
@@ -53,6 +52,7 @@ from kernel_zoo import buckets  # noqa: E402
 from templates import get_template, params_of  # noqa: E402
 from bench.tune_reduce import _close, _inputs  # noqa: E402  (the screening helpers)
 from verifier.core import DTYPES, Verifier, load_candidate  # noqa: E402
+from verifier.verdict import geomean  # noqa: E402
 from verifier.environment import device_label, environment  # noqa: E402
 from verifier.timing import L2Flusher, bench, copy_bandwidth  # noqa: E402
 
@@ -228,7 +228,7 @@ def choose(result: dict) -> dict[str, dict]:
                        / ms[s] for s in idx]
             vs_eager = [result["shapes"][s]["eager_ms"] / ms[s] for s in idx]
             vs_compile = [result["shapes"][s]["compile_ms"] / ms[s] for s in idx]
-            scored.append((_geomean(vs_best), c, min(vs_eager), _geomean(vs_compile)))
+            scored.append((geomean(vs_best), c, min(vs_eager), geomean(vs_compile)))
         if not scored:
             choices[bucket] = {"shapes": idx, "config": None, "why": "no config was correct"}
             continue
@@ -244,10 +244,6 @@ def choose(result: dict) -> dict[str, dict]:
             choice["best_rejected"] = c
         choices[bucket] = choice
     return choices
-
-
-def _geomean(values: list[float]) -> float:
-    return math.exp(sum(math.log(x) for x in values) / len(values))
 
 
 def promotable(summary: dict) -> tuple[bool, str]:

@@ -39,6 +39,14 @@ class Timing:
     n: int
 
 
+def geomean(values: list[float | None]) -> float | None:
+    """The geometric mean of positive values; None when there are none or one is missing or not
+    positive (a ratio that was never measured)."""
+    if not values or any(v is None or v <= 0 for v in values):
+        return None
+    return math.exp(sum(math.log(v) for v in values) / len(values))
+
+
 def is_host_bound(host_us: float | None, ms: float | None) -> bool | None:
     """Whether a call's host time per call (us) exceeds its timed GPU time (ms); None untimed."""
     if host_us is None or ms is None:
@@ -99,11 +107,6 @@ class Verdict:
     def timed(self) -> bool:
         return bool(self.shapes) and all(s.ms is not None for s in self.shapes)
 
-    def _geomean(self, values: list[float | None]) -> float | None:
-        if not values or any(v is None or v <= 0 for v in values):
-            return None
-        return math.exp(sum(math.log(v) for v in values) / len(values))
-
     @property
     def ms(self) -> float | None:
         return sum(s.ms for s in self.shapes) if self.timed else None
@@ -112,19 +115,19 @@ class Verdict:
     def speedup_vs_eager(self) -> float | None:
         if not self.timed:
             return None
-        return self._geomean([s.eager_ms / s.ms if s.eager_ms else None for s in self.shapes])
+        return geomean([s.eager_ms / s.ms if s.eager_ms else None for s in self.shapes])
 
     @property
     def speedup_vs_compile(self) -> float | None:
         if not self.timed:
             return None
-        return self._geomean([s.compile_ms / s.ms if s.compile_ms else None for s in self.shapes])
+        return geomean([s.compile_ms / s.ms if s.compile_ms else None for s in self.shapes])
 
     @property
     def speedup_vs_best_baseline(self) -> float | None:
         if not self.timed:
             return None
-        return self._geomean(
+        return geomean(
             [s.best_baseline_ms / s.ms if s.best_baseline_ms else None for s in self.shapes]
         )
 
@@ -132,7 +135,7 @@ class Verdict:
     def roofline_fraction(self) -> float | None:
         if not self.timed:
             return None
-        return self._geomean([s.roofline_fraction for s in self.shapes])
+        return geomean([s.roofline_fraction for s in self.shapes])
 
     def summary(self) -> dict[str, Any]:
         """The compact form kept in studies, manifests and --json output."""
