@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import multiprocessing as mp
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 DEFAULT_TIMEOUT_S = 600.0
@@ -77,9 +77,7 @@ class VerifierWorker:
         try:
             task = self._task(request.task_path, request.task_source)
             if request.shapes is not None and self.mode == "gpu":
-                import dataclasses
-
-                task = dataclasses.replace(task, shapes=tuple(request.shapes))
+                task = replace(task, shapes=tuple(request.shapes))
             verdict = self.verifier.verify(
                 task, request.source, request.dtype, time=request.time,
                 refresh_baselines=request.refresh_baselines, seed_offset=request.seed_offset,
@@ -93,11 +91,9 @@ class VerifierWorker:
 
     def _remeasure(self, request: VerifyRequest, verdict, speedup: float) -> None:
         """Believe a large speedup only if a fresh process, with new seeds, sees it too."""
-        import dataclasses
-
         again = verify_in_subprocess(
-            dataclasses.replace(request, seed_offset=request.seed_offset + REMEASURE_SEED_OFFSET,
-                                refresh_baselines=True, remeasure=False),
+            replace(request, seed_offset=request.seed_offset + REMEASURE_SEED_OFFSET,
+                    refresh_baselines=True, remeasure=False),
             self.mode, str(self.verifier.cache_dir),
         )
         fresh = again.get("speedup_vs_best_baseline")
