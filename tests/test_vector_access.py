@@ -1,0 +1,122 @@
+"""Row kernels keep 16-byte loads and stores at widths that Triton's int specialization misses.
+
+Triton marks an int argument as aligned only when it is divisible by 16, so a 1000-wide bf16 row
+(2000 bytes, 16-byte aligned) got 2-byte loads and stores until the launchers passed widths and
+strides divided by their `_unit` (templates/_model.jinja). Here each launcher runs on CPU tensors
+with its launches captured instead of run, and the launched kernels are compiled for an H100
+(sm_90) by the ptxas that Triton ships: no GPU needed. The PTX must hold no 16-bit global load (nor store,
+where the output is rows).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import tasks
+from agent.plan import plan
+
+ROOT = Path(__file__).resolve().parents[1]
+
+# Runs without TRITON_INTERPRET, so that @triton.jit gives JIT functions triton.compile can take.
+_SCRIPT = r"""
+import importlib.util, json, re, sys
+import torch, triton
+from triton.backends.compiler import GPUTarget
+from triton.compiler import ASTSource
+
+path, call, cols = sys.argv[1], sys.argv[2], int(sys.argv[3])
+spec = importlib.util.spec_from_file_location("candidate", path)
+module = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(module)
+launched = []
+module._launch = lambda kernel, grid, args, kwargs: launched.append((kernel, args, kwargs))
+torch.manual_seed(0)
+x = torch.randn(7, cols, dtype=torch.bfloat16)
+w, b = torch.randn(cols, dtype=torch.bfloat16), torch.randn(cols, dtype=torch.bfloat16)
+eval(call, {"m": module, "x": x, "w": w, "b": b, "cols": cols})
+TYPES = {torch.bfloat16: "*bf16", torch.float16: "*fp16", torch.float32: "*fp32", torch.int64: "*i64",
+         torch.int32: "*i32"}
+found = []
+for kernel, args, kwargs in launched:
+    sig, attrs, consts = {}, {}, {}
+    for i, param in enumerate(kernel.params):
+        name = param.name
+        if param.is_constexpr:
+            sig[name] = "constexpr"
+            consts[name] = kwargs[name]
+            continue
+        value = args[i]
+        if isinstance(value, torch.Tensor):
+            sig[name] = TYPES[value.dtype]
+            attrs[(i,)] = [["tt.divisibility", 16]]  # CUDA allocations are 256-byte aligned
+        elif isinstance(value, float):
+            sig[name] = "fp32"
+        else:
+            sig[name] = "i32"
+            if value % 16 == 0:
+                attrs[(i,)] = [["tt.divisibility", 16]]
+    options = {"num_warps": kwargs.get("num_warps", 4), "num_stages": kwargs.get("num_stages", 3)}
+    compiled = triton.compile(ASTSource(kernel, sig, consts, attrs),
+                              target=GPUTarget("cuda", 90, 32), options=options)
+    ptx = compiled.asm["ptx"]
+    found.append({
+        "kernel": kernel.__name__,
+        "unit": kwargs.get("UNIT"),
+        "scalar_loads": sorted(set(re.findall(r"ld\.global[\w:.]*\.b16\b", ptx))),
+        "scalar_stores": sorted(set(re.findall(r"st\.global[\w:.]*\.b16\b", ptx))),
+        "vector": len(re.findall(r"(?:ld|st)\.global[\w:.]*\.v[24]\.|cp\.async\.c[ag]\.shared\.global", ptx)),
+    })
+print(json.dumps(found))
+"""
+
+# 1000 (2000 bytes) takes the one-pass kernel, 40008 (5001 vectors) the looped one
+CASES = [
+    (op, call, cols)
+    for op, call in [
+        ("layer_norm", "m.launch_layer_norm(x, (cols,), w, b)"),
+        ("rms_norm", "m.launch_rms_norm(x, (cols,), w)"),
+        ("add_rms_norm", "m.launch_add_rms_norm(x, x, w)"),
+        ("softmax", "m.launch_softmax(x, -1)"),
+        ("log_softmax", "m.launch_log_softmax(x, -1)"),
+    ]
+    for cols in (1000, 40008)
+] + [("sum", "m.launch_sum(x, -1)", 1000), ("argmax", "m.launch_argmax(x, -1)", 1000)]
+
+
+def _ptxas_available() -> bool:
+    try:
+        from triton.backends.nvidia.compiler import get_ptxas  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+@pytest.mark.skipif(not _ptxas_available(), reason="Triton's NVIDIA backend is not installed")
+@pytest.mark.parametrize("op,call,cols", CASES, ids=[f"{c[0]}-{c[2]}" for c in CASES])
+def test_bf16_rows_of_8k_not_16k_elements_compile_to_vector_loads_and_stores(op, call, cols,
+                                                                             tmp_path):
+    found = plan(tasks.load(ROOT / "tasks" / f"{op}.py"))
+    template = found.template_object()
+    path = tmp_path / f"{op}.py"
+    path.write_text(template.render(template.default, **found.context))
+    env = {k: v for k, v in os.environ.items() if k != "TRITON_INTERPRET"}
+    run = subprocess.run([sys.executable, "-c", _SCRIPT, str(path), call, str(cols)],
+                         capture_output=True, text=True, env=env, cwd=ROOT, timeout=300)
+    assert run.returncode == 0, run.stderr[-3000:]
+    launches = json.loads(run.stdout.strip().splitlines()[-1])
+    assert len(launches) == 1, launches
+    cfg = template.default
+    wide = cols > (cfg.row_block_max if op in ("sum", "argmax") else cfg.single_pass_max)
+    assert ("one_pass" in launches[0]["kernel"]) != wide, launches
+    for launch in launches:
+        assert launch["unit"] == 8, launch
+        assert launch["scalar_loads"] == [], launch
+        if op not in ("sum", "argmax"):  # a reduction stores one value per row
+            assert launch["scalar_stores"] == [], launch
+        assert launch["vector"] > 0, launch
