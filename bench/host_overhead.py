@@ -9,6 +9,7 @@ microseconds in (cProfile, top entries). Writes bench/results/host-overhead-<dev
     python bench/host_overhead.py [--composed]    # --composed: the composed cases alone
     python bench/host_overhead.py --rerender      # shipped reduce/softmax kernels against the
                                                   # same params rendered by today's template
+    python bench/host_overhead.py --rerender=geglu,swiglu    # the same for the ops named
 
 `--rerender` (GPU round 97): the reduce and softmax templates now launch a repeated call through
 the compiled kernel's own launcher (`_launch` in templates/_model.jinja), as norm and pointwise
@@ -98,14 +99,14 @@ def _bytes_at(task, shape: dict) -> int:
     return task.formula_value("bytes", 2) or 0
 
 
-def rerender_cases(cache: Path):
+def rerender_cases(cache: Path, ops=RERENDER_OPS):
     import tasks
     from agent.plan import plan
     from kernel_zoo import store
     from verifier.core import load_candidate
 
     device = torch.device("cuda")
-    for op in RERENDER_OPS:
+    for op in ops:
         entry = store.newest_entries(op)[0]
         for config in entry.manifest["configs"]:
             if config["dtype"] != "bfloat16":
@@ -153,10 +154,12 @@ def main() -> None:
     flusher = L2Flusher(torch.device("cuda"))
     rows = []
     only_composed = "--composed" in sys.argv[1:]
-    rerender = "--rerender" in sys.argv[1:]
+    named = [a.split("=", 1)[1] for a in sys.argv[1:] if a.startswith("--rerender=")]
+    rerender = "--rerender" in sys.argv[1:] or bool(named)
+    rerender_ops = tuple(op for a in named for op in a.split(",") if op) or RERENDER_OPS
     with torch.no_grad():
         for label, fn, baselines in (composed_cases(cache) if only_composed
-                                     else rerender_cases(cache) if rerender
+                                     else rerender_cases(cache, rerender_ops) if rerender
                                      else [*cases(cache), *composed_cases(cache)]):
             fns = {"kernel": fn, **baselines}
             gpu = bench(fns, flusher=flusher, budget_ms=100.0 * len(fns))
@@ -168,7 +171,8 @@ def main() -> None:
                 f"{k} {v:7.1f}" for k, v in row["host_us"].items()) + "   gpu ms " + "  ".join(
                 f"{k} {v:.4f}" for k, v in row["gpu_ms"].items()), flush=True)
             print("\n".join("    " + ln for ln in row["profile"]), flush=True)
-    suffix = "-composed" if only_composed else "-rerender" if rerender else ""
+    suffix = ("-composed" if only_composed else "-rerender-" + "-".join(rerender_ops) if named
+              else "-rerender" if rerender else "")
     out = ROOT / "bench" / "results" / f"host-overhead-{device_label()}{suffix}.json"
     out.write_text(json.dumps({"benchmark": "host_overhead", "environment": environment(),
                                "calls": CALLS, "rows": rows}, indent=2))

@@ -261,6 +261,22 @@ def test_scalar_inputs_from_numbers_and_tensors_rows_and_strided_fulls(tmp_path)
         module.launch_probe(x, row, 1.0, residual.to(torch.float16))
 
 
+def test_a_small_call_spreads_its_tiles_over_every_sm(tmp_path):
+    """With one program per tile, a call of fewer tiles than SMs halves its tile (down to one
+    16-byte vector per thread of one warp) until every SM has one; the interpreter has 4 SMs."""
+    module = _module(tmp_path, CONTEXTS["swiglu"]["expr"], CONTEXTS["swiglu"]["inputs"],
+                     dataclasses.replace(POINTWISE.default, tiling="flat"))
+    launches = []
+    module._launch = lambda kernel, grid, args, kwargs: launches.append((grid, kwargs))
+    for n in (4 * 4096, 3 * 1024, 40):
+        x = torch.randn(n)
+        module.launch_probe(x, x)
+    (big, big_kw), (small, small_kw), (tiny, tiny_kw) = launches
+    assert big == (4,) and big_kw["BLOCK"] == 4096 and big_kw["num_warps"] == 8
+    assert small == (6,) and small_kw["BLOCK"] == 512 and small_kw["num_warps"] == 2
+    assert tiny == (1,) and tiny_kw["BLOCK"] == 256 and tiny_kw["num_warps"] == 1
+
+
 def _valid_sample(n: int, seed: int) -> list:
     rng = random.Random(seed)
     configs = []
