@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# GPU round 104: the memory-bound table again, both timers, after round 102's norm entries
+# (the 1000-wide bucket) and round 103's geglu 1.2.0 and swiglu 1.1.0 (small calls fill the SMs).
+set -uo pipefail
+export PYTHONUNBUFFERED=1
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+timeout 300 python3 bench/memory_bound.py --dtypes bfloat16 --graphs --out "$OUT" 2>&1 \
+    | grep -v -i warn > "$OUT/memory-bound-graphs.txt"
+grep -A3 "large_below\|geomean_vs_compile\"" "$OUT/memory-bound-graphs.txt" | head -12
+timeout 240 python3 bench/memory_bound.py --dtypes bfloat16 --out "$OUT" 2>&1 \
+    | grep -v -i warn > "$OUT/memory-bound.txt"
+grep "geomean_vs_compile\"" "$OUT/memory-bound.txt"
+exit 0
