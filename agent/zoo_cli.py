@@ -87,6 +87,10 @@ def add_zoo_parser(subparsers: Any) -> None:
     )
     verify.add_argument("op", metavar="OP", nargs="?", help="only this op's entries")
     verify.add_argument("--version", metavar="V", help="only this version (needs OP)")
+    verify.add_argument("--dtype", metavar="D",
+                        help="only the configs of this dtype (bfloat16, ...); files are all hashed")
+    verify.add_argument("--bucket", metavar="B",
+                        help="only the configs of this shape bucket (cols_le_1024, any, ...)")
     verify.add_argument(
         "--timeout", type=positive_float, default=600.0, metavar="SECONDS",
         help="limit per kernel check before its process is killed (default 600)",
@@ -507,6 +511,8 @@ def _verify_entry(
         failures.append(f"{name}: {problem}")
     configs = []
     for config in entry.manifest["configs"]:
+        if not _selected(args, config):
+            continue
         label = _label(config)
         where = f"{name} {label}"
         if config["file"] not in intact:
@@ -532,6 +538,12 @@ def _verify_entry(
     return {**_entry_summary(args, entry), "ok": ok, "files": checks, "configs": configs}, failures
 
 
+def _selected(args: argparse.Namespace, config: dict[str, Any]) -> bool:
+    """Whether --dtype and --bucket (each optional) let `config` be run."""
+    return (getattr(args, "dtype", None) in (None, config["dtype"])
+            and getattr(args, "bucket", None) in (None, config["shape_bucket"]))
+
+
 def _config_status(result: dict[str, Any], mode: str) -> str:
     status = result["status"]
     if status == "error":
@@ -554,6 +566,15 @@ def _verify(args: argparse.Namespace) -> int:
     if not entries and args.op is not None:
         # raises the usage error that names the ops and versions there are
         store.find_entry(args.op, args.version, zoo_dirs)
+    if (args.dtype or args.bucket) and not any(
+            _selected(args, config) for entry in entries if not isinstance(entry, store.ZooError)
+            for config in entry.manifest["configs"]):
+        there = sorted({f"{c['dtype']}/{c['shape_bucket']}" for entry in entries
+                        if not isinstance(entry, store.ZooError)
+                        for c in entry.manifest["configs"]})
+        raise store.ZooError(
+            f"no config matches --dtype {args.dtype or 'any'} --bucket {args.bucket or 'any'}; "
+            f"these entries hold dtype/bucket {', '.join(there) or 'nothing'}")
     if not entries:
         if args.json:
             _print_json({"mode": None, "ok": True, "entries": []})

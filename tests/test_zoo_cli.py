@@ -349,6 +349,24 @@ def test_verify_passes_on_the_shipped_entries_in_this_device(shipped_copy: Path,
     assert "all good: 2 entries, 3 config(s)" in err
 
 
+def test_verify_runs_only_the_configs_a_dtype_and_bucket_name(shipped_copy: Path, capsys):
+    argv = ["zoo", "verify", "--json", "--zoo", str(shipped_copy), "--dtype", "float32",
+            "--bucket", "any"]
+    code, report, err = run_json(argv, capsys)
+    assert code == 0, err
+    configs = [(e["version"], c["dtype"], c["status"]) for e in report["entries"]
+               for c in e["configs"]]
+    assert configs == [("1.1.0", "float32", "correct")]
+    # every file is still hashed
+    assert sum(len(e["files"]) for e in report["entries"]) == len(SHIPPED_FILES) + 1
+    assert "all good: 2 entries, 1 config(s)" in err
+    code, out, err = run_cli(["zoo", "verify", "--zoo", str(shipped_copy), "--dtype", "float16"],
+                             capsys)
+    assert code == 2
+    assert err.strip() == ("kzoo: error: no config matches --dtype float16 --bucket any; these "
+                           "entries hold dtype/bucket bfloat16/any, float32/any")
+
+
 def test_verify_fails_naming_the_file_when_a_kernel_byte_changes(shipped_copy: Path, capsys):
     kernel = shipped_copy / "softmax" / "1.0.0" / "softmax_sm_90_bfloat16.py"
     flip_byte(kernel, b"LOOP_WARPS = 16", b"LOOP_WARPS = 32")
