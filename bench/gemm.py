@@ -83,8 +83,14 @@ CASES = (
     # only when named (--cases)
     Case("linear_bias_gelu_1000x3000x1024", "linear_bias_gelu",
          {"tokens": 1000, "in_features": 1024, "out_features": 3000}, "bfloat16", "fused"),
+    # a decode step's 16 rows against a 4096x4096 weight: SKINNY_DEFAULT's 128x64 tiles make 64
+    # programs for 132 SMs (silu(linear)'s small shape, 21.7 us against cuBLAS + SiLU's 16.8 in
+    # GPU round 105); timed only when named
+    Case("linear_bias_silu_16x4096x4096", "linear_bias_silu",
+         {"batch": 1, "seq": 16, "in_features": 4096, "out_features": 4096}, "bfloat16",
+         "skinny"),
 )
-ON_REQUEST = {"linear_bias_gelu_1000x3000x1024"}  # cases a run without --cases leaves out
+ON_REQUEST = {"linear_bias_gelu_1000x3000x1024", "linear_bias_silu_16x4096x4096"}
 ACCEPTANCE = {  # case -> (baseline, the ratio the kernel must reach against it)
     "matmul_4096": ("cublas", 0.95), "matmul_8192": ("cublas", 0.95),
     "mlp_down_8192x4096x14336": ("cublas", 0.95),

@@ -48,7 +48,8 @@ Knobs:
   have to copy into 16-element-aligned rows (K = 1000, N = 3073) takes it where it is valid.
 - skinny_rows 128: a call whose output has at most 128 rows (M, A's batch dims folded in where B
   is one matrix) runs SKINNY_DEFAULT's kernels instead, rendered into the same module under a
-  `_skinny_` prefix; larger calls run this config's. One config cannot serve a task whose shapes
+  `_skinny_` prefix, and one of at most DECODE_ROWS (16) rows DECODE_DEFAULT's (`_decode_`);
+  larger calls run this config's. One config cannot serve a task whose shapes
   include both a decode batch (16 rows, where 128x256 tiles leave most SMs idle) and a large M.
 - odd_tiled: a call whose K or N is not a multiple of 16 elements (rows the descriptor kernel
   reads in place, 1000 and 3073 say) runs TILED's kernels instead (`_tiled_` prefix), unless the
@@ -172,6 +173,18 @@ SKINNY_DEFAULT = GemmConfig(
     BLOCK_M=128, BLOCK_N=64, BLOCK_K=64, GROUP_M=1, num_warps=4, num_stages=9, SPLIT_K=1,
     persistent=0, use_tma=False,
 )
+# What a skinny companion's calls of at most DECODE_ROWS (16) output rows run: a decode step. At
+# 16 x 4096 -> 4096 SKINNY_DEFAULT's 128x64 tiles make 64 programs for 132 SMs; 16x32 tiles in
+# K steps of 128, six deep, make 128. With bias + SiLU on an H100 they took 18.1 us against
+# SKINNY_DEFAULT's 24.9, eager's 22.6 and the bare cuBLAS GEMM's 18.7; split-K 2 and 4 took
+# 20.7-27.7 (GPU round 108, bench/results/runs/gemm-configs-h100-decode-round108.json). At 128
+# rows 16-row tiles lost (50.8 us against 25.1, round 16), so larger skinny calls keep
+# SKINNY_DEFAULT.
+DECODE_ROWS = 16
+DECODE_DEFAULT = GemmConfig(
+    BLOCK_M=16, BLOCK_N=32, BLOCK_K=128, GROUP_M=1, num_warps=4, num_stages=6, SPLIT_K=1,
+    persistent=0, use_tma=False,
+)
 
 
 def stage_bytes(cfg: GemmConfig, itemsize: int) -> int:
@@ -260,6 +273,7 @@ class GemmTemplate(Template):
         return list(dict.fromkeys(starts))
 
     def render(self, cfg: Any, **context: Any) -> str:
+        context = {"decode_rows": DECODE_ROWS, **context}
         if "a" in context and "b" in context:
             op = context.get("op", "missing")
             if not isinstance(op, str) or not op.isidentifier():
@@ -285,6 +299,7 @@ class GemmTemplate(Template):
         parts = [source.rstrip()]
         lines = set(source.splitlines())
         for knobs, prefix, base in ((("skinny_rows",), "_skinny_", SKINNY_DEFAULT),
+                                    (("skinny_rows",), "_decode_", DECODE_DEFAULT),
                                     (("odd_tiled", "single_wave_tiled"), "_tiled_", TILED)):
             knob = next((k for k in knobs if getattr(cfg, k)), None)
             if knob is None:

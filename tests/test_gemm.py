@@ -471,8 +471,9 @@ def test_skinny_plans_land_in_their_bucket_and_start_from_the_skinny_tile():
 @pytest.mark.parametrize("cfg", [DEFAULT, SMALL], ids=["default", "small"])
 def test_a_skinny_companion_serves_the_calls_with_few_rows(cfg, tmp_path, verifier):
     """skinny_rows = 128: calls whose output has at most 128 rows (A's batch dims folded in) run
-    SKINNY_DEFAULT's kernels, rendered into the module under a prefix; larger calls run the
-    config's own. Both correct, each recorded in its own recipe table; the verifier accepts it."""
+    SKINNY_DEFAULT's kernels, rendered into the module under a prefix, and those of at most 16
+    rows DECODE_DEFAULT's; larger calls run the config's own. All correct, each recorded in its
+    own recipe table; the verifier accepts it."""
     found = plan(_task("linear_bias_silu"))
     source = GEMM.render(dataclasses.replace(cfg, skinny_rows=128), **found.context)
     module = _load(source, tmp_path)
@@ -481,14 +482,15 @@ def test_a_skinny_companion_serves_the_calls_with_few_rows(cfg, tmp_path, verifi
     # kernels where there is a GPU
     device = "cuda" if torch.cuda.is_available() else "cpu"
     w, bias = torch.randn(32, 48, device=device) / 48 ** 0.5, torch.randn(32, device=device)
-    for shape, skinny_calls, own_calls in [((2, 8, 48), 1, 0), ((2, 70, 48), 1, 1),
-                                           ((128, 48), 2, 1)]:
+    for shape, calls in [((2, 8, 48), (1, 0, 0)), ((2, 70, 48), (1, 0, 1)),
+                         ((128, 48), (1, 1, 1)), ((17, 48), (1, 2, 1))]:
         x = torch.randn(shape, device=device)
         got = module.launch_linear_bias_silu(x, w, bias)
         torch.testing.assert_close(got.double(), F.silu(F.linear(x.double(), w.double(),
                                                                  bias.double())),
                                    rtol=1e-5, atol=1e-5)
-        assert (len(module._skinny__RECIPES), len(module._RECIPES)) == (skinny_calls, own_calls)
+        assert (len(module._decode__RECIPES), len(module._skinny__RECIPES),
+                len(module._RECIPES)) == calls, shape
     verdict = verifier.verify(_task("linear_bias_silu"), source, "float32", time=False)
     assert verdict.accepted, verdict.reasons
 
