@@ -18,9 +18,10 @@ measures it faster than eager PyTorch at every shape, and measures it at no less
 `COMPILE_FLOOR` of torch.compile on the geometric mean (`promotable`). So a kernel that ties
 torch.compile within timing noise serves its bucket rather than eager PyTorch, which is slower
 than both there; one clearly behind torch.compile is not shipped (`kzoo sweep` would flag it as
-`slower-than-baseline`). A bucket without a winner gets no config, and the op runs the PyTorch
-reference there (these ops' buckets do not borrow a neighbour's). `--only-uncovered` leaves the
-buckets the target zoo already serves for this GPU and dtype as they are.
+`slower-than-baseline`). A bucket without a winner gets no config, and the op runs the entry's
+`any` config there where it has one (argmax), else the PyTorch reference (these ops' buckets do
+not borrow a neighbour's). `--only-uncovered` leaves the buckets the target zoo's newest entry
+holds a config for (for this GPU and dtype) as they are.
 
     python bench/tune_buckets.py --ops rms_norm,sum --dtypes bfloat16 --samples 10 \
         --zoo kernel_zoo/entries --out bench/results/runs
@@ -275,13 +276,16 @@ def verify_and_promote(result: dict, choices: dict, args, env: dict, cache: Path
     verifier = Verifier("gpu", cache)
     task, found = result["task"], result["plan"]
     template = get_template(result["template"])
-    covered = (covered_buckets(Path(args.zoo), result["op"], env["arch"], result["dtype"])
-               if args.zoo and args.only_uncovered else set())
+    present = (covered_buckets(Path(args.zoo), result["op"], env["arch"], result["dtype"])
+               if args.zoo else set())
+    covered = present if args.only_uncovered else set()
     for bucket, choice in sorted(choices.items()):
         c = choice["config"]
         if c is None:
+            serving = buckets.pick(result["op"], bucket, present)
             print(f"{result['op']} {result['dtype']} [{bucket}]: no config ({choice['why']}); "
-                  "the reference serves it", flush=True)
+                  + (f"the zoo's `{serving}` config serves it" if serving
+                     else "the reference serves it"), flush=True)
             continue
         if bucket in covered:
             choice["skipped"] = "the zoo already serves this bucket (--only-uncovered)"
