@@ -38,6 +38,11 @@ from tune_pointwise import CONTEXTS  # noqa: E402
 TARGET = GPUTarget("cuda", 90, 32)
 _LOAD = re.compile(r"ld\.global[.\w:]*?(?:\.(v[248]))?\.(?:b|u|f|s)\d+")
 _STORE = re.compile(r"st\.global[.\w:]*?(?:\.(v[248]))?\.(?:b|u|f|s)\d+")
+# a 16-bit element moved alone: what a bf16/fp16 tile gets where the compiler cannot prove alignment
+_LOAD_16 = re.compile(r"ld\.global[\w:.]*\.b16\b")
+_STORE_16 = re.compile(r"st\.global[\w:.]*\.b16\b")
+# a pipelined loop's global -> shared copies (16 bytes each where the alignment is known)
+_ASYNC = re.compile(r"cp\.async\.c[ag]\.shared\.global")
 
 
 def _import(source: str, directory: Path, tag: str):
@@ -70,6 +75,9 @@ def _widths(pattern: re.Pattern, ptx: str) -> dict:
 
 
 def compile_kernel(fn, types: dict, constexprs: dict, divisible: list[str], cfg) -> dict:
+    """Compile `fn` for sm_90 (`types`: each non-constexpr argument's Triton type; `divisible`:
+    the arguments marked divisible by 16, as Triton's launcher would; `cfg`: num_warps and
+    num_stages) and read its resources and global accesses."""
     backend = CUDABackend(TARGET)
     signature = {name: "constexpr" if name in constexprs else types[name] for name in fn.arg_names}
     attrs = {(fn.arg_names.index(n),): backend.parse_attr("D") for n in divisible}
@@ -77,7 +85,10 @@ def compile_kernel(fn, types: dict, constexprs: dict, divisible: list[str], cfg)
                             options={"num_warps": cfg.num_warps, "num_stages": cfg.num_stages})
     ptx = kernel.asm["ptx"]
     return {**_resources(kernel.asm["cubin"]), "dynamic_shared": kernel.metadata.shared,
-            "loads": _widths(_LOAD, ptx), "stores": _widths(_STORE, ptx)}
+            "loads": _widths(_LOAD, ptx), "stores": _widths(_STORE, ptx),
+            "loads_16bit": sorted(set(_LOAD_16.findall(ptx))),
+            "stores_16bit": sorted(set(_STORE_16.findall(ptx))),
+            "async_copies": len(_ASYNC.findall(ptx))}
 
 
 def report(task: str, cfg, dtype: str, workdir: Path) -> list[dict]:

@@ -4,8 +4,8 @@ Triton marks an int argument as aligned only when it is divisible by 16, so a 10
 (2000 bytes, 16-byte aligned) got 2-byte loads and stores until the launchers passed widths and
 strides divided by their `_unit` (templates/_model.jinja). Here each launcher runs on CPU tensors
 with its launches captured instead of run, and the launched kernels are compiled for an H100
-(sm_90) by the ptxas that Triton ships: no GPU needed. The PTX must hold no 16-bit global load (nor store,
-where the output is rows).
+(sm_90) by the ptxas that Triton ships (`bench/compile_pointwise.compile_kernel`): no GPU
+needed. The PTX must hold no 16-bit global load (nor store, where the output is rows).
 """
 
 from __future__ import annotations
@@ -26,12 +26,15 @@ ROOT = Path(__file__).resolve().parents[1]
 
 # Runs without TRITON_INTERPRET, so that @triton.jit gives JIT functions triton.compile can take.
 _SCRIPT = r"""
-import importlib.util, json, re, sys
-import torch, triton
-from triton.backends.compiler import GPUTarget
-from triton.compiler import ASTSource
+import importlib.util, json, sys
+from pathlib import Path
+from types import SimpleNamespace
+import torch
 
 path, call, cols = sys.argv[1], sys.argv[2], int(sys.argv[3])
+sys.path.insert(0, str(Path.cwd() / "bench"))
+from compile_pointwise import compile_kernel
+
 spec = importlib.util.spec_from_file_location("candidate", path)
 module = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(module)
@@ -45,33 +48,32 @@ TYPES = {torch.bfloat16: "*bf16", torch.float16: "*fp16", torch.float32: "*fp32"
          torch.int32: "*i32"}
 found = []
 for kernel, args, kwargs in launched:
-    sig, attrs, consts = {}, {}, {}
+    types, consts, divisible = {}, {}, []
     for i, param in enumerate(kernel.params):
-        name = param.name
         if param.is_constexpr:
-            sig[name] = "constexpr"
-            consts[name] = kwargs[name]
+            consts[param.name] = kwargs[param.name]
             continue
         value = args[i]
         if isinstance(value, torch.Tensor):
-            sig[name] = TYPES[value.dtype]
-            attrs[(i,)] = [["tt.divisibility", 16]]  # CUDA allocations are 256-byte aligned
+            types[param.name] = TYPES[value.dtype]
+            divisible.append(param.name)  # CUDA allocations are 256-byte aligned
         elif isinstance(value, float):
-            sig[name] = "fp32"
+            types[param.name] = "fp32"
         else:
-            sig[name] = "i32"
+            types[param.name] = "i32"
             if value % 16 == 0:
-                attrs[(i,)] = [["tt.divisibility", 16]]
-    options = {"num_warps": kwargs.get("num_warps", 4), "num_stages": kwargs.get("num_stages", 3)}
-    compiled = triton.compile(ASTSource(kernel, sig, consts, attrs),
-                              target=GPUTarget("cuda", 90, 32), options=options)
-    ptx = compiled.asm["ptx"]
+                divisible.append(param.name)
+    options = SimpleNamespace(num_warps=kwargs.get("num_warps", 4),
+                              num_stages=kwargs.get("num_stages", 3))
+    compiled = compile_kernel(kernel, types, consts, divisible, options)
+    vectors = [n for width, n in (*compiled["loads"].items(), *compiled["stores"].items())
+               if width != "v1"]
     found.append({
         "kernel": kernel.__name__,
         "unit": kwargs.get("UNIT"),
-        "scalar_loads": sorted(set(re.findall(r"ld\.global[\w:.]*\.b16\b", ptx))),
-        "scalar_stores": sorted(set(re.findall(r"st\.global[\w:.]*\.b16\b", ptx))),
-        "vector": len(re.findall(r"(?:ld|st)\.global[\w:.]*\.v[24]\.|cp\.async\.c[ag]\.shared\.global", ptx)),
+        "scalar_loads": compiled["loads_16bit"],
+        "scalar_stores": compiled["stores_16bit"],
+        "vector": sum(vectors) + compiled["async_copies"],
     })
 print(json.dumps(found))
 """
