@@ -33,6 +33,7 @@ Timing rules apply only where both verdicts were timed (never in Triton's interp
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import datetime
 import fcntl
 import json
@@ -599,10 +600,10 @@ class _Sweep:
         from templates import InvalidConfig
 
         try:
-            template.config(params)
+            cfg = template.config(params)
         except (InvalidConfig, TypeError, ValueError):
             return None
-        return dict(params)
+        return dataclasses.asdict(cfg)  # with any tunable added since the entry, at its legacy
 
     def tune(self, state: SweepState, unit: dict[str, Any], seconds: float | None) -> None:
         import search

@@ -81,7 +81,7 @@ SPACE = (
     Param("causal_split", (True, False)),
     Param("split_tail", (True, False)),
     Param("reverse_m", (True, False)),
-    Param("tma", (False, True)),
+    Param("tma", (False, True), legacy=False),  # entries before it loaded through pointers
 )
 
 # The Triton fused-attention tutorial's Hopper choice for head dim 128 (128 x 128 tiles, 8 warps,

@@ -26,12 +26,26 @@ class InvalidConfig(ValueError):
     """A config outside the template's space or breaking one of its constraints."""
 
 
+class _NoLegacy:
+    def __repr__(self) -> str:
+        return "NO_LEGACY"
+
+
+NO_LEGACY = _NoLegacy()
+
+
 @dataclass(frozen=True)
 class Param:
-    """One tunable: a name and its ordered choices."""
+    """One tunable: a name and its ordered choices.
+
+    `legacy` is for a tunable added after configs were stored (zoo entries, studies): the choice
+    that renders what those configs rendered before it existed. Params without the name still
+    name a config, with `legacy` filled in.
+    """
 
     name: str
     choices: tuple
+    legacy: Any = NO_LEGACY
 
 
 @dataclass(frozen=True)
@@ -65,8 +79,11 @@ class Template:
         return [first, *seeds]
 
     def config(self, params: dict[str, Any]) -> Any:
-        """Build (and check membership of) a config from a params dict."""
+        """Build (and check membership of) a config from a params dict (one stored before a
+        tunable with a `legacy` choice existed gets that choice)."""
         names = {p.name for p in self.space}
+        params = {**{p.name: p.legacy for p in self.space
+                     if p.name not in params and p.legacy is not NO_LEGACY}, **params}
         if set(params) != names:
             raise InvalidConfig(
                 f"template {self.name}: params {sorted(params)} do not match the space {sorted(names)}"
