@@ -19,6 +19,9 @@ second tiny kernel combines the fp32 partials in order (deterministic; no atomic
 `align_rows` starts rows whose stride breaks 16-byte alignment (width 4097, say) at the next aligned
 address and reads the few elements before and after the aligned body apart, so the body's loads
 stay 16 bytes wide. `evict_first` marks the streamed input as read-once for the cache.
+`packed_keys` (amax, amin, argmax) reduces a tile with one integer max over order-preserving
+keys, NaN above +inf and, for argmax, the index packed below the value, where the other choice
+takes a NaN flag, a float max and (argmax) a first-index min: one cross-lane reduction for three.
 
 Semantics follow torch with keepdim=False: fp32 accumulation, outputs in the input dtype (argmax:
 int64, ties to the first index, a NaN counts as the maximum and the first NaN wins); amax/amin
@@ -51,6 +54,7 @@ class ReduceConfig:
     col_warps: int
     split_per_sm: int
     evict_first: bool
+    packed_keys: bool
 
 
 SPACE = (
@@ -67,12 +71,13 @@ SPACE = (
     Param("col_warps", (2, 4, 8, 16)),
     Param("split_per_sm", (0, 1, 2, 4, 8)),
     Param("evict_first", (False, True)),
+    Param("packed_keys", (False, True), legacy=False),
 )
 
 DEFAULT = ReduceConfig(
     row_block_max=8192, tile_elems=4096, elems_per_thread=16, loop_block=4096, loop_warps=8,
     num_stages=2, programs_per_sm=0, align_rows=True, col_block_inner=256, col_tile_elems=4096,
-    col_warps=8, split_per_sm=2, evict_first=True,
+    col_warps=8, split_per_sm=2, evict_first=True, packed_keys=False,
 )
 
 

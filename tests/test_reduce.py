@@ -23,13 +23,18 @@ TORCH_OPS = {"sum": torch.sum, "mean": torch.mean, "amax": torch.amax, "amin": t
 # Configs that force each path in the interpreter (4 SMs): the default (one-pass rows, aligned
 # bodies, column split), narrow tiles that loop and split rows, and a persistent grid without
 # alignment or splits.
-FORCED = (
+# Each path also with the tile reduced over packed integer keys (amax, amin, argmax).
+_PATHS = (
     REDUCE.default,
     dataclasses.replace(REDUCE.default, row_block_max=1024, loop_block=1024, loop_warps=4,
                         split_per_sm=8, col_block_inner=64, col_tile_elems=1024, col_warps=2),
     dataclasses.replace(REDUCE.default, programs_per_sm=2, align_rows=False, split_per_sm=0,
                         evict_first=False, num_stages=1),
 )
+FORCED = tuple(dataclasses.replace(cfg, packed_keys=packed)
+               for packed in (False, True) for cfg in _PATHS)
+FORCED_IDS = [f"{path}{'-packed' if packed else ''}" for packed in (False, True)
+              for path in ("default", "looped-split", "persistent-unaligned")]
 
 
 def _render(cfg, op: str, dim: int = 2, rank: int = 3) -> str:
@@ -97,13 +102,16 @@ def test_sampled_configs_verify_at_every_cpu_shape(tmp_path, dtype, ops, seed):
         assert verdict.accepted, (op, params_of(cfg), verdict.reasons)
 
 
-@pytest.mark.parametrize("cfg", FORCED, ids=["default", "looped-split", "persistent-unaligned"])
+@pytest.mark.parametrize("cfg", FORCED, ids=FORCED_IDS)
 def test_torch_semantics_on_every_path(tmp_path, cfg):
-    """NaN, ties, -inf rows, empty dims, rank 0, negative dims and strided inputs, like torch."""
+    """NaN, ties, -inf rows, signed zeros, empty dims, rank 0, negative dims and strided inputs,
+    like torch."""
     gen = torch.Generator().manual_seed(0)
     ties = (torch.randn(2, 5, 1501, generator=gen) * 3).round()
     ties[0, 3, 100] = float("nan")
-    ties[0, 3, 7] = float("nan")  # the first NaN wins argmax
+    ties[0, 3, 7] = -float("nan")  # the first NaN wins argmax, whatever its sign bit
+    ties[0, 1] = ties[0, 1].abs().neg()  # the maximum is a zero, -0.0 and 0.0 mixed
+    ties[0, 1, 3::2] = 0.0
     ties[1, 4, :] = float("-inf")
     ties[1, :, 11] = float("nan")
     cases = [
@@ -111,6 +119,7 @@ def test_torch_semantics_on_every_path(tmp_path, cfg):
         (ties[0, 0], 0), (torch.randn(()), 0), (torch.randn(5, 1, 3), 1),
         (torch.randn(4, 9, 1), 1),
         (torch.randn(1, 20001, generator=gen), 1),
+        (torch.tensor([[-0.0, 0.0, -1.0], [0.0, -0.0, -2.0], [-3.0, -0.0, 0.0]]), 1),
     ]
     for op in OPS:
         module = load_candidate(_render(cfg, op), tmp_path)

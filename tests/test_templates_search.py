@@ -138,3 +138,35 @@ def test_a_changed_space_names_a_study_of_its_own():
              for s in (space, wider, space)}
     assert len(names) == 2
     assert all(n.startswith("t-ababababab/gemm.") and n.endswith("/bfloat16/cpu") for n in names)
+
+
+def test_params_stored_before_a_tunable_existed_take_its_legacy_choice():
+    from templates.base import NO_LEGACY
+
+    reduce = get_template("reduce")
+    legacy = {p.name: p.legacy for p in reduce.space if p.legacy is not NO_LEGACY}
+    assert legacy == {"packed_keys": False}
+    old = {k: v for k, v in params_of(reduce.default).items() if k != "packed_keys"}
+    assert reduce.config(old) == dataclasses.replace(reduce.default, packed_keys=False)
+    assert reduce.config({**old, "packed_keys": True}).packed_keys is True  # given wins
+    with pytest.raises(InvalidConfig, match="do not match"):  # a tunable without one is needed
+        reduce.config({k: v for k, v in old.items() if k != "evict_first"})
+    with pytest.raises(InvalidConfig, match="do not match"):
+        reduce.config({**old, "no_such_param": 1})
+
+
+def test_every_shipped_entry_still_names_a_config_of_its_template():
+    """The zoo's params, written under older spaces, still warm-start a sweep and re-render."""
+    from kernel_zoo import store
+
+    checked = 0
+    for entry in store.iter_entries():
+        assert not isinstance(entry, Exception), entry
+        for c in entry.manifest["configs"]:
+            try:
+                template = get_template(c["template"])
+            except KeyError:  # composed and LLM-written templates carry their own source
+                continue
+            template.config(c["params"])
+            checked += 1
+    assert checked > 20
