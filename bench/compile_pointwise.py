@@ -66,6 +66,25 @@ def _resources(cubin: bytes) -> dict:
     return {"registers": int(found[1]), "stack": int(found[2]), "static_shared": int(found[3])}
 
 
+# SASS instructions ("/*0a40*/   SHFL.BFLY PT, R5, R4, 0x10, 0x1f ;"), by opcode
+_SASS = re.compile(r"/\*[0-9a-f]{4,}\*/\s+(?:@!?U?P\w+\s+)?([A-Z][A-Z0-9_]*)")
+
+
+def _sass_counts(cubin: bytes) -> dict:
+    """Instructions of the cubin's SASS: in all, warp shuffles, barriers (what a cross-lane
+    reduction costs: shuffles, or one REDUX per warp for a 32-bit integer min or max on sm_80+)."""
+    tool = Path(triton.__file__).parent / "backends" / "nvidia" / "bin" / "cuobjdump"
+    with tempfile.NamedTemporaryFile(suffix=".cubin") as f:
+        f.write(cubin)
+        f.flush()
+        out = subprocess.run([str(tool), "-sass", f.name], capture_output=True, text=True,
+                             check=True).stdout
+    ops = [m.group(1) for m in _SASS.finditer(out)]
+    return {"instructions": len(ops), "shuffles": sum(op == "SHFL" for op in ops),
+            "barriers": sum(op in ("BAR", "BAR.SYNC") for op in ops),
+            "warp_reductions": sum(op == "REDUX" for op in ops)}
+
+
 def _widths(pattern: re.Pattern, ptx: str) -> dict:
     counts: dict[str, int] = {}
     for match in pattern.finditer(ptx):
@@ -85,10 +104,48 @@ def compile_kernel(fn, types: dict, constexprs: dict, divisible: list[str], cfg)
                             options={"num_warps": cfg.num_warps, "num_stages": cfg.num_stages})
     ptx = kernel.asm["ptx"]
     return {**_resources(kernel.asm["cubin"]), "dynamic_shared": kernel.metadata.shared,
+            "sass": _sass_counts(kernel.asm["cubin"]),
             "loads": _widths(_LOAD, ptx), "stores": _widths(_STORE, ptx),
             "loads_16bit": sorted(set(_LOAD_16.findall(ptx))),
             "stores_16bit": sorted(set(_STORE_16.findall(ptx))),
             "async_copies": len(_ASYNC.findall(ptx))}
+
+
+_POINTER_TYPES = {"bfloat16": "*bf16", "float16": "*fp16", "float32": "*fp32", "int64": "*i64",
+                  "int32": "*i32"}
+
+
+def compile_launches(launched: list) -> list[dict]:
+    """Compile each captured launch `(kernel, args, kwargs)` of a rendered launcher (its module's
+    `_launch` replaced by a recorder) as Triton's launcher would specialize it: tensors as
+    pointers (aligned: CUDA allocations are), ints divisible by 16 marked so, constexprs and
+    num_warps / num_stages from the launch."""
+    import torch
+    from types import SimpleNamespace
+
+    found = []
+    for kernel, args, kwargs in launched:
+        types, consts, divisible = {}, {}, []
+        for i, param in enumerate(kernel.params):
+            if param.is_constexpr:
+                consts[param.name] = kwargs[param.name]
+                continue
+            value = args[i]
+            if isinstance(value, torch.Tensor):
+                types[param.name] = _POINTER_TYPES[str(value.dtype).removeprefix("torch.")]
+                divisible.append(param.name)
+            elif isinstance(value, float):
+                types[param.name] = "fp32"
+            else:
+                types[param.name] = "i32"
+                if value % 16 == 0:
+                    divisible.append(param.name)
+        options = SimpleNamespace(num_warps=kwargs.get("num_warps", 4),
+                                  num_stages=kwargs.get("num_stages", 3))
+        found.append({"kernel": kernel.__name__, "constexprs": consts,
+                      "num_warps": options.num_warps,
+                      **compile_kernel(kernel, types, consts, divisible, options)})
+    return found
 
 
 def report(task: str, cfg, dtype: str, workdir: Path) -> list[dict]:

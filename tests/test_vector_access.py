@@ -4,7 +4,7 @@ Triton marks an int argument as aligned only when it is divisible by 16, so a 10
 (2000 bytes, 16-byte aligned) got 2-byte loads and stores until the launchers passed widths and
 strides divided by their `_unit` (templates/_model.jinja). Here each launcher runs on CPU tensors
 with its launches captured instead of run, and the launched kernels are compiled for an H100
-(sm_90) by the ptxas that Triton ships (`bench/compile_pointwise.compile_kernel`): no GPU
+(sm_90) by the ptxas that Triton ships (`bench/compile_pointwise.compile_launches`): no GPU
 needed. The PTX must hold no 16-bit global load (nor store, where the output is rows).
 """
 
@@ -28,12 +28,11 @@ ROOT = Path(__file__).resolve().parents[1]
 _SCRIPT = r"""
 import importlib.util, json, sys
 from pathlib import Path
-from types import SimpleNamespace
 import torch
 
 path, call, cols = sys.argv[1], sys.argv[2], int(sys.argv[3])
 sys.path.insert(0, str(Path.cwd() / "bench"))
-from compile_pointwise import compile_kernel
+from compile_pointwise import compile_launches
 
 spec = importlib.util.spec_from_file_location("candidate", path)
 module = importlib.util.module_from_spec(spec)
@@ -44,37 +43,14 @@ torch.manual_seed(0)
 x = torch.randn(7, cols, dtype=torch.bfloat16)
 w, b = torch.randn(cols, dtype=torch.bfloat16), torch.randn(cols, dtype=torch.bfloat16)
 eval(call, {"m": module, "x": x, "w": w, "b": b, "cols": cols})
-TYPES = {torch.bfloat16: "*bf16", torch.float16: "*fp16", torch.float32: "*fp32", torch.int64: "*i64",
-         torch.int32: "*i32"}
-found = []
-for kernel, args, kwargs in launched:
-    types, consts, divisible = {}, {}, []
-    for i, param in enumerate(kernel.params):
-        if param.is_constexpr:
-            consts[param.name] = kwargs[param.name]
-            continue
-        value = args[i]
-        if isinstance(value, torch.Tensor):
-            types[param.name] = TYPES[value.dtype]
-            divisible.append(param.name)  # CUDA allocations are 256-byte aligned
-        elif isinstance(value, float):
-            types[param.name] = "fp32"
-        else:
-            types[param.name] = "i32"
-            if value % 16 == 0:
-                divisible.append(param.name)
-    options = SimpleNamespace(num_warps=kwargs.get("num_warps", 4),
-                              num_stages=kwargs.get("num_stages", 3))
-    compiled = compile_kernel(kernel, types, consts, divisible, options)
-    vectors = [n for width, n in (*compiled["loads"].items(), *compiled["stores"].items())
-               if width != "v1"]
-    found.append({
-        "kernel": kernel.__name__,
-        "unit": kwargs.get("UNIT"),
-        "scalar_loads": compiled["loads_16bit"],
-        "scalar_stores": compiled["stores_16bit"],
-        "vector": sum(vectors) + compiled["async_copies"],
-    })
+found = [{
+    "kernel": c["kernel"],
+    "unit": c["constexprs"].get("UNIT"),
+    "scalar_loads": c["loads_16bit"],
+    "scalar_stores": c["stores_16bit"],
+    "vector": sum(n for width, n in (*c["loads"].items(), *c["stores"].items()) if width != "v1")
+              + c["async_copies"],
+} for c in compile_launches(launched)]
 print(json.dumps(found))
 """
 
