@@ -80,6 +80,9 @@ VARIANTS = {
         # a deeper pipeline, split or not
         dict(col_block_inner=64, col_tile_elems=2048, col_warps=2, split_per_sm=4, num_stages=3),
         dict(col_block_inner=64, col_tile_elems=4096, col_warps=8, split_per_sm=0, num_stages=4),
+        # one integer max over packed keys per tile (amax, amin, argmax; sum and mean render the
+        # same kernel either way): fewer shuffles and barriers (bench/compile_reduce.py)
+        dict(packed_keys=True), dict(packed_keys=True, elems_per_thread=8),
     ],
 }
 
