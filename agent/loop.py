@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import search
 import tasks
-from agent.errors import OptimizeError, PlanError
+from agent.errors import PlanError
 from agent.pipeline import Pending, Pipeline, _summary
 from agent.plan import plan as make_plan
 from agent.progress import Progress

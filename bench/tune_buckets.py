@@ -150,14 +150,26 @@ def warm_cache(jobs: list[tuple], workers: int) -> int:
     return len(errors)
 
 
+def _code_of(source: str) -> str:
+    """A render without the lines that only record its params."""
+    return "\n".join(line for line in source.splitlines()
+                     if not line.startswith(("Params: ", "PARAMS = ")))
+
+
 def sweep(op: str, dtype_name: str, args, cache: Path) -> dict:
     task = tasks.load(ROOT / "tasks" / f"{op}.py")
     found = plan(task)
     template = get_template(found.template)
     dtype = DTYPES[dtype_name]
     itemsize = torch.empty((), dtype=dtype).element_size()
-    configs = candidate_configs(template, args.samples, args.seed)
-    sources = [template.render(cfg, **found.context) for cfg in configs]
+    configs, sources, seen = [], [], set()
+    for cfg in candidate_configs(template, args.samples, args.seed):
+        source = template.render(cfg, **found.context)
+        code = _code_of(source)
+        if code not in seen:  # a knob this op ignores (packed_keys for sum) renders the same code
+            seen.add(code)
+            configs.append(cfg)
+            sources.append(source)
     modules = [load_candidate(source, cache) for source in sources]  # files written once, here
     jobs = [(str(task.path), shape, dtype_name, source, str(cache))
             for source in sources for shape in task.shapes]

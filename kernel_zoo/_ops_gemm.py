@@ -22,8 +22,6 @@ is a ValueError. Not pinnable with `kernel_zoo.load` yet.
 
 from __future__ import annotations
 
-from typing import Any
-
 import torch
 import torch.nn.functional as F
 

@@ -109,6 +109,20 @@ def test_candidates_are_valid_distinct_and_start_from_the_default(tune_buckets, 
     assert configs == tune_buckets.candidate_configs(tpl, samples=5, seed=0)  # seeded
 
 
+def test_a_knob_the_op_ignores_is_not_timed_twice(tune_buckets):
+    import dataclasses
+
+    tpl = get_template("reduce")
+    packed = dataclasses.replace(tpl.default, packed_keys=True)
+    code = {op: [tune_buckets._code_of(tpl.render(cfg, op=op, dim=1, rank=2, params=[]))
+                 for cfg in (tpl.default, packed)] for op in ("sum", "argmax")}
+    assert code["sum"][0] == code["sum"][1]  # sum reduces with tl.sum either way
+    assert code["argmax"][0] != code["argmax"][1]
+    other = dataclasses.replace(tpl.default, num_stages=1)
+    assert tune_buckets._code_of(tpl.render(other, op="sum", dim=1, rank=2, params=[])) != \
+        code["sum"][0]
+
+
 def test_screening_compares_every_output_and_integers_exactly(tune_buckets):
     import torch
 
