@@ -5,22 +5,29 @@ from __future__ import annotations
 import argparse
 
 
+def _number(text: str, kind: type, what: str):
+    try:
+        return kind(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected {what}, got {text!r}") from None
+
+
 def positive_int(text: str) -> int:
-    value = int(text)
+    value = _number(text, int, "a whole number of at least 1")
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
     return value
 
 
 def non_negative_int(text: str) -> int:
-    value = int(text)
+    value = _number(text, int, "a whole number, 0 or more")
     if value < 0:
         raise argparse.ArgumentTypeError(f"must be 0 or more, got {value}")
     return value
 
 
 def positive_float(text: str) -> float:
-    value = float(text)
+    value = _number(text, float, "a positive number")
     if value <= 0:
         raise argparse.ArgumentTypeError(f"must be positive, got {value}")
     return value

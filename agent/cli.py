@@ -9,8 +9,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
+import tempfile
 from pathlib import Path
+
 from agent.argtypes import non_negative_int, positive_float, positive_int
 
 EXIT_OK, EXIT_REJECTED, EXIT_USAGE = 0, 1, 2
@@ -111,13 +114,42 @@ def _error(message: str) -> int:
     return EXIT_USAGE
 
 
+class OutputError(Exception):
+    """A --json target that cannot be written: a usage error, said before any work."""
+
+
+def _check_json_target(target: str | None) -> None:
+    """Fail now, not after a search, when the --json file cannot be written: its folder is made
+    and a scratch file created and removed there."""
+    if not target or target == "-":
+        return
+    path = Path(target)
+    if path.is_dir():
+        raise OutputError(f"--json {target}: is a folder; name a file in it (e.g. {path / 'out.json'})")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=path.parent, prefix=f".{path.name}.", delete=True):
+            pass
+    except OSError as exc:
+        raise OutputError(f"--json {target}: cannot write there ({exc.strerror or exc}); name a "
+                          "file in a writable folder, or '-' for stdout") from None
+
+
 def _write_json(target: str, payload) -> None:
     text = json.dumps(payload, indent=2, default=str)
     if target == "-":
         print(text)
-    else:
-        Path(target).parent.mkdir(parents=True, exist_ok=True)
-        Path(target).write_text(text + "\n")
+        return
+    path = Path(target)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        # whole or not at all: a reader never sees half an object
+        with tempfile.NamedTemporaryFile("w", dir=path.parent, prefix=f".{path.name}.",
+                                         suffix=".tmp", delete=False) as f:
+            f.write(text + "\n")
+        os.replace(f.name, path)
+    except OSError as exc:
+        raise OutputError(f"--json {target}: cannot write there ({exc.strerror or exc})") from None
 
 
 def cmd_optimize(args) -> int:
@@ -127,6 +159,7 @@ def cmd_optimize(args) -> int:
 
     if args.llm_dry_run:
         return dry_run(args)
+    _check_json_target(args.json)
     opts = OptimizeOptions(
         task=args.task, trials=args.trials, time_budget=args.time_budget, dtype=args.dtype,
         workers=args.workers, prepare_workers=args.prepare_workers, address=args.address,
@@ -191,6 +224,7 @@ def cmd_verify(args) -> int:
     from verifier.verdict import Verdict
     from verifier.worker import VerifyRequest, detect_mode, verify_in_subprocess
 
+    _check_json_target(args.json)
     task = tasks.load(args.task)
     candidate = Path(args.candidate)
     if not candidate.is_file():
@@ -203,6 +237,9 @@ def cmd_verify(args) -> int:
                             time=not args.no_time)
     data = verify_in_subprocess(request, mode, str(kzoo_home() / "candidates"), args.timeout)
     verdict = Verdict.from_dict(data)
+    if verdict.stage == "task":  # the task's own code failed, before any candidate ran
+        return _error("; ".join(r.split("] ", 1)[-1] for r in verdict.reasons)
+                      or f"{task.path}: the task cannot be used")
     report = sys.stderr if args.json == "-" else sys.stdout
     status = "ACCEPTED" if verdict.accepted else f"REJECTED at {verdict.stage}"
     print(f"{candidate}: {status} ({mode}, {dtype})", file=report)
@@ -223,6 +260,26 @@ def cmd_verify(args) -> int:
     return EXIT_OK if verdict.accepted else EXIT_REJECTED
 
 
+def _defines_no_task(path: Path) -> bool:
+    """Whether a Python file defines none of a task's three names at its top level (a file that
+    does not parse is left to the task loader, which says what is wrong with it)."""
+    import ast
+
+    try:
+        tree = ast.parse(path.read_text())
+    except (SyntaxError, ValueError, UnicodeDecodeError):
+        return False
+    names = set()
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, ast.Assign):
+            names.update(t.id for t in node.targets if isinstance(t, ast.Name))
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            names.update((a.asname or a.name).split(".")[0] for a in node.names)
+    return not names & {"Model", "get_inputs", "get_init_inputs"}
+
+
 def cmd_analyze(args) -> int:
     from agent.analyze import DEVICES, analyze_file, device_key, print_report
     from agent.errors import PlanError
@@ -230,10 +287,16 @@ def cmd_analyze(args) -> int:
 
     if args.device is not None and device_key(args.device) is None:
         return _error(f"unknown device {args.device!r}; known: {', '.join(DEVICES)}")
+    _check_json_target(args.json)
     results, failed = [], False
     for path in args.tasks:
         if not Path(path).is_file():
             return _error(f"{path}: no such task file")
+        if len(args.tasks) > 1 and _defines_no_task(Path(path)):
+            # a glob over a folder of tasks also names its package files (tasks/__init__.py)
+            print(f"== {path}\n  skipped: not a task file (defines none of Model, get_inputs, "
+                  "get_init_inputs)", file=sys.stderr)
+            continue
         try:
             result = analyze_file(path, args.device)
         except (TaskError, PlanError) as exc:  # a file that cannot be captured: say so, go on
@@ -245,6 +308,9 @@ def cmd_analyze(args) -> int:
                 print_report(result)
         failed |= not result["covered"]
         results.append(result)
+    if not results:
+        return _error("none of the files given is a task file (each defines none of Model, "
+                      "get_inputs, get_init_inputs)")
     if args.json:
         _write_json(args.json, results)
     return EXIT_REJECTED if failed else EXIT_OK
@@ -277,7 +343,7 @@ def main(argv: list[str] | None = None) -> int:
             from agent.llm.cli import run_runs
 
             return run_runs(args)
-    except (TaskError, PlanError, StorageError, LLMSetupError, RunNotFound) as exc:
+    except (TaskError, PlanError, StorageError, LLMSetupError, RunNotFound, OutputError) as exc:
         return _error(str(exc))
     except (ClusterError, OptimizeError) as exc:  # the run failed, not the command line
         print(f"kzoo: error: {exc}", file=sys.stderr)

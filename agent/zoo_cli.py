@@ -31,7 +31,8 @@ from agent.argtypes import positive_float
 from kernel_zoo import _home, bundle, store
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
-_COLUMNS = ("op", "version", "layer", "configs", "created")
+# configs last: the one column whose width varies by entry, so it never pads the others out
+_COLUMNS = ("op", "version", "layer", "created", "configs")
 _VERDICT_SUMMARY = (
     "accepted", "stage", "mode", "dtype", "ms", "speedup_vs_eager", "speedup_vs_compile",
     "roofline_fraction",
@@ -185,8 +186,8 @@ def _table(entries: list[dict[str, Any]]) -> str:
             entry["op"],
             entry["version"],
             entry["layer"],
-            _format_configs(entry["configs"]),
             entry["created"],
+            _format_configs(entry["configs"]),
         ]
         for entry in entries
     ]
@@ -573,7 +574,10 @@ def _verify(args: argparse.Namespace) -> int:
                         if not isinstance(entry, store.ZooError)
                         for c in entry.manifest["configs"]})
         raise store.ZooError(
-            f"no config matches --dtype {args.dtype or 'any'} --bucket {args.bucket or 'any'}; "
+            "no config matches "
+            + " ".join(f"--{flag} {value}" for flag, value in (("dtype", args.dtype),
+                                                               ("bucket", args.bucket)) if value)
+            + "; "
             f"these entries hold dtype/bucket {', '.join(there) or 'nothing'}")
     if not entries:
         if args.json:
@@ -663,5 +667,9 @@ def run_zoo(args: argparse.Namespace) -> int:
         print(f"kzoo: error: {err}", file=sys.stderr)
         return EXIT_USAGE
     except OSError as err:  # an unwritable --out or zoo folder, a full disk
-        print(f"kzoo: error: {err}", file=sys.stderr)
+        # name the file the user gave, not the scratch file beside it that failed first
+        where = args.out if args.zoo_command == "export" else err.filename
+        what = err.strerror or str(err)
+        print(f"kzoo: error: cannot write {where}: {what}" if where else f"kzoo: error: {what}",
+              file=sys.stderr)
         return EXIT_USAGE

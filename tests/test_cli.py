@@ -46,6 +46,53 @@ def test_verify_usage_errors_exit_2(tmp_path):
     assert no_flag.returncode == 2 and "--candidate" in no_flag.stderr
 
 
+def test_bad_values_and_unwritable_json_are_usage_errors_before_any_work(tmp_path):
+    for args, said in [
+        (("optimize", "tasks/softmax.py", "--trials", "abc"), "expected a whole number"),
+        (("optimize", "tasks/softmax.py", "--time-budget", "soon"), "expected a positive number"),
+        (("optimize", "tasks/softmax.py", "--json", "/proc/kzoo.json"), "cannot write there"),
+        (("analyze", "tasks/softmax.py", "--json", str(tmp_path)), "is a folder"),
+        (("verify", "--task", "tasks/softmax.py", "--candidate",
+          str(CANDIDATES / "softmax_correct.py"), "--json", "/proc/kzoo.json"),
+         "cannot write there"),
+    ]:
+        proc = run_kzoo(*args, env_home=tmp_path / "home")
+        assert proc.returncode == 2, (args, proc.stderr)
+        assert said in proc.stderr and "Traceback" not in proc.stderr, (args, proc.stderr)
+    assert not (tmp_path / "home").exists() or not any((tmp_path / "home").rglob("*.db")), \
+        "a search ran before the --json target was checked"
+
+
+def test_verify_says_the_task_is_unusable_not_the_candidate_rejected(tmp_path):
+    task = tmp_path / "raises.py"
+    task.write_text(textwrap.dedent("""
+        import torch
+        class Model(torch.nn.Module):
+            def forward(self, x):
+                return torch.softmax(x, -1)
+        def get_inputs():
+            raise ValueError("no data here")
+        def get_init_inputs():
+            return []
+    """))
+    proc = run_kzoo("verify", "--task", str(task), "--candidate",
+                    str(CANDIDATES / "softmax_correct.py"), "--no-time", env_home=tmp_path / "home")
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    assert "get_inputs() raised ValueError: no data here" in proc.stderr
+    assert "REJECTED" not in proc.stdout and "Traceback" not in proc.stderr
+
+
+def test_analyze_over_a_task_folder_skips_its_package_files(tmp_path):
+    out = tmp_path / "a.json"
+    proc = run_kzoo("analyze", "tasks/__init__.py", "tasks/loader.py", "tasks/softmax.py",
+                    "--json", str(out), env_home=tmp_path / "home")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert proc.stderr.count("skipped: not a task file") == 2
+    assert [r["file"] for r in json.loads(out.read_text())] == ["tasks/softmax.py"]
+    alone = run_kzoo("analyze", "tasks/__init__.py", "tasks/loader.py", env_home=tmp_path / "h2")
+    assert alone.returncode == 2 and "none of the files given is a task file" in alone.stderr
+
+
 def test_task_without_get_inputs_gets_a_clear_error_not_a_traceback(tmp_path):
     task = tmp_path / "broken.py"
     task.write_text(textwrap.dedent("""

@@ -540,8 +540,13 @@ def test_cli_list_table_default_layers(capsys: pytest.CaptureFixture[str]):
     store.promote("softmax", "x = 1\n", make_record(dtype="float32"), zoo_dir=_home.user_zoo())
     code, out, _ = run_cli(["zoo", "list"], capsys)
     lines = out.splitlines()
-    assert code == 0 and lines[0].split() == ["op", "version", "layer", "configs", "created"]
-    assert lines[2].split()[:5] == ["softmax", "1.1.0", "user", "sm_90/bfloat16", "sm_90/float32"]
+    assert code == 0 and lines[0].split() == ["op", "version", "layer", "created", "configs"]
+    cells = lines[2].split()
+    assert cells[:3] == ["softmax", "1.1.0", "user"] and cells[4:] == ["sm_90/bfloat16",
+                                                                     "sm_90/float32"]
+    one = next(line for line in lines if " 1.0.0 " in line)
+    assert len(one) == lines[0].index("configs") + len("sm_90/bfloat16"), \
+        "the one-config entry is padded out to the two-config entry's width"
 
 
 def test_cli_list_empty_zoo(tmp_path: Path, capsys: pytest.CaptureFixture[str]):

@@ -319,6 +319,16 @@ def test_export_refuses_a_tampered_entry(shipped_copy: Path, tmp_path: Path, cap
     assert not out.exists()
 
 
+def test_export_to_an_unwritable_place_names_the_file_given(shipped_copy: Path, tmp_path: Path,
+                                                            capsys):
+    out = Path("/proc/kzoo-bundle.json")  # a folder that exists but takes no new files (Linux)
+    code, _, err = run_cli(
+        ["zoo", "export", "softmax", "--out", str(out), "--zoo", str(shipped_copy)], capsys
+    )
+    assert code == 2, err
+    assert err.startswith(f"kzoo: error: cannot write {out}: ") and ".tmp" not in err, err
+
+
 # ---------------------------------------------------------------------------------------------
 # verify
 
@@ -363,7 +373,7 @@ def test_verify_runs_only_the_configs_a_dtype_and_bucket_name(shipped_copy: Path
     code, out, err = run_cli(["zoo", "verify", "--zoo", str(shipped_copy), "--dtype", "float16"],
                              capsys)
     assert code == 2
-    assert err.strip() == ("kzoo: error: no config matches --dtype float16 --bucket any; these "
+    assert err.strip() == ("kzoo: error: no config matches --dtype float16; these "
                            "entries hold dtype/bucket bfloat16/any, float32/any")
 
 

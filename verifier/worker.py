@@ -71,6 +71,7 @@ class VerifierWorker:
         self._task = TaskCache()
 
     def verify(self, request: VerifyRequest) -> dict:
+        from tasks import TaskError
         from verifier.core import _brief
         from verifier.verdict import Verdict
 
@@ -82,6 +83,8 @@ class VerifierWorker:
                 task, request.source, request.dtype, time=request.time,
                 refresh_baselines=request.refresh_baselines, seed_offset=request.seed_offset,
             )
+        except TaskError as exc:  # the task file itself cannot be used: no candidate's fault
+            verdict = Verdict.failure("task", self.mode, request.dtype, str(exc))
         except Exception as exc:  # anything unforeseen is the candidate's failure, as data
             verdict = Verdict.failure("error", self.mode, request.dtype, _brief(exc))
         speedup = verdict.speedup_vs_best_baseline
@@ -109,6 +112,9 @@ class VerifierWorker:
         return self.verifier.copy_gbps
 
 
+EXIT_GRACE_S = 10.0  # seconds a worker that has answered gets to exit before it is killed
+
+
 def _child(conn, mode: str, cache_dir: str, request: VerifyRequest) -> None:
     worker = VerifierWorker(mode, cache_dir)
     conn.send(worker.verify(request))
@@ -129,9 +135,14 @@ def verify_in_subprocess(
     try:
         if parent.poll(timeout_s):
             try:
-                return parent.recv()
+                data = parent.recv()
             except EOFError:
                 pass
+            else:
+                # Let it exit on its own: one killed here leaves its semaphores to the resource
+                # tracker, which warns about them at shutdown.
+                proc.join(EXIT_GRACE_S)
+                return data
         else:
             proc.kill()
             proc.join(5)
