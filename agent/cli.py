@@ -319,7 +319,8 @@ def cmd_analyze(args) -> int:
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    from agent.errors import ClusterError, LLMSetupError, OptimizeError, PlanError
+    from agent.errors import (ClusterError, LLMSetupError, OptimizeError, OptimizeInterrupted,
+                              PlanError)
     from agent.llm.runs import RunNotFound
     from search.study import StorageError
     from tasks import TaskError
@@ -348,6 +349,12 @@ def main(argv: list[str] | None = None) -> int:
     except (ClusterError, OptimizeError) as exc:  # the run failed, not the command line
         print(f"kzoo: error: {exc}", file=sys.stderr)
         return EXIT_REJECTED
+    except OptimizeInterrupted as stop:
+        best = f"best so far: {stop.best}" if stop.best else "no correct candidate yet"
+        print(f"kzoo: interrupted after {stop.completed} completed trial(s), kept in study "
+              f"{stop.study!r} ({stop.storage}); {best}. Run the same command again to go on.",
+              file=sys.stderr)
+        return 130
     except KeyboardInterrupt:
         print("kzoo: interrupted; completed trials are kept in the study", file=sys.stderr)
         return 130

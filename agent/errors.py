@@ -15,3 +15,11 @@ class ClusterError(Exception):
 
 class LLMSetupError(Exception):
     """The LLM proposer cannot start (no API key, no endpoint); the message says what to set."""
+
+
+class OptimizeInterrupted(KeyboardInterrupt):
+    """Ctrl-C during a search: what the study holds now, for the CLI to say before it exits."""
+
+    def __init__(self, study: str, storage: str, completed: int, best: str | None):
+        super().__init__(study)
+        self.study, self.storage, self.completed, self.best = study, storage, completed, best

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import search
 import tasks
-from agent.errors import PlanError
+from agent.errors import OptimizeInterrupted, PlanError
 from agent.pipeline import Pending, Pipeline, _summary
 from agent.plan import plan as make_plan
 from agent.progress import Progress
@@ -58,6 +58,17 @@ class OptimizeResult:
     table: list[dict[str, Any]] = field(default_factory=list)
     # the winner's re-timed verdict summary, as a promotion records it (None without a winner)
     best_verdict: dict[str, Any] | None = None
+
+
+def _best_line(best) -> str | None:
+    """The best accepted trial so far, in a few words (None: none yet)."""
+    if best is None:
+        return None
+    verdict = best.verdict or {}
+    speedup = verdict.get("speedup_vs_best_baseline")
+    timing = (f", {speedup:.2f}x the faster of eager and torch.compile" if speedup is not None
+              else " (correct; untimed in the interpreter)")
+    return f"trial {best.number}{timing}"
 
 
 def optimize(opts: OptimizeOptions) -> OptimizeResult:
@@ -133,6 +144,10 @@ def optimize(opts: OptimizeOptions) -> OptimizeResult:
 
     try:
         done = search.count_completed(study)
+        if done >= opts.trials:
+            progress.note(f"the study already holds {done} completed trial(s), as many as "
+                          f"--trials {opts.trials} asks: no new trials (raise --trials to search "
+                          "further)")
         progress.update(done, None, None)
         while True:
             over_time = opts.time_budget is not None and time.monotonic() - started > opts.time_budget
@@ -188,9 +203,10 @@ def optimize(opts: OptimizeOptions) -> OptimizeResult:
                 "roofline_fraction": best_verdict.get("roofline_fraction"),
                 "shapes": best_verdict.get("shapes", []),
             }
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as interrupt:
         pipe.fail_all("the run was interrupted")
-        raise
+        raise OptimizeInterrupted(name, storage, search.count_completed(study),
+                                  _best_line(search.best_accepted(study))) from interrupt
     finally:
         progress.close()
         pool.shutdown()

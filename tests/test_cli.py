@@ -158,6 +158,13 @@ def test_optimize_finds_a_correct_softmax_and_resumes_its_study(tmp_path):
     resumed = json.loads(out.read_text())
     assert resumed["trials"] == 4 and resumed["new_trials"] <= 1
     assert _count_complete(db) == 4
+    assert "already holds" not in again.stderr
+
+    # Same target again: nothing to run, and it says so.
+    done = run_kzoo("optimize", "tasks/softmax.py", "--trials", "4", "--seed", "1", env_home=home)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "the study already holds 4 completed trial(s), as many as --trials 4 asks" in done.stderr
+    assert _count_complete(db) == 4
 
 
 def test_help_lists_every_optimize_flag(tmp_path):

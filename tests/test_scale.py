@@ -135,3 +135,34 @@ def test_driver_killed_with_sigkill_resumes_without_losing_trials(tmp_path):
     assert interrupted <= set(after.get("FAIL", []))  # in flight when killed: marked failed
     if interrupted:
         assert "interrupted trial(s) marked failed" in again.stderr
+
+
+@pytest.mark.timeout(900)
+def test_ctrl_c_says_what_the_study_holds_and_how_to_go_on(tmp_path):
+    home = tmp_path / "home"
+    env = dict(os.environ, KZOO_HOME=str(home), PYTHONPATH=str(ROOT))
+    cmd = [sys.executable, "-m", "agent", "optimize", SOFTMAX, "--trials", "40", "--workers", "1",
+           "--seed", "3"]
+    driver = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True, start_new_session=True)
+    db = home / "studies.db"
+    deadline = time.monotonic() + 300
+    try:
+        while time.monotonic() < deadline:
+            if db.exists() and len(_states(db).get("COMPLETE", [])) >= 1:
+                break
+            time.sleep(0.2)
+        os.kill(driver.pid, signal.SIGINT)  # what Ctrl-C sends the driver
+        _, err = driver.communicate(timeout=120)
+    finally:
+        if driver.poll() is None:
+            driver.kill()
+        try:
+            os.killpg(driver.pid, signal.SIGKILL)  # Ray's agents in its process group
+        except ProcessLookupError:
+            pass
+    assert driver.returncode == 130, err[-2000:]
+    assert "Traceback" not in err, err[-2000:]
+    completed = len(_states(db).get("COMPLETE", []))
+    assert f"interrupted after {completed} completed trial(s)" in err, err[-2000:]
+    assert "best so far: trial " in err and "Run the same command again" in err, err[-2000:]
