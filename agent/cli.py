@@ -68,6 +68,10 @@ def build_parser() -> argparse.ArgumentParser:
     opt.add_argument("--template", metavar="NAME",
                      help="search this template instead of the plan's first (e.g. a CUDA C++ "
                      "one: softmax_cuda); `kzoo optimize` names the choices when it is wrong")
+    opt.add_argument("--start", metavar="PARAMS", type=_params_arg,
+                     help="JSON object of template parameters to try first, e.g. "
+                     "'{\"align_rows\": true}' (names left out take the default's choices; "
+                     "@FILE reads it from a file, e.g. a zoo manifest's params)")
     add_llm_flags(opt)
 
     ver = sub.add_parser(
@@ -107,6 +111,25 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_runs_parser(sub)
     return parser
+
+
+def _params_arg(text: str) -> dict:
+    """`--start`'s value: a JSON object, given inline or as @FILE."""
+    source = text
+    if text.startswith("@"):
+        try:
+            source = Path(text[1:]).read_text()
+        except OSError as exc:
+            raise argparse.ArgumentTypeError(f"cannot read {text[1:]}: {exc.strerror or exc}")
+    try:
+        value = json.loads(source)
+    except json.JSONDecodeError as exc:
+        raise argparse.ArgumentTypeError(f"not JSON ({exc.msg} at character {exc.pos}); give an "
+                                         "object such as '{\"block\": 4096}'") from None
+    if not isinstance(value, dict):
+        raise argparse.ArgumentTypeError(f"expected a JSON object of parameters, got "
+                                         f"{type(value).__name__}")
+    return value
 
 
 def _error(message: str) -> int:
@@ -164,7 +187,7 @@ def cmd_optimize(args) -> int:
         task=args.task, trials=args.trials, time_budget=args.time_budget, dtype=args.dtype,
         workers=args.workers, prepare_workers=args.prepare_workers, address=args.address,
         storage=args.storage, zoo=args.zoo, promote=not args.no_promote, timeout_s=args.timeout,
-        seed=args.seed, template=args.template, llm=llm_settings(args),
+        seed=args.seed, template=args.template, llm=llm_settings(args), start_params=args.start,
     )
     result = optimize(opts)
     out = result.payload
@@ -320,7 +343,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     from agent.errors import (ClusterError, LLMSetupError, OptimizeError, OptimizeInterrupted,
-                              PlanError)
+                              PlanError, UsageError)
     from agent.llm.runs import RunNotFound
     from search.study import StorageError
     from tasks import TaskError
@@ -344,7 +367,8 @@ def main(argv: list[str] | None = None) -> int:
             from agent.llm.cli import run_runs
 
             return run_runs(args)
-    except (TaskError, PlanError, StorageError, LLMSetupError, RunNotFound, OutputError) as exc:
+    except (TaskError, PlanError, StorageError, LLMSetupError, RunNotFound, OutputError,
+            UsageError) as exc:
         return _error(str(exc))
     except (ClusterError, OptimizeError) as exc:  # the run failed, not the command line
         print(f"kzoo: error: {exc}", file=sys.stderr)

@@ -5,6 +5,10 @@ class PlanError(Exception):
     """The op cannot be planned onto a template; the message says what was found."""
 
 
+class UsageError(Exception):
+    """A flag's value that the command cannot use (found past argparse); the message says why."""
+
+
 class OptimizeError(Exception):
     """The search cannot go on; the message says why."""
 

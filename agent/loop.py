@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import search
 import tasks
-from agent.errors import OptimizeInterrupted, PlanError
+from agent.errors import OptimizeInterrupted, PlanError, UsageError
 from agent.pipeline import Pending, Pipeline, _summary
 from agent.plan import plan as make_plan
 from agent.progress import Progress
@@ -48,6 +48,8 @@ class OptimizeOptions:
     # promote only a winner whose re-timed speedup over the best baseline exceeds this (and 1.0)
     promote_min_speedup: float | None = None
     # --- end sweep options ---
+    # `--start`: params tried first (once per study); names left out take the default's choices
+    start_params: dict[str, Any] | None = None
     llm: LLMSettings | None = None  # the LLM proposer's rounds after the search (off when None)
     prepare_workers: int | None = None  # CPU workers ahead of the GPUs; 0: none (None: default)
 
@@ -58,6 +60,28 @@ class OptimizeResult:
     table: list[dict[str, Any]] = field(default_factory=list)
     # the winner's re-timed verdict summary, as a promotion records it (None without a winner)
     best_verdict: dict[str, Any] | None = None
+
+
+def _start_params(template, plan, given: dict[str, Any]) -> dict[str, Any]:
+    """`--start`'s params over the config the search would start from; a usage error naming the
+    problem when they are not a valid point of the template's space."""
+    from templates import InvalidConfig
+
+    names = {p.name for p in template.space}
+    unknown = sorted(set(given) - names)
+    if unknown:
+        raise UsageError(f"--start: template {template.name} has no parameter "
+                         f"{', '.join(unknown)}; its parameters: {', '.join(sorted(names))}")
+    full = {**params_of(template.default_for(plan.shape_bucket)), **given}
+    try:
+        cfg = template.config(full)
+    except InvalidConfig as exc:
+        raise UsageError(f"--start: {exc}") from None
+    problems = template.violations(cfg)
+    if problems:
+        raise UsageError(f"--start: template {template.name} refuses this config: "
+                         + "; ".join(problems))
+    return params_of(cfg)
 
 
 def _best_line(best) -> str | None:
@@ -98,6 +122,8 @@ def optimize(opts: OptimizeOptions) -> OptimizeResult:
     study = search.open_study(name, storage, seed=opts.seed)
     reclaimed = search.reclaim_stale_trials(study)
     fresh_study = not study.trials
+    if opts.start_params is not None:
+        study.enqueue_trial(_start_params(template, plan, opts.start_params), skip_if_exists=True)
     if opts.warm_start_params is not None:
         study.enqueue_trial(dict(opts.warm_start_params), skip_if_exists=True)
     if fresh_study:

@@ -63,6 +63,28 @@ def test_bad_values_and_unwritable_json_are_usage_errors_before_any_work(tmp_pat
         "a search ran before the --json target was checked"
 
 
+def test_optimize_starts_from_the_params_given(tmp_path):
+    out = tmp_path / "out.json"
+    proc = run_kzoo("optimize", "tasks/softmax.py", "--trials", "1", "--dtype", "float32",
+                    "--start", '{"align_rows": true, "num_stages": 1}', "--json", str(out),
+                    env_home=tmp_path / "home")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    best = json.loads(out.read_text())["best"]
+    assert best["trial"] == 0 and best["correct"] is True
+    assert best["params"]["align_rows"] is True and best["params"]["num_stages"] == 1
+    assert best["params"]["tile_elems"] == 1024  # a name left out: the default's choice
+    for start, said in [('{"no_such": 1}', "has no parameter no_such"),
+                        ('{"num_stages": 7}', "num_stages=7 not in"),
+                        ('{"loop_block": 8192, "single_pass_max": 4096}', "refuses"),
+                        ("[1, 2]", "expected a JSON object"),
+                        ("{num_stages: 1}", "not JSON"),
+                        ("@/nonexistent/params.json", "cannot read")]:
+        bad = run_kzoo("optimize", "tasks/softmax.py", "--trials", "1", "--start", start,
+                       env_home=tmp_path / "home2")
+        assert bad.returncode == 2, (start, bad.stderr)
+        assert said in bad.stderr and "Traceback" not in bad.stderr, (start, bad.stderr)
+
+
 def test_verify_says_the_task_is_unusable_not_the_candidate_rejected(tmp_path):
     task = tmp_path / "raises.py"
     task.write_text(textwrap.dedent("""
@@ -171,5 +193,5 @@ def test_help_lists_every_optimize_flag(tmp_path):
     proc = run_kzoo("optimize", "--help", env_home=tmp_path)
     assert proc.returncode == 0
     for flag in ("--trials", "--time-budget", "--dtype", "--workers", "--address", "--storage",
-                 "--zoo", "--json", "--no-promote"):
+                 "--zoo", "--json", "--no-promote", "--start"):
         assert flag in proc.stdout
