@@ -20,8 +20,11 @@ torch.compile within timing noise serves its bucket rather than eager PyTorch, w
 than both there; one clearly behind torch.compile is not shipped (`kzoo sweep` would flag it as
 `slower-than-baseline`). A bucket without a winner gets no config, and the op runs the entry's
 `any` config there where it has one (argmax), else the PyTorch reference (these ops' buckets do
-not borrow a neighbour's). `--only-uncovered` leaves the buckets the target zoo's newest entry
-holds a config for (for this GPU and dtype) as they are.
+not borrow a neighbour's). With `--zoo`, the configs the zoo's newest entry serves (every bucket's,
+rendered by today's template) compete among the candidates, so a bucket changes hands only to a
+config faster there than what serves it, and a bucket whose winner renders the very code it is
+served with already is left as it is. `--only-uncovered` leaves the buckets the target zoo's newest
+entry holds a config for (for this GPU and dtype) as they are.
 
     python bench/tune_buckets.py --ops rms_norm,sum --dtypes bfloat16 --samples 10 \
         --zoo kernel_zoo/entries --out bench/results/runs
@@ -156,6 +159,39 @@ def _code_of(source: str) -> str:
                      if not line.startswith(("Params: ", "PARAMS = ")))
 
 
+def served_configs(zoo: Path, op: str, arch: str, dtype_name: str, template) -> list:
+    """The configs `zoo`'s newest entry of `op` serves for this arch and dtype (every bucket's),
+    as configs of today's template (a knob added since takes its legacy choice); those of
+    another template or an older space that no longer names a config are left out."""
+    from kernel_zoo.store import newest_entries
+    from templates import InvalidConfig
+
+    found = []
+    for entry in newest_entries(op, [zoo]):
+        for c in entry.manifest["configs"]:
+            if (c["arch"], c["dtype"], c["template"]) != (arch, dtype_name, template.name):
+                continue
+            try:
+                cfg = template.config(c["params"])
+            except InvalidConfig:
+                continue
+            if not template.violations(cfg) and cfg not in found:
+                found.append(cfg)
+    return found
+
+
+def served_code(zoo: Path, op: str, arch: str, dtype_name: str, bucket: str) -> str | None:
+    """The code of the kernel file `zoo`'s newest entry serves `bucket` with (exactly that
+    bucket's config), without its params lines; None where it has none."""
+    from kernel_zoo.store import newest_entries, read_entry_file
+
+    for entry in newest_entries(op, [zoo]):
+        for c in entry.manifest["configs"]:
+            if (c["arch"], c["dtype"], c["shape_bucket"]) == (arch, dtype_name, bucket):
+                return _code_of(read_entry_file(entry.path, entry.manifest, c["file"]).decode())
+    return None
+
+
 def sweep(op: str, dtype_name: str, args, cache: Path) -> dict:
     task = tasks.load(ROOT / "tasks" / f"{op}.py")
     found = plan(task)
@@ -163,7 +199,12 @@ def sweep(op: str, dtype_name: str, args, cache: Path) -> dict:
     dtype = DTYPES[dtype_name]
     itemsize = torch.empty((), dtype=dtype).element_size()
     configs, sources, seen = [], [], set()
-    for cfg in candidate_configs(template, args.samples, args.seed):
+    candidates = candidate_configs(template, args.samples, args.seed)
+    if args.zoo:  # what serves now competes too: a bucket changes hands only to a faster config
+        arch = environment()["arch"]
+        candidates += [cfg for cfg in served_configs(Path(args.zoo), op, arch, dtype_name,
+                                                     template) if cfg not in candidates]
+    for cfg in candidates:
         source = template.render(cfg, **found.context)
         code = _code_of(source)
         if code not in seen:  # a knob this op ignores (packed_keys for sum) renders the same code
@@ -307,6 +348,12 @@ def verify_and_promote(result: dict, choices: dict, args, env: dict, cache: Path
             print(f"{result['op']} {result['dtype']} [{bucket}]: config #{c}, sweep "
                   f"{choice['speedup_vs_best_baseline']:.2f}x best baseline; the zoo already "
                   "serves it, left as it is", flush=True)
+            continue
+        if args.zoo and served_code(Path(args.zoo), result["op"], env["arch"], result["dtype"],
+                                    bucket) == _code_of(result["sources"][c]):
+            choice["skipped"] = "the zoo serves this bucket with the winner's code already"
+            print(f"{result['op']} {result['dtype']} [{bucket}]: config #{c} is what the zoo "
+                  "serves already; left as it is", flush=True)
             continue
         shapes = tuple(result["shapes"][s]["shape"] for s in choice["shapes"])
         bucket_task = dataclasses.replace(task, shapes=shapes)

@@ -1,6 +1,8 @@
 """bench/tune_buckets.py's choices, without a GPU: which config wins a bucket, and when none does."""
 
+import hashlib
 import importlib.util
+import json
 import sys
 from pathlib import Path
 
@@ -136,3 +138,35 @@ def test_screening_compares_every_output_and_integers_exactly(tune_buckets):
     assert close(idx, idx.clone(), "bfloat16")
     assert not close(idx.int(), idx, "bfloat16")  # an integer output keeps the reference's dtype
     assert not close(idx, idx.flip(0), "bfloat16")
+
+
+def test_what_the_zoo_serves_competes_and_is_recognised(tune_buckets, tmp_path):
+    import dataclasses
+    import shutil
+
+    zoo = tmp_path / "zoo"
+    # amax 1.2.0 (immutable): sm_90 bfloat16 configs for three buckets, stored before packed_keys
+    shutil.copytree(ROOT / "kernel_zoo" / "entries" / "amax" / "1.2.0", zoo / "amax" / "1.2.0")
+    tpl = get_template("reduce")
+    served = tune_buckets.served_configs(zoo, "amax", "sm_90", "bfloat16", tpl)
+    assert len(served) == 3 and all(cfg.packed_keys is False for cfg in served)
+    assert tune_buckets.served_configs(zoo, "amax", "sm_90", "float16", tpl) == []
+    assert tune_buckets.served_configs(zoo, "amax", "sm_90", "bfloat16",
+                                       get_template("norm")) == []
+    stored = tune_buckets.served_code(zoo, "amax", "sm_90", "bfloat16", "cols_le_1024")
+    assert stored and "def _one_pass_kernel" in stored and "PARAMS = " not in stored
+    assert tune_buckets.served_code(zoo, "amax", "sm_90", "bfloat16", "cols_le_65536") is None
+    # a file whose code is today's render of its params is recognised as served
+    manifest = json.loads((zoo / "amax" / "1.2.0" / "manifest.json").read_text())
+    config = next(c for c in manifest["configs"] if c["shape_bucket"] == "cols_le_1024")
+    cfg = tpl.config(config["params"])
+    source = tpl.render(cfg, op="amax", dim=2, rank=3, params=[])
+    kernel = zoo / "amax" / "1.2.0" / config["file"]
+    kernel.write_text(source)
+    manifest["files"][config["file"]] = hashlib.sha256(source.encode()).hexdigest()
+    (zoo / "amax" / "1.2.0" / "manifest.json").write_text(json.dumps(manifest))
+    assert tune_buckets.served_code(zoo, "amax", "sm_90", "bfloat16", "cols_le_1024") == \
+        tune_buckets._code_of(source)
+    other = tpl.render(dataclasses.replace(cfg, packed_keys=True), op="amax", dim=2, rank=3,
+                       params=[])
+    assert tune_buckets._code_of(other) != tune_buckets._code_of(source)
