@@ -108,11 +108,51 @@ def compile_kernel(fn, types: dict, constexprs: dict, divisible: list[str], cfg)
             "loads": _widths(_LOAD, ptx), "stores": _widths(_STORE, ptx),
             "loads_16bit": sorted(set(_LOAD_16.findall(ptx))),
             "stores_16bit": sorted(set(_STORE_16.findall(ptx))),
+            "loads_16bit_count": len(_LOAD_16.findall(ptx)),
+            "stores_16bit_count": len(_STORE_16.findall(ptx)),
             "async_copies": len(_ASYNC.findall(ptx))}
 
 
 _POINTER_TYPES = {"bfloat16": "*bf16", "float16": "*fp16", "float32": "*fp32", "int64": "*i64",
                   "int32": "*i32"}
+
+
+def record_launches(module, sm_count: int | None = None) -> list:
+    """Make a rendered module record its kernel launches instead of running them; returns the
+    list they are appended to as `(kernel, args, kwargs)` (constexprs and launch options in
+    kwargs). A module with a launch helper `_launch(kernel, grid, args, kwargs)` has it replaced;
+    one that launches `kernel[grid](...)` directly (older zoo files) has its `*_kernel` JIT
+    functions wrapped. Given `sm_count` (132 for an H100), `_sm_count` reports it (without a GPU
+    it reports the interpreter's small machine)."""
+    import inspect
+
+    launched: list = []
+
+    class _Recorder:
+        def __init__(self, kernel):
+            self.kernel = kernel
+
+        def __getitem__(self, grid):
+            def launch(*args, **kwargs):
+                names = self.kernel.arg_names
+                bound = {**dict(zip(names, args)),
+                         **{n: v for n, v in kwargs.items() if n in names}}
+                options = {n: v for n, v in kwargs.items() if n not in names}
+                options.update({p.name: bound[p.name] for p in self.kernel.params
+                                if p.is_constexpr and p.name in bound})
+                launched.append((self.kernel, [bound.get(n) for n in names], options))
+            return launch
+
+    helper = getattr(module, "_launch", None)
+    if helper is not None and list(inspect.signature(helper).parameters)[:2] == ["kernel", "grid"]:
+        module._launch = lambda kernel, grid, args, kwargs: launched.append((kernel, args, kwargs))
+    else:
+        for name, value in list(vars(module).items()):
+            if isinstance(value, triton.runtime.jit.JITFunction) and name.endswith("_kernel"):
+                setattr(module, name, _Recorder(value))
+    if sm_count is not None and hasattr(module, "_sm_count"):
+        module._sm_count = lambda device_index: sm_count
+    return launched
 
 
 def compile_launches(launched: list) -> list[dict]:

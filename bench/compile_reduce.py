@@ -32,7 +32,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 import torch  # noqa: E402
 import triton  # noqa: E402
 
-from compile_pointwise import compile_launches  # noqa: E402
+from compile_pointwise import compile_launches, record_launches  # noqa: E402
 from templates import get_template  # noqa: E402
 
 H100_SMS = 132
@@ -49,9 +49,7 @@ def _launches(source: str, workdir: Path, tag: str, shape, dim: int, op: str) ->
     module = importlib.util.module_from_spec(spec)
     sys.modules[tag] = module
     spec.loader.exec_module(module)
-    launched = []
-    module._launch = lambda kernel, grid, args, kwargs: launched.append((kernel, args, kwargs))
-    module._sm_count = lambda device_index: H100_SMS
+    launched = record_launches(module, H100_SMS)
     x = torch.zeros(shape, dtype=torch.bfloat16)
     getattr(module, f"launch_{op}")(x, dim)
     return launched

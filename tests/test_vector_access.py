@@ -32,13 +32,12 @@ import torch
 
 path, call, cols = sys.argv[1], sys.argv[2], int(sys.argv[3])
 sys.path.insert(0, str(Path.cwd() / "bench"))
-from compile_pointwise import compile_launches
+from compile_pointwise import compile_launches, record_launches
 
 spec = importlib.util.spec_from_file_location("candidate", path)
 module = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(module)
-launched = []
-module._launch = lambda kernel, grid, args, kwargs: launched.append((kernel, args, kwargs))
+launched = record_launches(module)
 torch.manual_seed(0)
 x = torch.randn(7, cols, dtype=torch.bfloat16)
 w, b = torch.randn(cols, dtype=torch.bfloat16), torch.randn(cols, dtype=torch.bfloat16)
@@ -98,3 +97,24 @@ def test_bf16_rows_of_8k_not_16k_elements_compile_to_vector_loads_and_stores(op,
         if op not in ("sum", "argmax"):  # a reduction stores one value per row
             assert launch["scalar_stores"] == [], launch
         assert launch["vector"] > 0, launch
+
+
+@pytest.mark.skipif(not _ptxas_available(), reason="Triton's NVIDIA backend is not installed")
+def test_the_zoo_audit_compiles_what_serves_each_gpu_shape(tmp_path):
+    """bench/compile_zoo.py: the shipped GeGLU kernel at each GPU shape of its task, compiled for
+    sm_90; the widths that are multiples of 8 load and store 16 bytes at a time."""
+    out = tmp_path / "zoo.json"
+    env = {k: v for k, v in os.environ.items() if k != "TRITON_INTERPRET"}
+    run = subprocess.run([sys.executable, str(ROOT / "bench" / "compile_zoo.py"), "--tasks",
+                          "geglu", "--json", str(out)],
+                         capture_output=True, text=True, env=env, cwd=ROOT, timeout=300)
+    assert run.returncode == 0, run.stderr[-3000:]
+    rows = json.loads(out.read_text())["rows"]
+    task = tasks.load(ROOT / "tasks" / "geglu.py")
+    assert [r["shape"] for r in rows] == list(task.shapes)  # one flat kernel per shape
+    for row in rows:
+        assert row["served"]["version"] and row["kernel"] == "_flat_kernel", row
+        assert row["stack"] == 0, row
+        if row["shape"]["cols"] % 8 == 0:
+            assert not row["flagged"] and row["loads_16bit"] == 0, row
+            assert set(row["stores"]) == {"v4"}, row
