@@ -88,8 +88,9 @@ def add_zoo_parser(subparsers: Any) -> None:
     )
     verify.add_argument("op", metavar="OP", nargs="?", help="only this op's entries")
     verify.add_argument("--version", metavar="V", help="only this version (needs OP)")
-    verify.add_argument("--dtype", metavar="D",
-                        help="only the configs of this dtype (bfloat16, ...); files are all hashed")
+    verify.add_argument("--dtype", metavar="D", choices=("float32", "bfloat16", "float16"),
+                        help="only the configs of this dtype (float32, bfloat16 or float16); files "
+                        "are all hashed")
     verify.add_argument("--bucket", metavar="B",
                         help="only the configs of this shape bucket (cols_le_1024, any, ...)")
     verify.add_argument(

@@ -160,6 +160,8 @@ def _check_shapes(path: Path, module: ModuleType, key: str, shapes: Any) -> tupl
 def load(path: str | Path) -> Task:
     """Load a task file, raising TaskError with a one-paragraph explanation on any problem."""
     path = Path(path)
+    if path.is_dir():
+        raise TaskError(f"{path}: is a folder; pass one KernelBench-format .py file from it.")
     if not path.is_file():
         raise TaskError(f"{path}: no such task file. Pass the path to a KernelBench-format .py file.")
     source = path.read_text()

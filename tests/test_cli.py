@@ -49,6 +49,8 @@ def test_verify_usage_errors_exit_2(tmp_path):
 def test_bad_values_and_unwritable_json_are_usage_errors_before_any_work(tmp_path):
     for args, said in [
         (("optimize", "tasks/softmax.py", "--trials", "abc"), "expected a whole number"),
+        (("optimize", "tasks"), "is a folder; pass one KernelBench-format .py file"),
+        (("zoo", "verify", "softmax", "--dtype", "int8"), "invalid choice: 'int8'"),
         (("optimize", "tasks/softmax.py", "--time-budget", "soon"), "expected a positive number"),
         (("optimize", "tasks/softmax.py", "--json", "/proc/kzoo.json"), "cannot write there"),
         (("analyze", "tasks/softmax.py", "--json", str(tmp_path)), "is a folder"),
