@@ -143,8 +143,11 @@ def test_ctrl_c_says_what_the_study_holds_and_how_to_go_on(tmp_path):
     env = dict(os.environ, KZOO_HOME=str(home), PYTHONPATH=str(ROOT))
     cmd = [sys.executable, "-m", "agent", "optimize", SOFTMAX, "--trials", "40", "--workers", "1",
            "--seed", "3"]
+    # A test runner's worker may ignore SIGINT, and a child inherits that: restore the default,
+    # so the driver's Python turns Ctrl-C into KeyboardInterrupt as at a terminal.
     driver = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE,
-                              stderr=subprocess.PIPE, text=True, start_new_session=True)
+                              stderr=subprocess.PIPE, text=True, start_new_session=True,
+                              preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     db = home / "studies.db"
     deadline = time.monotonic() + 300
     try:
