@@ -164,14 +164,15 @@ def _write_json(target: str, payload) -> None:
         print(text)
         return
     path = Path(target)
+    # whole or not at all: a reader never sees half an object (the scratch file gets the usual
+    # permissions, as the file itself would)
+    scratch = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        # whole or not at all: a reader never sees half an object
-        with tempfile.NamedTemporaryFile("w", dir=path.parent, prefix=f".{path.name}.",
-                                         suffix=".tmp", delete=False) as f:
-            f.write(text + "\n")
-        os.replace(f.name, path)
+        scratch.write_text(text + "\n")
+        os.replace(scratch, path)
     except OSError as exc:
+        scratch.unlink(missing_ok=True)
         raise OutputError(f"--json {target}: cannot write there ({exc.strerror or exc})") from None
 
 
