@@ -376,6 +376,12 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_REJECTED
     except OptimizeInterrupted as stop:
         best = f"best so far: {stop.best}" if stop.best else "no correct candidate yet"
+        target = getattr(args, "json", None)
+        if target and stop.payload:
+            try:
+                _write_json(target, stop.payload)
+            except OutputError as exc:
+                print(f"kzoo: error: {exc}", file=sys.stderr)
         print(f"kzoo: interrupted after {stop.completed} completed trial(s), kept in study "
               f"{stop.study!r} ({stop.storage}); {best}. Run the same command again to go on.",
               file=sys.stderr)

@@ -24,6 +24,9 @@ class LLMSetupError(Exception):
 class OptimizeInterrupted(KeyboardInterrupt):
     """Ctrl-C during a search: what the study holds now, for the CLI to say before it exits."""
 
-    def __init__(self, study: str, storage: str, completed: int, best: str | None):
+    def __init__(self, study: str, storage: str, completed: int, best: str | None,
+                 payload: dict | None = None):
         super().__init__(study)
         self.study, self.storage, self.completed, self.best = study, storage, completed, best
+        # what `--json` gets instead of the finished run's object: marked "interrupted"
+        self.payload = payload or {}

@@ -231,8 +231,19 @@ def optimize(opts: OptimizeOptions) -> OptimizeResult:
             }
     except KeyboardInterrupt as interrupt:
         pipe.fail_all("the run was interrupted")
-        raise OptimizeInterrupted(name, storage, search.count_completed(study),
-                                  _best_line(search.best_accepted(study))) from interrupt
+        so_far = search.best_accepted(study)
+        completed = search.count_completed(study)
+        payload = {
+            "interrupted": True, "task": str(task.path), "op": plan.op, "dtype": dtype,
+            "device": device, "mode": mode, "study": name, "storage": storage,
+            "trials": completed, "new_trials": pipe.new_trials,
+            "best": None if so_far is None else {
+                "template": template.name, "params": so_far.params, "trial": so_far.number,
+                "score": so_far.value, "verdict": _summary(so_far.verdict or {})},
+            "promoted": None,
+        }
+        raise OptimizeInterrupted(name, storage, completed, _best_line(so_far),
+                                  payload) from interrupt
     finally:
         progress.close()
         pool.shutdown()

@@ -3,6 +3,7 @@ actors killed under it, and a driver killed with SIGKILL and started again."""
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import sqlite3
@@ -141,8 +142,9 @@ def test_driver_killed_with_sigkill_resumes_without_losing_trials(tmp_path):
 def test_ctrl_c_says_what_the_study_holds_and_how_to_go_on(tmp_path):
     home = tmp_path / "home"
     env = dict(os.environ, KZOO_HOME=str(home), PYTHONPATH=str(ROOT))
+    out = tmp_path / "out.json"
     cmd = [sys.executable, "-m", "agent", "optimize", SOFTMAX, "--trials", "40", "--workers", "1",
-           "--seed", "3"]
+           "--seed", "3", "--json", str(out)]
     # A test runner's worker may ignore SIGINT, and a child inherits that: restore the default,
     # so the driver's Python turns Ctrl-C into KeyboardInterrupt as at a terminal.
     driver = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE,
@@ -169,3 +171,6 @@ def test_ctrl_c_says_what_the_study_holds_and_how_to_go_on(tmp_path):
     completed = len(_states(db).get("COMPLETE", []))
     assert f"interrupted after {completed} completed trial(s)" in err, err[-2000:]
     assert "best so far: trial " in err and "Run the same command again" in err, err[-2000:]
+    result = json.loads(out.read_text())  # --json still gets what the study holds
+    assert result["interrupted"] is True and result["trials"] == completed
+    assert result["best"]["params"] and result["best"]["verdict"]["accepted"] is True
