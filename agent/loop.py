@@ -7,6 +7,7 @@ the candidates in flight; the same command resumes the study and finishes it at 
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -47,6 +48,10 @@ class OptimizeOptions:
     warm_start_params: dict[str, Any] | None = None
     # promote only a winner whose re-timed speedup over the best baseline exceeds this (and 1.0)
     promote_min_speedup: float | None = None
+    # tune one shape bucket's kernel: verify and time at these task shapes only (on a GPU; the
+    # interpreter keeps its small shapes), study and promotion under `bucket`
+    bucket: str | None = None
+    shapes: tuple[dict[str, Any], ...] | None = None
     # --- end sweep options ---
     # `--start`: params tried first (once per study); names left out take the default's choices
     start_params: dict[str, Any] | None = None
@@ -113,12 +118,14 @@ def optimize(opts: OptimizeOptions) -> OptimizeResult:
         from agent.llm.proposer import optimize_llm_only  # no template covers it: the LLM alone
 
         return optimize_llm_only(opts, task, dtype, str(exc))
+    if opts.bucket is not None:  # a bucket's kernel: its default and its promotion's bucket
+        plan = dataclasses.replace(plan, shape_bucket=opts.bucket)
     template = plan.template_object(opts.template)
     mode = detect_mode()
     device = device_label()
     storage = opts.storage or search.default_storage()
     name = search.study_name(task.name, task.sha256, template.name, dtype, device,
-                             space=template.space)
+                             space=template.space, bucket=opts.bucket)
     study = search.open_study(name, storage, seed=opts.seed)
     reclaimed = search.reclaim_stale_trials(study)
     fresh_study = not study.trials
@@ -163,7 +170,7 @@ def optimize(opts: OptimizeOptions) -> OptimizeResult:
     started = time.monotonic()
     pipe = Pipeline(
         study=study, template=template, plan=plan, task=task, dtype=dtype, mode=mode,
-        verifiers=pool, preparers=preparers, max_pruned=20 * opts.trials,
+        verifiers=pool, preparers=preparers, max_pruned=20 * opts.trials, shapes=opts.shapes,
         on_told=lambda value, verdict: progress.update(search.count_completed(study), value,
                                                        verdict),
     )
@@ -209,7 +216,7 @@ def optimize(opts: OptimizeOptions) -> OptimizeResult:
                 cfg = template.config(best.params)
                 source = template.render(cfg, **plan.context)
                 request = VerifyRequest(str(task.path), task.source, source, dtype,
-                                        refresh_baselines=True)
+                                        refresh_baselines=True, shapes=opts.shapes)
                 best_verdict = _summary(_verify_now(pool, request))
                 bar = max(1.0, opts.promote_min_speedup or 0.0)
                 faster = (best_verdict.get("speedup_vs_best_baseline") or 0.0) > bar

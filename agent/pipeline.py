@@ -46,8 +46,10 @@ def params_key(params: dict[str, Any]) -> str:
 class Pipeline:
     def __init__(self, *, study, template, plan, task, dtype: str, mode: str,
                  verifiers: VerifierPool, preparers: PreparePool | None,
-                 on_told: Callable[[float, dict], None], max_pruned: int):
+                 on_told: Callable[[float, dict], None], max_pruned: int,
+                 shapes: tuple[dict, ...] | None = None):
         self.study = study
+        self.shapes = shapes  # the task shapes to verify at on a GPU (None: all of them)
         self.template = template
         self.plan = plan
         self.task = task
@@ -161,7 +163,7 @@ class Pipeline:
             if pending is None:
                 break
             request = VerifyRequest(str(self.task.path), self.task.source, pending.source,
-                                    self.dtype)
+                                    self.dtype, shapes=self.shapes)
             self.verifiers.submit(slot, request, pending)
             if slot in self._starved:
                 self.slot_wait_s += now - self._starved.pop(slot)

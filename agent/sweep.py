@@ -625,8 +625,16 @@ class _Sweep:
         except (tasks.TaskError, PlanError, KeyError) as err:
             state.finish(unit, "tune", {"status": "error", "reason": str(err)})
             return
+        # a shape bucket's kernel is searched at its bucket's shapes, in a study of its own
+        bucket = None if unit["bucket"] == store.ANY_SHAPE else unit["bucket"]
+        shapes, note = self._bucket_shapes(unit, task_file) if bucket else (None, None)
+        if note and shapes is None:  # its bucket's shapes are gone from the task
+            state.finish(unit, "tune", {"status": "skipped", "reason": (
+                f"none of the shapes {unit['id']}'s manifest recorded is in the task now, so "
+                "there is nothing to tune its bucket's kernel at")})
+            return
         name = search.study_name(task.name, task.sha256, template.name, unit["dtype"], self.device,
-                                 space=template.space)
+                                 space=template.space, bucket=bucket)
         target = state.data["tune_targets"].get(unit["id"])
         if target is None:
             study = search.open_study(name, self.storage)
@@ -654,7 +662,8 @@ class _Sweep:
             dtype=unit["dtype"], workers=self.opts.workers, address=self.opts.address,
             storage=self.storage, zoo=zoo, promote=True, timeout_s=self.opts.timeout_s,
             seed=self.opts.seed, quiet=self.opts.quiet, local_gpus=self.opts.local_gpus,
-            warm_start_params=warm, promote_min_speedup=bar,
+            warm_start_params=warm, promote_min_speedup=bar, bucket=bucket,
+            shapes=None if shapes is None else tuple(shapes),
         )
         try:
             result = optimize(options).payload
@@ -692,8 +701,6 @@ class _Sweep:
             skip = None
             if self.opts.trials_per_op == 0:
                 skip = "--trials-per-op 0: re-verification only"
-            elif unit["bucket"] != store.ANY_SHAPE:
-                skip = "tuning one shape bucket is not built; its kernel was re-verified"
             elif (state.step(unit, "verify") or {}).get("status") == "error":
                 skip = "its verify step could not run"
             if skip:

@@ -27,12 +27,15 @@ def space_tag(space) -> str:
 
 
 def study_name(task_name: str, task_sha: str, template: str, dtype: str, device: str,
-               space=None) -> str:
+               space=None, bucket: str | None = None) -> str:
     """Named by task (and a hash of its source, so an edited task starts afresh), template, dtype
     and device; given the template's `space`, by a hash of it too: Optuna refuses a parameter
     whose choices differ from the ones the study's earlier trials drew from, so a template whose
-    space changed (a new num_stages, say) starts a study of its own."""
+    space changed (a new num_stages, say) starts a study of its own. A search over one shape
+    bucket's shapes (a sweep tuning a bucket's kernel) scores differently: `@bucket` names it."""
     segment = template if space is None else f"{template}.{space_tag(space)}"
+    if bucket and bucket != "any":
+        segment += f"@{bucket}"
     return f"{task_name}-{task_sha[:10]}/{segment}/{dtype}/{device}"
 
 

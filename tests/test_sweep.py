@@ -415,3 +415,26 @@ def test_help_lists_every_sweep_flag(tmp_path):
     for flag in ("--ops", "--all", "--time-budget", "--trials-per-op", "--storage", "--zoo",
                  "--address", "--report", "--json", "--regression-threshold", "--fresh"):
         assert flag in proc.stdout
+
+
+@pytest.mark.timeout(600)
+def test_a_shape_buckets_kernel_is_tuned_in_a_study_of_its_own(tmp_path):
+    """amax 1.0.0 serves only bfloat16 rows up to 1024 wide: its unit is that bucket's, and the
+    tune step continues a study named for the bucket, started from the entry's params."""
+    zoo, report, home = tmp_path / "zoo", tmp_path / "report", tmp_path / "home"
+    shutil.copytree(SHIPPED / "amax" / "1.0.0", zoo / "amax" / "1.0.0")
+    proc = run_kzoo("sweep", "--zoo", str(zoo), "--trials-per-op", "1", "--workers", "1",
+                    "--seed", "0", "--report", str(report), env_home=home)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    summary = json.loads((report / "summary.json").read_text())
+    (unit,) = summary["units"]
+    assert unit["id"] == "amax/sm_90/bfloat16/cols_le_1024"
+    tune = unit["tune"]
+    assert tune["status"] == "done", tune
+    assert tune["study"].split("/")[1].endswith("@cols_le_1024") and tune["trials"] == 1
+    assert tune["warm_start"] is True
+    import optuna
+
+    study = optuna.load_study(study_name=tune["study"], storage=f"sqlite:///{home / 'studies.db'}")
+    manifest = json.loads((zoo / "amax" / "1.0.0" / "manifest.json").read_text())
+    assert study.trials[0].params == {**manifest["configs"][0]["params"], "packed_keys": False}

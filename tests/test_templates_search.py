@@ -138,6 +138,11 @@ def test_a_changed_space_names_a_study_of_its_own():
              for s in (space, wider, space)}
     assert len(names) == 2
     assert all(n.startswith("t-ababababab/gemm.") and n.endswith("/bfloat16/cpu") for n in names)
+    plain = search.study_name("t", "ab" * 32, "gemm", "bfloat16", "cpu", space=space)
+    assert search.study_name("t", "ab" * 32, "gemm", "bfloat16", "cpu", space=space,
+                             bucket="any") == plain  # the any bucket's study is the plain one
+    assert search.study_name("t", "ab" * 32, "gemm", "bfloat16", "cpu", space=space,
+                             bucket="rows_le_128") == plain.replace("/bfloat16", "@rows_le_128/bfloat16")
 
 
 def test_params_stored_before_a_tunable_existed_take_its_legacy_choice():
