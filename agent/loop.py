@@ -303,6 +303,7 @@ def _verify_now(pool, request: VerifyRequest) -> dict:
 def _promote(task, plan, template, cfg, source, dtype, verdict, env, zoo_dir: Path) -> dict:
     from kernel_zoo.store import promote
 
+    _carry_shipped_entry(plan.op, Path(zoo_dir))
     record = {
         "arch": env["arch"], "dtype": dtype, "shape_bucket": plan.shape_bucket,
         "template": template.name, "params": params_of(cfg),
@@ -310,6 +311,22 @@ def _promote(task, plan, template, cfg, source, dtype, verdict, env, zoo_dir: Pa
         "device": env["gpu"], "verdict": verdict, "environment": env,
     }
     return promote(plan.op, source, record, zoo_dir=zoo_dir)
+
+
+def _carry_shipped_entry(op: str, zoo_dir: Path) -> None:
+    """Before the first promotion of `op` into the user zoo, import the entry the layers below it
+    serve (the shipped one), so the new version carries its other configs. Dispatch reads only the
+    newest version of the first layer that serves a call, so a user version holding one config
+    would otherwise hide the shipped configs of the op's other buckets and dtypes."""
+    from kernel_zoo import store
+
+    if zoo_dir.resolve() != user_zoo().resolve() or store.newest_entries(op, [zoo_dir]):
+        return
+    for entry in store.newest_entries(op):  # layer order: the user zoo (empty here), then shipped
+        if entry.zoo.resolve() != zoo_dir.resolve():
+            store.import_entry(entry.manifest, store.read_entry_files(entry.path, entry.manifest),
+                               zoo_dir=zoo_dir, source=str(entry.path))
+            return
 
 
 def _table(study) -> list[dict[str, Any]]:

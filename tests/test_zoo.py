@@ -1026,3 +1026,39 @@ def test_dispatch_decides_once_per_call_signature(monkeypatch):
     ops.clear_cache()
     ops.rms_norm(x, [8], w, 1e-6)
     assert decided[-1] == (4, 8) and len(decided) == 4
+
+
+def test_a_first_promotion_into_the_user_zoo_carries_the_shipped_configs():
+    """Dispatch reads the newest version of the first layer that serves a call: a user version
+    holding only the promoted config would hide the shipped configs of the op's other buckets."""
+    import dataclasses as dc
+
+    import tasks
+    from agent.loop import _promote
+    from agent.plan import plan
+
+    task = tasks.load(REPO / "tasks" / "amax.py")
+    found = dc.replace(plan(task), shape_bucket="cols_le_1024")
+    template = found.template_object()
+    source = template.render(template.default, **found.context)
+    env = {"arch": "sm_90", **make_record()["environment"]}
+    shutil.copytree(REAL_SHIPPED_ZOO / "amax", _home.SHIPPED_ZOO / "amax")
+    (shipped,) = store.newest_entries("amax")
+    promoted = _promote(task, found, template, template.default, source, "bfloat16",
+                        {"accepted": True, "speedup_vs_eager": 1.5}, env, _home.user_zoo())
+    user = store.newest_entries("amax", [_home.user_zoo()])
+    assert [e.version for e in user] == [promoted["version"]]
+    major, minor, _ = store.parse_version(shipped.version)
+    assert promoted["version"] == f"{major}.{minor + 1}.0"  # built on the imported shipped one
+    keys = lambda m: sorted((c["dtype"], c["shape_bucket"]) for c in m["configs"])  # noqa: E731
+    assert keys(user[0].manifest) == keys(shipped.manifest)  # every config still served
+    served = store.find_config("amax", "sm_90", "bfloat16", bucket="cols_le_1024")
+    assert served[0]["version"] == promoted["version"] and served[1]["params"] == \
+        dc.asdict(template.default)
+    other = next(c for c in shipped.manifest["configs"] if c["shape_bucket"] != "cols_le_1024")
+    assert store.find_config("amax", "sm_90", other["dtype"],
+                             bucket=other["shape_bucket"])[1]["params"] == other["params"]
+    # a second promotion builds on the user zoo's own newest version, importing nothing again
+    again = _promote(task, found, template, template.default, source, "bfloat16",
+                     {"accepted": True, "speedup_vs_eager": 1.6}, env, _home.user_zoo())
+    assert again["version"] == f"{major}.{minor + 2}.0"
