@@ -6,7 +6,11 @@
 # launch identically at the aligned vocabularies (128256, 32000). `kzoo optimize` starts from
 # 1.1.0's params with align_rows on (`--start`), searches 12 trials, and promotes a winner faster
 # than eager and torch.compile into kernel_zoo/entries; `kzoo zoo verify` then times what serves.
-# Outcome: (not yet run)
+# Outcome (runs/optimize-cross-entropy-h100-round116.json): promoted cross_entropy 1.2.0 (trial 14:
+# 1.1.0's params with align_rows on and final_block 1024); correct at every GPU shape (zoo verify).
+# Its verifier verdict (default timer) reads 72 and 65 us at 1024x32000 and 64x128256, host time:
+# round 118 compares it with 1.1.0 in graph replays (4099x50257 0.77 against 0.75 of copy, the
+# rest within 0.7%).
 set -uo pipefail
 export PYTHONUNBUFFERED=1
 export KZOO_HOME=/tmp/kzoo-round116
