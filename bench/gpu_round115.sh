@@ -1,16 +1,30 @@
 #!/usr/bin/env bash
-# GPU round 115 (prepared, not yet run): the shipped softmax 1.4.0 and log_softmax 1.3.0 kernels
-# predate `_unit`, so at 4099x1000 and 4096x4097 they load and store 2 bytes at a time (an offline
-# sm_90 compile of the shipped files shows 32 scalar loads and stores per row tile there; round 101
+# GPU round 115: the shipped softmax 1.4.0 and log_softmax 1.3.0 kernels predate `_unit`, so at
+# 4099x1000 they load and store 2 bytes at a time (bench/results/compile-zoo-sm90.json; round 101
 # measured 1.03-1.08x from re-rendering). `kzoo sweep` re-verifies both entries, continues their
-# studies warm-started from the entries' params (so the first trial is today's render of the same
-# config) and promotes a winner at least 1.02x better than the entry into kernel_zoo/entries.
+# studies warm-started from the entries' params (the first trial is today's render of the same
+# config; a shape bucket's unit now in a study of its own) and promotes a winner at least 1.02x
+# better than the entry into kernel_zoo/entries. Then bench/memory_bound.py --graphs times both ops
+# with whatever was promoted, and again with the new versions moved aside (the entries they replace).
 # Outcome: (not yet run)
 set -uo pipefail
 export PYTHONUNBUFFERED=1
 export KZOO_HOME=/tmp/kzoo-round115
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
-timeout 560 python3 -m agent sweep --ops softmax,log_softmax --zoo kernel_zoo/entries \
-    --trials-per-op 8 --time-budget 480 --report "$OUT/sweep" 2>&1 | grep -v -i warn | tail -25
+before=$(ls -d kernel_zoo/entries/softmax/* kernel_zoo/entries/log_softmax/*)
+timeout 360 python3 -m agent sweep --ops softmax,log_softmax --zoo kernel_zoo/entries \
+    --trials-per-op 6 --time-budget 300 --report "$OUT/sweep" 2>&1 | grep -v -i warn | tail -14
+new=$(ls -d kernel_zoo/entries/softmax/* kernel_zoo/entries/log_softmax/* | grep -vxF "$before")
+echo "new versions: ${new:-none}"
 tar czf "$OUT/entries.tgz" -C kernel_zoo entries/softmax entries/log_softmax
+if [ -n "$new" ]; then
+    for rnd in new old; do
+        if [ "$rnd" = old ]; then
+            for d in $new; do mkdir -p "/tmp/aside/$d" && mv "$d" "/tmp/aside/$d/.."; done
+        fi
+        echo "== $rnd"
+        timeout 100 python3 bench/memory_bound.py --ops softmax,log_softmax --dtypes bfloat16 \
+            --graphs --out "$OUT/$rnd" 2>&1 | grep -v -i warn | grep -E "softmax|copy b" | head -20
+    done
+fi
 exit 0
