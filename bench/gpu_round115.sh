@@ -20,7 +20,7 @@ tar czf "$OUT/entries.tgz" -C kernel_zoo entries/softmax entries/log_softmax
 if [ -n "$new" ]; then
     for rnd in new old; do
         if [ "$rnd" = old ]; then
-            for d in $new; do mkdir -p "/tmp/aside/$d" && mv "$d" "/tmp/aside/$d/.."; done
+            for d in $new; do mkdir -p "/tmp/aside/$(dirname "$d")" && mv "$d" "/tmp/aside/$d"; done
         fi
         echo "== $rnd"
         timeout 100 python3 bench/memory_bound.py --ops softmax,log_softmax --dtypes bfloat16 \
