@@ -6,7 +6,13 @@
 # config; a shape bucket's unit now in a study of its own) and promotes a winner at least 1.02x
 # better than the entry into kernel_zoo/entries. Then bench/memory_bound.py --graphs times both ops
 # with whatever was promoted, and again with the new versions moved aside (the entries they replace).
-# Outcome: (not yet run)
+# Outcome (runs/sweep-h100-round115-report.md, runs/memory-bound-h100-round115-{new,old}-graphs.json):
+# the sweep (now tuning shape buckets) promoted softmax 1.5.0 and log_softmax 1.4.0, both for their
+# inner_dim bucket only (the `any` files were carried byte for byte). Graph replays, new against
+# old: softmax 1.5.0's inner_dim kernel is today's render of 1.4.0's params and times the same
+# (0.999-1.011x); log_softmax 1.4.0's new inner_dim config is 1.33x and 1.12x faster at 64x128x4096
+# and 4x32768x16 but 0.87x and 0.69x at 32x1000x1024 and 8x4097x257, where it falls to 0.83x and
+# 0.73x torch.compile (the sweep promotes on the geometric mean). Neither entry is kept.
 set -uo pipefail
 export PYTHONUNBUFFERED=1
 export KZOO_HOME=/tmp/kzoo-round115
