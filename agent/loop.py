@@ -48,6 +48,10 @@ class OptimizeOptions:
     warm_start_params: dict[str, Any] | None = None
     # promote only a winner whose re-timed speedup over the best baseline exceeds this (and 1.0)
     promote_min_speedup: float | None = None
+    # promote only a winner no slower at any shape than this many ms (by shape, json.dumps of the
+    # shape dict with sorted keys): a sweep's entry's fresh times, so a better geometric mean
+    # cannot hide a shape that got slower
+    promote_max_ms: dict[str, float] | None = None
     # tune one shape bucket's kernel: verify and time at these task shapes only (on a GPU; the
     # interpreter keeps its small shapes), study and promotion under `bucket`
     bucket: str | None = None
@@ -65,6 +69,19 @@ class OptimizeResult:
     table: list[dict[str, Any]] = field(default_factory=list)
     # the winner's re-timed verdict summary, as a promotion records it (None without a winner)
     best_verdict: dict[str, Any] | None = None
+
+
+def slower_shapes(verdict: dict[str, Any], max_ms: dict[str, float]) -> list[dict[str, Any]]:
+    """The shapes at which a verdict's time exceeds `max_ms` (keyed by the shape's sorted JSON);
+    a shape without a time or a limit is not counted."""
+    import json
+
+    out = []
+    for row in verdict.get("shapes") or []:
+        limit = max_ms.get(json.dumps(row.get("shape"), sort_keys=True))
+        if limit is not None and row.get("ms") is not None and row["ms"] > limit:
+            out.append({"shape": row["shape"], "ms": row["ms"], "limit_ms": limit})
+    return out
 
 
 def _start_params(template, plan, given: dict[str, Any]) -> dict[str, Any]:
@@ -208,7 +225,7 @@ def optimize(opts: OptimizeOptions) -> OptimizeResult:
         best = search.best_accepted(study)
         if llm is not None and llm.beats(best):  # strictly better: on a tie the search keeps it
             template, best = llm.best.template, llm.best.record
-        promoted, best_out, best_verdict = None, None, None
+        promoted, best_out, best_verdict, slower = None, None, None, []
         if best is not None:
             best_verdict = best.verdict
             if mode == "gpu":
@@ -220,7 +237,8 @@ def optimize(opts: OptimizeOptions) -> OptimizeResult:
                 best_verdict = _summary(_verify_now(pool, request))
                 bar = max(1.0, opts.promote_min_speedup or 0.0)
                 faster = (best_verdict.get("speedup_vs_best_baseline") or 0.0) > bar
-                if best_verdict.get("accepted") and faster and opts.promote:
+                slower = slower_shapes(best_verdict, opts.promote_max_ms or {})
+                if best_verdict.get("accepted") and faster and not slower and opts.promote:
                     zoo_dir = Path(opts.zoo) if opts.zoo else user_zoo()
                     promoted = _promote(task, plan, template, cfg, source, dtype, best_verdict,
                                         environment(), zoo_dir)
@@ -275,6 +293,8 @@ def optimize(opts: OptimizeOptions) -> OptimizeResult:
         "throughput": throughput,
         "best": best_out,
         "promoted": promoted,
+        # shapes where the winner was slower than `promote_max_ms` allows: why it was not promoted
+        "slower_than_limit": slower,
         "llm": llm.report if llm is not None else None,
     }
     return OptimizeResult(payload, _table(study), best_verdict)

@@ -130,6 +130,18 @@ def bucket_shapes(unit: dict[str, Any], task_shapes) -> tuple[list | None, str |
     return mine, None
 
 
+# A winner may be this much slower than the entry at one shape (the timer's run-to-run spread)
+# and still replace it; more, and a better geometric mean does not promote it (GPU round 115: a
+# bucket's new config 1.33x and 1.12x faster at two shapes was 0.69x at a third).
+SHAPE_SLACK = 1.05
+
+
+def shape_limits(fresh: dict[str, Any]) -> dict[str, float]:
+    """Per shape (sorted JSON), the most ms a winner may take: the entry's fresh time x slack."""
+    return {_shape_key(row.get("shape")): row["ms"] * SHAPE_SLACK
+            for row in fresh.get("shapes") or [] if row.get("ms")}
+
+
 def _shape_speedups(verdict: dict[str, Any], baseline_field: str) -> dict[str, float]:
     out = {}
     for row in verdict.get("shapes") or []:
@@ -663,6 +675,7 @@ class _Sweep:
             storage=self.storage, zoo=zoo, promote=True, timeout_s=self.opts.timeout_s,
             seed=self.opts.seed, quiet=self.opts.quiet, local_gpus=self.opts.local_gpus,
             warm_start_params=warm, promote_min_speedup=bar, bucket=bucket,
+            promote_max_ms=shape_limits(fresh) if bar is not None else None,
             shapes=None if shapes is None else tuple(shapes),
         )
         try:

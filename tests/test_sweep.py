@@ -438,3 +438,24 @@ def test_a_shape_buckets_kernel_is_tuned_in_a_study_of_its_own(tmp_path):
     study = optuna.load_study(study_name=tune["study"], storage=f"sqlite:///{home / 'studies.db'}")
     manifest = json.loads((zoo / "amax" / "1.0.0" / "manifest.json").read_text())
     assert study.trials[0].params == {**manifest["configs"][0]["params"], "packed_keys": False}
+
+
+def test_a_winner_slower_at_one_shape_than_the_entry_is_not_promoted():
+    """GPU round 115: a bucket's new config, 1.33x and 1.12x faster at two shapes, was 0.69x at a
+    third; its better geometric mean promoted it. Now each shape has a limit: the entry's fresh
+    time x SHAPE_SLACK."""
+    from agent.loop import slower_shapes
+
+    a, b, c = {"batch": 64}, {"batch": 8}, {"batch": 4}
+    fresh = {"shapes": [{"shape": a, "ms": 0.0638}, {"shape": b, "ms": 0.0528},
+                        {"shape": c, "ms": None}]}
+    limits = sweep.shape_limits(fresh)
+    assert set(limits) == {json.dumps(a), json.dumps(b)}  # an untimed shape has no limit
+    assert limits[json.dumps(b)] == pytest.approx(0.0528 * sweep.SHAPE_SLACK)
+    winner = {"shapes": [{"shape": a, "ms": 0.0479}, {"shape": b, "ms": 0.0767},
+                         {"shape": c, "ms": 0.0137}]}
+    assert slower_shapes(winner, limits) == [
+        {"shape": b, "ms": 0.0767, "limit_ms": pytest.approx(0.0528 * sweep.SHAPE_SLACK)}]
+    within = {"shapes": [{"shape": a, "ms": 0.0479}, {"shape": b, "ms": 0.0528 * 1.04}]}
+    assert slower_shapes(within, limits) == []  # inside the timer's spread
+    assert slower_shapes(winner, {}) == []  # no limits: the geometric mean alone decides
