@@ -6,7 +6,9 @@ elements follow). DEFAULT, hand-picked variants and `--samples` random valid con
 template are rendered, screened against a float32 reference at every shape of the task (a config
 wrong anywhere is dropped), and timed at every shape with the verifier's timer (L2 flushed before
 each run, CUDA events, medians, variants interleaved) beside eager PyTorch and torch.compile, all in
-this one process. The Triton kernels are compiled first by `--jobs` processes into Triton's disk
+this one process; with `--graphs` each callable is captured in a CUDA graph and its replay is
+timed, the GPU's work without the host's, as `bench/memory_bound.py --graphs` (the table the
+issue's bars are read from) times it. `--buckets` limits the run to the shapes of the buckets named. The Triton kernels are compiled first by `--jobs` processes into Triton's disk
 cache, so the timing process only loads them.
 
 Per bucket, the candidate is the config with the best geometric-mean speedup over the faster
@@ -23,7 +25,9 @@ than both there; one clearly behind torch.compile is not shipped (`kzoo sweep` w
 not borrow a neighbour's). With `--zoo`, the configs the zoo's newest entry serves (every bucket's,
 rendered by today's template) compete among the candidates, so a bucket changes hands only to a
 config faster there than what serves it, and a bucket whose winner renders the very code it is
-served with already is left as it is. `--only-uncovered` leaves the buckets the target zoo's newest
+served with already is left as it is, and a config more than `SHAPE_SLACK` slower than the served
+one at any one of the bucket's shapes (timed in the same run) does not take the bucket, whatever its
+geometric mean: the issue's bar is per shape. `--only-uncovered` leaves the buckets the target zoo's newest
 entry holds a config for (for this GPU and dtype) as they are.
 
     python bench/tune_buckets.py --ops rms_norm,sum --dtypes bfloat16 --samples 10 \
@@ -51,14 +55,15 @@ sys.path.insert(0, str(ROOT))
 
 import tasks  # noqa: E402
 from agent.loop import _promote  # noqa: E402
+from agent.sweep import SHAPE_SLACK  # noqa: E402
 from agent.plan import plan  # noqa: E402
 from kernel_zoo import buckets  # noqa: E402
-from templates import get_template, params_of  # noqa: E402
+from templates import InvalidConfig, get_template, params_of  # noqa: E402
 from bench.tune_reduce import _close, _inputs  # noqa: E402  (the screening helpers)
 from verifier.core import DTYPES, Verifier, load_candidate  # noqa: E402
 from verifier.verdict import geomean  # noqa: E402
 from verifier.environment import device_label, environment  # noqa: E402
-from verifier.timing import L2Flusher, bench, copy_bandwidth  # noqa: E402
+from verifier.timing import L2Flusher, bench, copy_bandwidth, graphed_where_possible  # noqa: E402
 
 OPS = ("rms_norm", "layer_norm", "add_rms_norm", "sum", "mean", "amax", "amin", "argmax")
 
@@ -118,6 +123,15 @@ def _bucket_of_call(op: str, task, inputs: list) -> str:
     return buckets.bucket_of(op, tuple(inputs[0].shape), dim)
 
 
+def shape_bucket(op: str, task, shape: dict) -> str:
+    """The bucket of one task shape, from its inputs made on the meta device (no memory, no GPU);
+    leaves `shape` applied to `task`."""
+    task.apply_shape(shape)
+    with torch.device("meta"):
+        inputs = task.module.get_inputs()
+    return _bucket_of_call(op, task, inputs)
+
+
 def _warm(job: tuple) -> str | None:
     """Compile one (source, shape) in a worker process into Triton's disk cache; errors are
     reported here and met again, as data, by the timing process."""
@@ -164,7 +178,6 @@ def served_configs(zoo: Path, op: str, arch: str, dtype_name: str, template) -> 
     as configs of today's template (a knob added since takes its legacy choice); those of
     another template or an older space that no longer names a config are left out."""
     from kernel_zoo.store import newest_entries
-    from templates import InvalidConfig
 
     found = []
     for entry in newest_entries(op, [zoo]):
@@ -180,28 +193,37 @@ def served_configs(zoo: Path, op: str, arch: str, dtype_name: str, template) -> 
     return found
 
 
-def served_code(zoo: Path, op: str, arch: str, dtype_name: str, bucket: str) -> str | None:
-    """The code of the kernel file `zoo`'s newest entry serves `bucket` with (exactly that
-    bucket's config), without its params lines; None where it has none."""
+def served_file(zoo: Path, op: str, arch: str, dtype_name: str,
+                bucket: str) -> tuple[dict, str] | None:
+    """The params and source of the kernel file `zoo`'s newest entry serves `bucket` with
+    (exactly that bucket's config); None where it has none."""
     from kernel_zoo.store import newest_entries, read_entry_file
 
     for entry in newest_entries(op, [zoo]):
         for c in entry.manifest["configs"]:
             if (c["arch"], c["dtype"], c["shape_bucket"]) == (arch, dtype_name, bucket):
-                return _code_of(read_entry_file(entry.path, entry.manifest, c["file"]).decode())
+                return c["params"], read_entry_file(entry.path, entry.manifest,
+                                                    c["file"]).decode()
     return None
 
 
-def sweep(op: str, dtype_name: str, args, cache: Path) -> dict:
-    task = tasks.load(ROOT / "tasks" / f"{op}.py")
-    found = plan(task)
+def served_code(zoo: Path, op: str, arch: str, dtype_name: str, bucket: str) -> str | None:
+    """The code of the kernel file `zoo`'s newest entry serves `bucket` with, without its params
+    lines; None where it has none."""
+    found = served_file(zoo, op, arch, dtype_name, bucket)
+    return None if found is None else _code_of(found[1])
+
+
+def candidate_sources(op: str, dtype_name: str, args, task, found,
+                      arch: str | None) -> tuple[list, list, list, dict]:
+    """What one op's run times: the task shapes in `args.buckets` (every shape without), the
+    configs and their sources (one per distinct code; with `args.zoo` the served configs too,
+    and each bucket's stored file as it is where today's template renders it differently), and
+    per bucket the index of the source the zoo serves it with."""
     template = get_template(found.template)
-    dtype = DTYPES[dtype_name]
-    itemsize = torch.empty((), dtype=dtype).element_size()
     configs, sources, seen = [], [], set()
     candidates = candidate_configs(template, args.samples, args.seed)
     if args.zoo:  # what serves now competes too: a bucket changes hands only to a faster config
-        arch = environment()["arch"]
         candidates += [cfg for cfg in served_configs(Path(args.zoo), op, arch, dtype_name,
                                                      template) if cfg not in candidates]
     for cfg in candidates:
@@ -211,13 +233,44 @@ def sweep(op: str, dtype_name: str, args, cache: Path) -> dict:
             seen.add(code)
             configs.append(cfg)
             sources.append(source)
+    task_shapes = [shape for shape in task.shapes
+                   if not args.buckets or shape_bucket(op, task, shape) in args.buckets]
+    served = {}  # bucket -> index of the source the zoo serves it with, its stored file itself
+    if args.zoo:
+        for bucket in sorted({shape_bucket(op, task, shape) for shape in task_shapes}):
+            stored = served_file(Path(args.zoo), op, arch, dtype_name, bucket)
+            if stored is None:
+                continue
+            params, source = stored
+            code = _code_of(source)
+            if code not in seen:  # rendered before today's template: timed as it is stored
+                try:
+                    cfg = template.config(params)
+                except InvalidConfig:  # an older space: nothing to name it by, so not timed
+                    continue
+                seen.add(code)
+                configs.append(cfg)
+                sources.append(source)
+            served[bucket] = next(c for c, src in enumerate(sources) if _code_of(src) == code)
+    return task_shapes, configs, sources, served
+
+
+def sweep(op: str, dtype_name: str, args, cache: Path) -> dict:
+    task = tasks.load(ROOT / "tasks" / f"{op}.py")
+    found = plan(task)
+    template = get_template(found.template)
+    dtype = DTYPES[dtype_name]
+    itemsize = torch.empty((), dtype=dtype).element_size()
+    arch = environment()["arch"] if args.zoo else None
+    task_shapes, configs, sources, served = candidate_sources(op, dtype_name, args, task, found,
+                                                              arch)
     modules = [load_candidate(source, cache) for source in sources]  # files written once, here
     jobs = [(str(task.path), shape, dtype_name, source, str(cache))
-            for source in sources for shape in task.shapes]
+            for source in sources for shape in task_shapes]
     warm_failures = warm_cache(jobs, args.jobs)
     flusher = L2Flusher(torch.device("cuda"))
-    shapes, times = [], [[None] * len(task.shapes) for _ in configs]
-    for s, shape in enumerate(task.shapes):
+    shapes, times = [], [[None] * len(task_shapes) for _ in configs]
+    for s, shape in enumerate(task_shapes):
         task.apply_shape(shape)
         init = task.module.get_init_inputs()
         inputs = _inputs(task, dtype)
@@ -242,6 +295,9 @@ def sweep(op: str, dtype_name: str, args, cache: Path) -> dict:
                     times[c][s] = "wrong"
                     continue
                 fns[c] = (lambda m: lambda: m(*inputs))(candidate)
+            capture_failed = []
+            if args.graphs:  # a callable that cannot be captured is timed without, and said
+                fns, capture_failed = graphed_where_possible(fns)
             timed = bench(fns, flusher=flusher, budget_ms=args.budget_ms, max_reps=100)
         for c in range(len(configs)):
             if c in timed:
@@ -250,18 +306,21 @@ def sweep(op: str, dtype_name: str, args, cache: Path) -> dict:
         shapes.append({"shape": shape, "bucket": bucket, "bytes": nbytes,
                        "eager_ms": timed["eager"].median_ms,
                        "compile_ms": timed["compile"].median_ms})
+        if args.graphs:
+            shapes[-1]["graph_capture_failed"] = capture_failed
         best = min((t for t in (row[s] for row in times) if isinstance(t, float)), default=None)
         print(f"  {op} {dtype_name} {shape} [{bucket}]: eager {shapes[-1]['eager_ms'] * 1e3:.1f} "
               f"us, compile {shapes[-1]['compile_ms'] * 1e3:.1f} us, best config "
               + (f"{best * 1e3:.1f} us" if best else "none"), flush=True)
     rows = [{"params": params_of(cfg), "default": cfg == template.default,
+             "serves": sorted(b for b, i in served.items() if i == c),
              "source_sha256": hashlib.sha256(source.encode()).hexdigest(),
              "ms": [t if isinstance(t, float) else None for t in per_shape],
              "problems": [t for t in per_shape if isinstance(t, str)][:2]}
-            for cfg, source, per_shape in zip(configs, sources, times)]
+            for c, (cfg, source, per_shape) in enumerate(zip(configs, sources, times))]
     return {"op": op, "dtype": dtype_name, "template": template.name, "task": task,
             "plan": found, "configs": configs, "sources": sources, "shapes": shapes,
-            "rows": rows, "warm_failures": warm_failures}
+            "rows": rows, "warm_failures": warm_failures, "served": served}
 
 
 # Promotion floor against torch.compile, on the verifier's geometric mean over a bucket's shapes:
@@ -278,9 +337,16 @@ def choose(result: dict) -> dict[str, dict]:
         by_bucket.setdefault(info["bucket"], []).append(s)
     choices = {}
     for bucket, idx in by_bucket.items():
-        scored = []
+        scored, slower = [], []
+        served = (result.get("served") or {}).get(bucket)
+        if served not in correct:
+            served = None
         for c in correct:
             ms = result["rows"][c]["ms"]
+            if served is not None and any(
+                    ms[s] > result["rows"][served]["ms"][s] * SHAPE_SLACK for s in idx):
+                slower.append(c)  # the issue's bar is per shape: no trading one for another
+                continue
             vs_best = [min(result["shapes"][s]["eager_ms"], result["shapes"][s]["compile_ms"])
                        / ms[s] for s in idx]
             vs_eager = [result["shapes"][s]["eager_ms"] / ms[s] for s in idx]
@@ -292,7 +358,8 @@ def choose(result: dict) -> dict[str, dict]:
         beat_eager = [row for row in scored if row[2] > 1.0]
         geo, c, worst_vs_eager, vs_compile = max(beat_eager or scored)
         choice = {"shapes": idx, "config": c, "speedup_vs_best_baseline": geo,
-                  "min_speedup_vs_eager": worst_vs_eager, "speedup_vs_compile": vs_compile}
+                  "min_speedup_vs_eager": worst_vs_eager, "speedup_vs_compile": vs_compile,
+                  "served_config": served, "slower_than_served_at_a_shape": slower}
         if not beat_eager or vs_compile < COMPILE_FLOOR:
             choice["why"] = ("slower than eager PyTorch at one of the bucket's shapes"
                              if not beat_eager else
@@ -392,6 +459,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only-uncovered", action="store_true",
                         help="with --zoo: verify and promote only the buckets the zoo's newest "
                              "entry does not serve yet for this GPU and dtype")
+    parser.add_argument("--graphs", action="store_true",
+                        help="time CUDA-graph replays of every callable (GPU time without host "
+                             "time, as bench/memory_bound.py --graphs does)")
+    parser.add_argument("--buckets", type=lambda text: [b for b in text.split(",") if b],
+                        default=[], help="comma-separated: tune only these buckets' shapes "
+                                         "(e.g. cols_le_16384,inner_dim)")
     parser.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "runs")
     args = parser.parse_args(argv)
     ops = [o for o in args.ops.split(",") if o]
@@ -399,6 +472,10 @@ def main(argv: list[str] | None = None) -> int:
     unknown = [o for o in ops if o not in OPS] + [d for d in dtypes if d not in DTYPES]
     if unknown:
         parser.error(f"unknown op or dtype: {', '.join(unknown)}")
+    known = {name for op in ops for name in buckets.bucket_names(op)}
+    if set(args.buckets) - known:
+        parser.error(f"unknown bucket: {', '.join(sorted(set(args.buckets) - known))} (these ops "
+                     f"have {', '.join(sorted(known))})")
     if args.only_uncovered and not args.zoo:
         parser.error("--only-uncovered needs --zoo: the zoo whose buckets it leaves as they are")
     if not torch.cuda.is_available():
@@ -413,13 +490,16 @@ def main(argv: list[str] | None = None) -> int:
     path = args.out / f"tune-buckets-{device_label()}-{stamp}.json"
     record = {
         "benchmark": "tune-buckets", "environment": env, "copy_gbps": copy_gbps,
-        "method": "verifier timer (L2 flushed before each run, CUDA events, median), candidates, "
+        "cuda_graphs": args.graphs, "buckets": args.buckets or "all",
+        "method": ("CUDA-graph replays of each callable under " if args.graphs else "")
+                  + "verifier timer (L2 flushed before each run, CUDA events, median), candidates, "
                   "eager and torch.compile(dynamic=False) interleaved in one process; configs "
                   "screened against a float32 reference at every shape; per bucket the best "
                   "geometric-mean speedup over min(eager, compile) among configs faster than "
                   "eager at each shape; the winner re-checked and re-timed by the verifier and "
                   f"promoted when faster than eager at each shape and at least {COMPILE_FLOOR}x "
-                  "torch.compile on the geometric mean",
+                  "torch.compile on the geometric mean; with --zoo, no config more than "
+                  f"{SHAPE_SLACK}x slower than the served one at a shape of the bucket wins it",
         "results": [],
     }
     with tempfile.TemporaryDirectory() as tmp:
@@ -428,6 +508,14 @@ def main(argv: list[str] | None = None) -> int:
             for dtype_name in dtypes:
                 result = sweep(op, dtype_name, args, cache)
                 choices = choose(result)
+                for bucket, choice in sorted(choices.items()):
+                    pick = choice.get("config", None)
+                    pick = choice.get("best_rejected") if pick is None else pick
+                    for label, c in (("served", choice.get("served_config")), ("best", pick)):
+                        if c is not None:
+                            ms = result["rows"][c]["ms"]
+                            print(f"  {op} {dtype_name} [{bucket}] {label} #{c}: " + ", ".join(
+                                f"{ms[s] * 1e3:.1f} us" for s in choice["shapes"]), flush=True)
                 verify_and_promote(result, choices, args, env, cache)
                 record["results"].append({
                     "op": op, "dtype": dtype_name, "template": result["template"],

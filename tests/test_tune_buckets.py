@@ -170,3 +170,54 @@ def test_what_the_zoo_serves_competes_and_is_recognised(tune_buckets, tmp_path):
     other = tpl.render(dataclasses.replace(cfg, packed_keys=True), op="amax", dim=2, rank=3,
                        params=[])
     assert tune_buckets._code_of(other) != tune_buckets._code_of(source)
+
+
+def test_a_config_much_slower_than_the_served_one_at_one_shape_does_not_take_the_bucket(
+        tune_buckets):
+    shapes = [("cols_le_16384", 80.0, 46.0), ("cols_le_16384", 24.0, 18.0)]
+    rows = [[47.0, 18.0],   # what the zoo serves: 0.98x and 1.0x torch.compile
+            [40.0, 19.5],   # 1.15x and 0.92x: the better geometric mean, 8% slower at 4097
+            [45.0, 18.2]]   # within the slack of the served one at both shapes, faster overall
+    result = {**_result(shapes, rows), "served": {"cols_le_16384": 0}}
+    choice = tune_buckets.choose(result)["cols_le_16384"]
+    assert choice["config"] == 2
+    assert choice["served_config"] == 0
+    assert choice["slower_than_served_at_a_shape"] == [1]
+    # without a served config (a bucket the zoo does not serve) the geometric mean decides
+    assert tune_buckets.choose(_result(shapes, rows))["cols_le_16384"]["config"] == 1
+    # a served config that failed a shape guards nothing
+    broken = _result(shapes, [[47.0, None], [40.0, 19.5]])
+    assert tune_buckets.choose({**broken, "served": {"cols_le_16384": 0}})[
+        "cols_le_16384"]["config"] == 1
+
+
+def test_buckets_select_shapes_and_the_stored_file_competes_as_it_is(tune_buckets, tmp_path):
+    import argparse
+    import shutil
+
+    import tasks
+    from agent.plan import plan
+
+    zoo = tmp_path / "zoo"
+    # amax 1.2.0 (immutable) was rendered before today's template (packed_keys, _unit)
+    shutil.copytree(ROOT / "kernel_zoo" / "entries" / "amax" / "1.2.0", zoo / "amax" / "1.2.0")
+    task = tasks.load(ROOT / "tasks" / "amax.py")
+    found = plan(task)
+    args = argparse.Namespace(samples=0, seed=0, zoo=str(zoo), buckets=["cols_le_16384"])
+    shapes, configs, sources, served = tune_buckets.candidate_sources(
+        "amax", "bfloat16", args, task, found, "sm_90")
+    assert [(s["cols"], s["reduce_dim"]) for s in shapes] == [(4097, 2), (8192, 2)]
+    assert set(served) == {"cols_le_16384"}
+    stored = tune_buckets.served_file(zoo, "amax", "sm_90", "bfloat16", "cols_le_16384")[1]
+    assert sources[served["cols_le_16384"]] == stored  # the file itself, not a re-render
+    params = tune_buckets.served_file(zoo, "amax", "sm_90", "bfloat16", "cols_le_16384")[0]
+    tpl = get_template("reduce")
+    rerender = tune_buckets._code_of(tpl.render(tpl.config(params), **found.context))
+    assert rerender != tune_buckets._code_of(stored)  # today's template renders it otherwise
+    assert rerender in [tune_buckets._code_of(s) for s in sources]  # and that competes too
+    codes = [tune_buckets._code_of(s) for s in sources]
+    assert len(codes) == len(set(codes))
+    every = tune_buckets.candidate_sources(
+        "amax", "bfloat16", argparse.Namespace(samples=0, seed=0, zoo=None, buckets=[]), task,
+        found, None)
+    assert every[0] == list(task.shapes) and every[3] == {}
