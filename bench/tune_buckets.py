@@ -91,6 +91,16 @@ VARIANTS = {
         # one integer max over packed keys per tile (amax, amin, argmax; sum and mean render the
         # same kernel either way): fewer shuffles and barriers (bench/compile_reduce.py)
         dict(packed_keys=True), dict(packed_keys=True, elems_per_thread=8),
+        # rows filling under 3/4 of their one-pass tile (4097 wide) loop, full ones (8192) do
+        # not: round 119's fastest loops at 4096x4097 beside the one pass at 8192x8192
+        dict(one_pass_min_fill=75, loop_block=1024, loop_warps=2),
+        dict(one_pass_min_fill=75, loop_block=1024, loop_warps=2, align_rows=False,
+             evict_first=False),
+        dict(one_pass_min_fill=75, loop_block=1024, loop_warps=4, num_stages=3,
+             evict_first=False),
+        dict(one_pass_min_fill=75, loop_block=2048, loop_warps=4),
+        dict(one_pass_min_fill=75, row_block_max=16384, elems_per_thread=32, loop_block=1024,
+             loop_warps=2),
     ],
 }
 

@@ -11,7 +11,11 @@ The input is viewed as (outer, R, inner) without copying. inner == 1 takes the r
 whose width rounds up to at most `row_block_max` are read in one tile (`tile_elems` / width rows per
 program, warps = tile / (32 * `elems_per_thread`), optionally a persistent grid of
 `programs_per_sm` programs per SM); wider rows loop over `loop_block`-wide tiles with `loop_warps`
-warps, unmasked full tiles, one masked last tile, `num_stages` deep. inner > 1 takes the column
+warps, unmasked full tiles, one masked last tile, `num_stages` deep. `one_pass_min_fill` (percent)
+sends a row wider than `loop_block` that would fill less of its power-of-two tile than that to the
+loop as well: a 4097-wide row fills half of an 8192-wide tile, whose masked half still takes its
+warps, while an 8192-wide row of the same bucket fills it all (GPU round 119: the bucket's
+configs were 46.5 us at 8192x8192 and 34 us at 4096x4097 in one pass, 17.4 and 49.7 looping). inner > 1 takes the column
 kernel: each program reduces a `col_block_inner`-wide block of contiguous columns over R, in tiles
 of `col_tile_elems` elements with `col_warps` warps. When the grid would give fewer than
 `split_per_sm` programs per SM (few long rows, few columns), R is split across programs and a
@@ -55,6 +59,7 @@ class ReduceConfig:
     split_per_sm: int
     evict_first: bool
     packed_keys: bool
+    one_pass_min_fill: int
 
 
 SPACE = (
@@ -72,12 +77,13 @@ SPACE = (
     Param("split_per_sm", (0, 1, 2, 4, 8)),
     Param("evict_first", (False, True)),
     Param("packed_keys", (False, True), legacy=False),
+    Param("one_pass_min_fill", (0, 75), legacy=0),
 )
 
 DEFAULT = ReduceConfig(
     row_block_max=8192, tile_elems=4096, elems_per_thread=16, loop_block=4096, loop_warps=8,
     num_stages=2, programs_per_sm=0, align_rows=True, col_block_inner=256, col_tile_elems=4096,
-    col_warps=8, split_per_sm=2, evict_first=True, packed_keys=False,
+    col_warps=8, split_per_sm=2, evict_first=True, packed_keys=False, one_pass_min_fill=0,
 )
 
 

@@ -166,3 +166,37 @@ def test_default_is_correct_at_the_gpu_shapes(tmp_path, op):
     for dtype in task.dtypes:
         verdict = verifier.verify(task, _render(REDUCE.default, op), dtype, time=False)
         assert verdict.accepted, (op, dtype, verdict.reasons)
+
+
+def test_rows_that_fill_little_of_their_tile_take_the_loop(tmp_path, monkeypatch):
+    """one_pass_min_fill: a row wider than loop_block that fills less of its power-of-two tile
+    than the threshold loops; narrower rows and full rows keep the one-pass kernel."""
+    cfg = dataclasses.replace(REDUCE.default, one_pass_min_fill=75, loop_block=1024, loop_warps=4)
+    gen = torch.Generator().manual_seed(1)
+    for op in OPS:
+        module = load_candidate(_render(cfg, op), tmp_path)
+        legacy = load_candidate(_render(dataclasses.replace(cfg, one_pass_min_fill=0), op),
+                                tmp_path)
+        for mod in (module, legacy):
+            launched = []
+            real = mod._launch
+            monkeypatch.setattr(mod, "_launch", lambda kernel, *a, _real=real, _seen=launched, **k:
+                                (_seen.append(kernel.__name__), _real(kernel, *a, **k))[1])
+            kernels = {}
+            for cols in (1000, 1025, 1501, 1536, 2048):  # fills 98%, 50%, 73%, 75%, 100%
+                x = torch.randn(3, cols, generator=gen)
+                x[1, cols // 2] = float("nan") if op != "sum" else x[1, cols // 2]
+                launched.clear()
+                got = getattr(mod, f"launch_{op}")(x, 1)
+                kernels[cols] = launched[0]
+                expected = TORCH_OPS[op](x, dim=1)
+                if op == "argmax":
+                    assert torch.equal(got, expected), (op, cols)
+                else:
+                    torch.testing.assert_close(got, expected, rtol=1e-5, atol=1e-4,
+                                               equal_nan=True, msg=f"{op} {cols}")
+            looped = {c for c, name in kernels.items() if name == "_looped_kernel"}
+            if mod is module:
+                assert looped == {1025, 1501}, (op, kernels)
+            else:
+                assert looped == set(), (op, kernels)  # 0: every row up to row_block_max in one pass
