@@ -221,3 +221,35 @@ def test_buckets_select_shapes_and_the_stored_file_competes_as_it_is(tune_bucket
         "amax", "bfloat16", argparse.Namespace(samples=0, seed=0, zoo=None, buckets=[]), task,
         found, None)
     assert every[0] == list(task.shapes) and every[3] == {}
+
+
+def test_a_gain_inside_the_timers_spread_leaves_the_bucket_with_the_served_config(tune_buckets):
+    shapes = [("cols_le_16384", 90.0, 41.0), ("cols_le_16384", 270.0, 175.0)]
+    served = {"cols_le_16384": 1}
+    noise = _result(shapes, [[35.9, 188.3], [36.0, 188.3]])  # a re-render of the served params
+    assert tune_buckets.choose({**noise, "served": served})["cols_le_16384"]["config"] == 1
+    real = _result(shapes, [[35.9, 175.3], [36.0, 188.3]])  # 3.6% on the geometric mean
+    assert tune_buckets.choose({**real, "served": served})["cols_le_16384"]["config"] == 0
+
+
+def test_served_configs_also_compete_with_the_knobs_added_since(tune_buckets, tmp_path):
+    import argparse
+    import dataclasses
+    import shutil
+
+    import tasks
+    from agent.plan import plan
+
+    zoo = tmp_path / "zoo"
+    shutil.copytree(ROOT / "kernel_zoo" / "entries" / "rms_norm" / "1.8.0",
+                    zoo / "rms_norm" / "1.8.0")
+    task = tasks.load(ROOT / "tasks" / "rms_norm.py")
+    found = plan(task)
+    args = argparse.Namespace(samples=0, seed=0, zoo=str(zoo), buckets=["cols_le_16384"])
+    _, configs, _, _ = tune_buckets.candidate_sources("rms_norm", "bfloat16", args, task, found,
+                                                      "sm_90")
+    tpl = get_template("norm")
+    for cfg in tune_buckets.served_configs(zoo, "rms_norm", "sm_90", "bfloat16", tpl):
+        assert cfg in configs
+        if cfg.programs_per_sm:  # cols_le_16384's: 2 per SM
+            assert dataclasses.replace(cfg, persist_full_rows=False) in configs

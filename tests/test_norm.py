@@ -1,0 +1,81 @@
+"""The norm template's launch choices in Triton's interpreter: which grid a row gets, and that
+every choice computes RMSNorm, LayerNorm and add + RMSNorm as PyTorch does."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import torch
+import torch.nn.functional as F
+
+import tasks
+from agent.plan import plan
+from verifier.core import load_candidate
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _module(name: str, cfg, tmp_path):
+    found = plan(tasks.load(ROOT / "tasks" / f"{name}.py"))
+    return load_candidate(found.template_object().render(cfg, **found.context), tmp_path)
+
+
+def _grids(module, monkeypatch) -> list:
+    seen = []
+    real = module._launch
+
+    def spy(kernel, grid, *args, **kwargs):
+        seen.append((kernel.__name__, tuple(grid)))
+        return real(kernel, grid, *args, **kwargs)
+
+    monkeypatch.setattr(module, "_launch", spy)
+    return seen
+
+
+def test_full_rows_leave_the_persistent_grid_when_told(tmp_path, monkeypatch):
+    """persist_full_rows off: rows filling at least 3/4 of their tile get one program per tile,
+    emptier rows keep the persistent grid (the interpreter has 4 SMs: 8 programs at 2 per SM)."""
+    norm = plan(tasks.load(ROOT / "tasks" / "rms_norm.py")).template_object()
+    base = dataclasses.replace(norm.default, programs_per_sm=2, tile_elems=1024)
+    torch.manual_seed(0)
+    for name in ("rms_norm", "layer_norm", "add_rms_norm"):
+        for persist in (True, False):
+            module = _module(name, dataclasses.replace(base, persist_full_rows=persist), tmp_path)
+            seen = _grids(module, monkeypatch)
+            for cols in (96, 128, 160):  # fills 75%, 100%, 63% of 128- and 256-wide tiles
+                x = torch.randn(200, cols)
+                w, b, r = torch.randn(cols), torch.randn(cols), torch.randn(200, cols)
+                seen.clear()
+                if name == "rms_norm":
+                    got, want = module.launch_rms_norm(x, (cols,), w, 1e-6), \
+                        F.rms_norm(x, (cols,), w, 1e-6)
+                elif name == "layer_norm":
+                    got, want = module.launch_layer_norm(x, (cols,), w, b), \
+                        F.layer_norm(x, (cols,), w, b)
+                else:
+                    got, want = module.launch_add_rms_norm(x, r, w, 1e-6), \
+                        (F.rms_norm(x + r, (cols,), w, 1e-6), x + r)
+                torch.testing.assert_close(got, want, rtol=1e-5, atol=1e-5)
+                rows = max(1, 1024 // (256 if cols > 128 else 128))
+                tiles = -(-200 // rows)
+                (kernel, grid), = seen
+                assert kernel == "_norm_one_pass_kernel"
+                expected = 8 if persist or cols == 160 else tiles
+                assert grid == (expected,), (name, persist, cols, grid)
+
+
+def test_without_a_persistent_grid_the_knob_renders_the_same_code():
+    """persist_full_rows only matters with programs_per_sm > 0; a search or a bucket tuning that
+    compares codes (bench/tune_buckets.py) then times one of the two."""
+    found = plan(tasks.load(ROOT / "tasks" / "rms_norm.py"))
+    norm = found.template_object()
+
+    def code(cfg) -> str:
+        return "\n".join(line for line in norm.render(cfg, **found.context).splitlines()
+                         if not line.startswith(("Params: ", "PARAMS = ")))
+
+    flat = dataclasses.replace(norm.default, programs_per_sm=0)
+    assert code(flat) == code(dataclasses.replace(flat, persist_full_rows=False))
+    grid = dataclasses.replace(norm.default, programs_per_sm=2)
+    assert code(grid) != code(dataclasses.replace(grid, persist_full_rows=False))
