@@ -15,9 +15,10 @@ rows are batched; wider rows take a looped kernel (a statistics pass, then a nor
 re-read of the row is hinted to stay in L2. `programs_per_sm` > 0 makes the one-pass grid
 persistent (each program walks row tiles, its weight vector loaded once); with
 `persist_full_rows` off, rows filling at least 3/4 of their power-of-two tile get one program per
-tile instead (the kernel's walk then takes one step). GPU round 120: a persistent grid of 2 per SM
+tile and the plain tile kernel instead. GPU round 120: the persistent kernel at 2 programs per SM
 took RMSNorm at 4096x4097 (half its 8192-wide tile masked) from 45.6 to 35.9 us and 16384x8192
-from 175.3 to 188.3, and the two shapes share a bucket. `align_rows` starts
+from 175.3 to 188.3, and the two shapes share a bucket; round 121: a one-step walk over a full
+grid kept the 190 us, so full rows take the plain kernel, not just the full grid. `align_rows` starts
 rows whose width breaks 16-byte alignment (4097, say) at the aligned address below them, so loads
 and stores stay vectorized.
 """
