@@ -8,6 +8,8 @@ the candidates in flight; the same command resumes the study and finishes it at 
 from __future__ import annotations
 
 import dataclasses
+import signal
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -106,6 +108,38 @@ def _start_params(template, plan, given: dict[str, Any]) -> dict[str, Any]:
     return params_of(cfg)
 
 
+class _CtrlC:
+    """Ctrl-C while the search runs. The handler raises KeyboardInterrupt as Python's own does, and
+    also remembers it, and the loop checks after every step and raises it again there: a library
+    call the interrupt lands in may swallow the exception (a Cython callback cannot pass it on,
+    ray-project/ray#7734), and a CI run of tests/test_scale.py saw a driver finish all 40 trials
+    after one SIGINT.
+    Installed only in the main thread and only over Python's default handler (a SIGINT the parent
+    made the process ignore stays ignored)."""
+
+    def __init__(self) -> None:
+        self.seen = False
+        self._previous = None
+
+    def _handle(self, signum, frame) -> None:
+        self.seen = True
+        raise KeyboardInterrupt
+
+    def install(self) -> None:
+        if (threading.current_thread() is threading.main_thread()
+                and signal.getsignal(signal.SIGINT) is signal.default_int_handler):
+            self._previous = signal.signal(signal.SIGINT, self._handle)
+
+    def restore(self) -> None:
+        if self._previous is not None:
+            signal.signal(signal.SIGINT, self._previous)
+            self._previous = None
+
+    def check(self) -> None:
+        if self.seen:
+            raise KeyboardInterrupt
+
+
 def _best_line(best) -> str | None:
     """The best accepted trial so far, in a few words (None: none yet)."""
     if best is None:
@@ -192,7 +226,9 @@ def optimize(opts: OptimizeOptions) -> OptimizeResult:
                                                        verdict),
     )
 
+    ctrl_c = _CtrlC()
     try:
+        ctrl_c.install()
         done = search.count_completed(study)
         if done >= opts.trials:
             progress.note(f"the study already holds {done} completed trial(s), as many as "
@@ -207,9 +243,11 @@ def optimize(opts: OptimizeOptions) -> OptimizeResult:
             while not over_time and min(opts.trials - done, pipe.depth) > pipe.outstanding:
                 pipe.ask_one()
                 done = search.count_completed(study)
+                ctrl_c.check()
             if not pipe.outstanding:
                 break  # done, or out of time with nothing left running
             pipe.step(wait_s=1.0)
+            ctrl_c.check()
             done = search.count_completed(study)
         llm = None
         if opts.llm is not None:  # LLM proposer (agent/llm): its rounds reuse this pool
@@ -270,6 +308,7 @@ def optimize(opts: OptimizeOptions) -> OptimizeResult:
         raise OptimizeInterrupted(name, storage, completed, _best_line(so_far),
                                   payload) from interrupt
     finally:
+        ctrl_c.restore()
         progress.close()
         pool.shutdown()
         if preparers:

@@ -59,3 +59,47 @@ def test_hang_and_crash_are_failed_trials_and_the_loop_finishes(kzoo_home, monke
     assert crashed and crashed[0]["stage"] in ("crash", "correctness"), table
     assert payload["worker_restarts"] >= 1
     assert sum(row["accepted"] for row in table) >= 2  # the loop kept verifying afterwards
+
+
+def test_a_ctrl_c_that_a_library_swallows_still_stops_the_search():
+    """agent.loop._CtrlC: the SIGINT handler raises KeyboardInterrupt and remembers it, so the loop's
+    next check raises it again when the first was caught on its way up."""
+    import os
+    import signal
+    import time
+
+    from agent.loop import _CtrlC
+
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)  # as at a terminal
+    try:
+        ctrl_c = _CtrlC()
+        ctrl_c.install()
+        try:
+            ctrl_c.check()  # nothing yet
+            with pytest.raises(KeyboardInterrupt):
+                os.kill(os.getpid(), signal.SIGINT)
+                time.sleep(1)  # the handler runs here, in the main thread
+            # ... and a library that caught it went on: the loop's next check stops the search
+            with pytest.raises(KeyboardInterrupt):
+                ctrl_c.check()
+        finally:
+            ctrl_c.restore()
+        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def test_a_ctrl_c_the_parent_ignores_stays_ignored():
+    import signal
+
+    from agent.loop import _CtrlC
+
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        ctrl_c = _CtrlC()
+        ctrl_c.install()
+        assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+        ctrl_c.restore()
+        assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+    finally:
+        signal.signal(signal.SIGINT, previous)
