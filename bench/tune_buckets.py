@@ -8,8 +8,9 @@ wrong anywhere is dropped), and timed at every shape with the verifier's timer (
 each run, CUDA events, medians, variants interleaved) beside eager PyTorch and torch.compile, all in
 this one process; with `--graphs` each callable is captured in a CUDA graph and its replay is
 timed, the GPU's work without the host's, as `bench/memory_bound.py --graphs` (the table the
-issue's bars are read from) times it. `--buckets` limits the run to the shapes of the buckets named. The Triton kernels are compiled first by `--jobs` processes into Triton's disk
-cache, so the timing process only loads them.
+issue's bars are read from) times it. `--buckets` limits the run to the shapes of the buckets
+named. The Triton kernels are compiled first by `--jobs` processes into Triton's disk cache, so
+the timing process only loads them.
 
 Per bucket, the candidate is the config with the best geometric-mean speedup over the faster
 baseline at the bucket's shapes among those faster than eager PyTorch at every one of them (eager
@@ -25,10 +26,12 @@ than both there; one clearly behind torch.compile is not shipped (`kzoo sweep` w
 not borrow a neighbour's). With `--zoo`, the configs the zoo's newest entry serves (every bucket's,
 rendered by today's template) compete among the candidates, so a bucket changes hands only to a
 config faster there than what serves it, and a bucket whose winner renders the very code it is
-served with already is left as it is, and a config more than `SHAPE_SLACK` slower than the served
-one at any one of the bucket's shapes (timed in the same run) does not take the bucket, whatever its
-geometric mean: the issue's bar is per shape. `--only-uncovered` leaves the buckets the target zoo's newest
-entry holds a config for (for this GPU and dtype) as they are.
+served with already is left as it is. Each bucket's stored kernel file is timed too, as it is (and
+the served params with the knobs added since, `SERVED_VARIANTS`); a config more than `SHAPE_SLACK`
+slower than that file at any one of the bucket's shapes does not take the bucket, whatever its
+geometric mean (the issue's bar is per shape), nor does one less than `MIN_GAIN` faster on it.
+`--only-uncovered` leaves the buckets the target zoo's newest entry holds a config for (for this
+GPU and dtype) as they are.
 
     python bench/tune_buckets.py --ops rms_norm,sum --dtypes bfloat16 --samples 10 \
         --zoo kernel_zoo/entries --out bench/results/runs

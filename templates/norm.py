@@ -18,9 +18,9 @@ persistent (each program walks row tiles, its weight vector loaded once); with
 tile and the plain tile kernel instead. GPU round 120: the persistent kernel at 2 programs per SM
 took RMSNorm at 4096x4097 (half its 8192-wide tile masked) from 45.6 to 35.9 us and 16384x8192
 from 175.3 to 188.3, and the two shapes share a bucket; round 121: a one-step walk over a full
-grid kept the 190 us, so full rows take the plain kernel, not just the full grid. `align_rows` starts
-rows whose width breaks 16-byte alignment (4097, say) at the aligned address below them, so loads
-and stores stay vectorized.
+grid kept the 190 us, so full rows take the plain kernel, not just the full grid. `align_rows`
+starts rows whose width breaks 16-byte alignment (4097, say) at the aligned address below them, so
+loads and stores stay vectorized.
 """
 
 from __future__ import annotations

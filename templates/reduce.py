@@ -15,8 +15,8 @@ warps, unmasked full tiles, one masked last tile, `num_stages` deep. `one_pass_m
 sends a row wider than `loop_block` that would fill less of its power-of-two tile than that to the
 loop as well: a 4097-wide row fills half of an 8192-wide tile, whose masked half still takes its
 warps, while an 8192-wide row of the same bucket fills it all (GPU round 119: the bucket's
-configs were 46.5 us at 8192x8192 and 34 us at 4096x4097 in one pass, 17.4 and 49.7 looping). inner > 1 takes the column
-kernel: each program reduces a `col_block_inner`-wide block of contiguous columns over R, in tiles
+configs were 46.5 us at 8192x8192 and 34 us at 4096x4097 in one pass, 17.4 and 49.7 looping).
+inner > 1 takes the column kernel: each program reduces a `col_block_inner`-wide block of contiguous columns over R, in tiles
 of `col_tile_elems` elements with `col_warps` warps. When the grid would give fewer than
 `split_per_sm` programs per SM (few long rows, few columns), R is split across programs and a
 second tiny kernel combines the fp32 partials in order (deterministic; no atomics).

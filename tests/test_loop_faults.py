@@ -62,8 +62,8 @@ def test_hang_and_crash_are_failed_trials_and_the_loop_finishes(kzoo_home, monke
 
 
 def test_a_ctrl_c_that_a_library_swallows_still_stops_the_search():
-    """agent.loop._CtrlC: the SIGINT handler raises KeyboardInterrupt and remembers it, so the loop's
-    next check raises it again when the first was caught on its way up."""
+    """agent.loop._CtrlC: the SIGINT handler raises KeyboardInterrupt and remembers it, so the
+    loop's next check raises it again when the first was caught on its way up."""
     import os
     import signal
     import time

@@ -199,4 +199,4 @@ def test_rows_that_fill_little_of_their_tile_take_the_loop(tmp_path, monkeypatch
             if mod is module:
                 assert looped == {1025, 1501}, (op, kernels)
             else:
-                assert looped == set(), (op, kernels)  # 0: every row up to row_block_max in one pass
+                assert looped == set(), (op, kernels)  # 0: rows up to row_block_max, one pass
