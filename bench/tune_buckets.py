@@ -244,7 +244,7 @@ def candidate_sources(op: str, dtype_name: str, args, task, found,
     and each bucket's stored file as it is where today's template renders it differently), and
     per bucket the index of the source the zoo serves it with."""
     template = get_template(found.template)
-    configs, sources, seen = [], [], set()
+    configs, sources, index_of = [], [], {}  # index_of: code -> its place in configs, sources
     candidates = candidate_configs(template, args.samples, args.seed)
     if args.zoo:  # what serves now competes too: a bucket changes hands only to a faster config
         served_now = served_configs(Path(args.zoo), op, arch, dtype_name, template)
@@ -258,30 +258,30 @@ def candidate_sources(op: str, dtype_name: str, args, task, found,
     for cfg in candidates:
         source = template.render(cfg, **found.context)
         code = _code_of(source)
-        if code not in seen:  # a knob this op ignores (packed_keys for sum) renders the same code
-            seen.add(code)
+        if code not in index_of:  # a knob this op ignores (packed_keys for sum) renders the same
+            index_of[code] = len(sources)
             configs.append(cfg)
             sources.append(source)
-    task_shapes = [shape for shape in task.shapes
-                   if not args.buckets or shape_bucket(op, task, shape) in args.buckets]
+    in_bucket = [(shape, shape_bucket(op, task, shape)) for shape in task.shapes]
+    in_bucket = [(s, b) for s, b in in_bucket if not args.buckets or b in args.buckets]
     served = {}  # bucket -> index of the source the zoo serves it with, its stored file itself
     if args.zoo:
-        for bucket in sorted({shape_bucket(op, task, shape) for shape in task_shapes}):
+        for bucket in sorted({b for _, b in in_bucket}):
             stored = served_file(Path(args.zoo), op, arch, dtype_name, bucket)
             if stored is None:
                 continue
             params, source = stored
             code = _code_of(source)
-            if code not in seen:  # rendered before today's template: timed as it is stored
+            if code not in index_of:  # rendered before today's template: timed as it is stored
                 try:
                     cfg = template.config(params)
                 except InvalidConfig:  # an older space: nothing to name it by, so not timed
                     continue
-                seen.add(code)
+                index_of[code] = len(sources)
                 configs.append(cfg)
                 sources.append(source)
-            served[bucket] = next(c for c, src in enumerate(sources) if _code_of(src) == code)
-    return task_shapes, configs, sources, served
+            served[bucket] = index_of[code]
+    return [s for s, _ in in_bucket], configs, sources, served
 
 
 def sweep(op: str, dtype_name: str, args, cache: Path) -> dict:

@@ -64,18 +64,3 @@ def test_full_rows_leave_the_persistent_grid_when_told(tmp_path, monkeypatch):
                 expected = 8 if persist or cols == 160 else tiles
                 assert grid == (expected,), (name, persist, cols, grid)
 
-
-def test_without_a_persistent_grid_the_knob_renders_the_same_code():
-    """persist_full_rows only matters with programs_per_sm > 0; a search or a bucket tuning that
-    compares codes (bench/tune_buckets.py) then times one of the two."""
-    found = plan(tasks.load(ROOT / "tasks" / "rms_norm.py"))
-    norm = found.template_object()
-
-    def code(cfg) -> str:
-        return "\n".join(line for line in norm.render(cfg, **found.context).splitlines()
-                         if not line.startswith(("Params: ", "PARAMS = ")))
-
-    flat = dataclasses.replace(norm.default, programs_per_sm=0)
-    assert code(flat) == code(dataclasses.replace(flat, persist_full_rows=False))
-    grid = dataclasses.replace(norm.default, programs_per_sm=2)
-    assert code(grid) != code(dataclasses.replace(grid, persist_full_rows=False))

@@ -208,9 +208,8 @@ def test_buckets_select_shapes_and_the_stored_file_competes_as_it_is(tune_bucket
         "amax", "bfloat16", args, task, found, "sm_90")
     assert [(s["cols"], s["reduce_dim"]) for s in shapes] == [(4097, 2), (8192, 2)]
     assert set(served) == {"cols_le_16384"}
-    stored = tune_buckets.served_file(zoo, "amax", "sm_90", "bfloat16", "cols_le_16384")[1]
+    params, stored = tune_buckets.served_file(zoo, "amax", "sm_90", "bfloat16", "cols_le_16384")
     assert sources[served["cols_le_16384"]] == stored  # the file itself, not a re-render
-    params = tune_buckets.served_file(zoo, "amax", "sm_90", "bfloat16", "cols_le_16384")[0]
     tpl = get_template("reduce")
     rerender = tune_buckets._code_of(tpl.render(tpl.config(params), **found.context))
     assert rerender != tune_buckets._code_of(stored)  # today's template renders it otherwise
@@ -253,3 +252,23 @@ def test_served_configs_also_compete_with_the_knobs_added_since(tune_buckets, tm
         assert cfg in configs
         if cfg.programs_per_sm:  # cols_le_16384's: 2 per SM
             assert dataclasses.replace(cfg, persist_full_rows=False) in configs
+
+
+def test_without_a_persistent_grid_persist_full_rows_renders_the_same_code(tune_buckets):
+    """The norm template's persist_full_rows only matters with programs_per_sm > 0; without one
+    both choices render one code, which this script then times once."""
+    import dataclasses
+
+    import tasks
+    from agent.plan import plan
+
+    found = plan(tasks.load(ROOT / "tasks" / "rms_norm.py"))
+    norm = found.template_object()
+
+    def code(cfg) -> str:
+        return tune_buckets._code_of(norm.render(cfg, **found.context))
+
+    flat = dataclasses.replace(norm.default, programs_per_sm=0)
+    assert code(flat) == code(dataclasses.replace(flat, persist_full_rows=False))
+    grid = dataclasses.replace(norm.default, programs_per_sm=2)
+    assert code(grid) != code(dataclasses.replace(grid, persist_full_rows=False))
