@@ -1,16 +1,18 @@
-"""Tune the norms and plain reductions per shape bucket on the GPU; promote each bucket's winner.
+"""Tune the norms, plain reductions, softmaxes and gated units per shape bucket on the GPU; promote
+each bucket's winner.
 
-For each op and dtype, the task's GPU shapes are grouped by the zoo bucket of their first input
+For each op (a task, tasks/<name>.py; softmax_dim1 is softmax over a non-last dim) and dtype, the
+task's GPU shapes are grouped by the zoo bucket of their first input
 (`kernel_zoo.buckets.bucket_of`: the row width, or "inner_dim" for a reduction over a dim that more
 elements follow). DEFAULT, hand-picked variants and `--samples` random valid configs of the plan's
 template are rendered, screened against a float32 reference at every shape of the task (a config
 wrong anywhere is dropped), and timed at every shape with the verifier's timer (L2 flushed before
-each run, CUDA events, medians, variants interleaved) beside eager PyTorch and torch.compile, all in
-this one process; with `--graphs` each callable is captured in a CUDA graph and its replay is
+each run, CUDA events, medians, variants interleaved) beside eager PyTorch and torch.compile, all
+in this one process; with `--graphs` each callable is captured in a CUDA graph and its replay is
 timed, the GPU's work without the host's, as `bench/memory_bound.py --graphs` (the table the
 issue's bars are read from) times it. `--buckets` limits the run to the shapes of the buckets
-named. The Triton kernels are compiled first by `--jobs` processes into Triton's disk cache, so
-the timing process only loads them.
+named. The Triton kernels are compiled first by `--jobs` processes into Triton's disk cache, so the
+timing process only loads them.
 
 Per bucket, the candidate is the config with the best geometric-mean speedup over the faster
 baseline at the bucket's shapes among those faster than eager PyTorch at every one of them (eager
@@ -19,19 +21,20 @@ kernel). The candidate then goes through the verifier (every check, fresh baseli
 bucket's shapes, and with `--zoo` is promoted under that bucket when the verifier accepts it,
 measures it faster than eager PyTorch at every shape, and measures it at no less than
 `COMPILE_FLOOR` of torch.compile on the geometric mean (`promotable`). So a kernel that ties
-torch.compile within timing noise serves its bucket rather than eager PyTorch, which is slower
-than both there; one clearly behind torch.compile is not shipped (`kzoo sweep` would flag it as
-`slower-than-baseline`). A bucket without a winner gets no config, and the op runs the entry's
-`any` config there where it has one (argmax), else the PyTorch reference (these ops' buckets do
-not borrow a neighbour's). With `--zoo`, the configs the zoo's newest entry serves (every bucket's,
-rendered by today's template) compete among the candidates, so a bucket changes hands only to a
-config faster there than what serves it, and a bucket whose winner renders the very code it is
-served with already is left as it is. Each bucket's stored kernel file is timed too, as it is (and
-the served params with the knobs added since, `SERVED_VARIANTS`); a config more than `SHAPE_SLACK`
-slower than that file at any one of the bucket's shapes does not take the bucket, whatever its
-geometric mean (the issue's bar is per shape), nor does one less than `MIN_GAIN` faster on it.
-`--only-uncovered` leaves the buckets the target zoo's newest entry holds a config for (for this
-GPU and dtype) as they are.
+torch.compile within timing noise serves its bucket rather than eager PyTorch, which is slower than
+both there; one clearly behind torch.compile is not shipped (`kzoo sweep` would flag it as `slower-
+than-baseline`). A bucket without a winner gets no config, and the op runs the entry's `any` config
+there where it has one (argmax), else the PyTorch reference (the norms' and reductions' buckets do
+not borrow a neighbour's; softmax's do, and a bucket of theirs is served, and guarded, by the
+config dispatch picks for it). With `--zoo`, the configs the zoo's newest entry serves (every
+bucket's, rendered by today's template) compete among the candidates, so a bucket changes hands
+only to a config faster there than what serves it, and a bucket whose winner renders the very code
+it is served with already is left as it is. Each bucket's stored kernel file is timed too, as it is
+(and the served params with the knobs added since, `SERVED_VARIANTS`); a config more than
+`SHAPE_SLACK` slower than that file at any one of the bucket's shapes does not take the bucket,
+whatever its geometric mean (the issue's bar is per shape), nor does one less than `MIN_GAIN`
+faster on it. `--only-uncovered` leaves the buckets the target zoo's newest entry holds a config
+for (for this GPU and dtype) as they are.
 
     python bench/tune_buckets.py --ops rms_norm,sum --dtypes bfloat16 --samples 10 \
         --zoo kernel_zoo/entries --out bench/results/runs
@@ -68,7 +71,11 @@ from verifier.verdict import geomean  # noqa: E402
 from verifier.environment import device_label, environment  # noqa: E402
 from verifier.timing import L2Flusher, bench, copy_bandwidth, graphed_where_possible  # noqa: E402
 
-OPS = ("rms_norm", "layer_norm", "add_rms_norm", "sum", "mean", "amax", "amin", "argmax")
+OPS = ("rms_norm", "layer_norm", "add_rms_norm", "sum", "mean", "amax", "amin", "argmax",
+       "softmax", "log_softmax", "softmax_dim1", "log_softmax_dim1", "swiglu", "geglu")
+# The tasks (tasks/<name>.py) whose op is named otherwise: softmax over a dim that is not the last
+# has tasks of its own, and their calls all fall in the op's inner_dim bucket.
+TASK_OPS = {"softmax_dim1": "softmax", "log_softmax_dim1": "log_softmax"}
 
 # One idea each, applied to DEFAULT; the ones a template's constraints refuse are skipped.
 VARIANTS = {
@@ -115,6 +122,31 @@ VARIANTS = {
 SERVED_VARIANTS = {
     "norm": [dict(persist_full_rows=False)],
     "reduce": [dict(one_pass_min_fill=75), dict(one_pass_min_fill=75, row_block_max=8192)],
+    "softmax": [
+        # over a non-last dim (GPU round 127): one-pass tiles of 16384 elements read 1000
+        # channels once (77 -> 60 us at 32x1000x1024) but, as 128 columns of 128 channels, lose
+        # to 64 columns (90 against 55 us); more programs per SM on the looped path (narrower
+        # column blocks, then chunks of the reduced dim) take 8x4097x257 from 51-54 to 41-43 us
+        dict(tile_elems=16384, one_pass_block_inner=64, col_split_per_sm=8),
+        dict(tile_elems=16384, one_pass_block_inner=64, col_split_per_sm=8, elems_per_thread=32),
+        dict(tile_elems=16384, one_pass_block_inner=64, col_split_per_sm=8, num_stages=2),
+        dict(tile_elems=16384, one_pass_block_inner=64, col_split_per_sm=4),
+        dict(tile_elems=16384, one_pass_block_inner=32, col_split_per_sm=8),
+        dict(tile_elems=16384, one_pass_block_inner=64),
+        dict(tile_elems=8192, col_split_per_sm=8), dict(col_split_per_sm=8),
+        # 128256-wide rows, few of them: the online loop's tile and the cache hint
+        dict(keep_in_l2=True), dict(loop_block=8192, loop_warps=16),
+        dict(loop_block=2048, loop_warps=8), dict(num_stages=4),
+        dict(loop_block=8192, loop_warps=16, keep_in_l2=True),
+    ],
+    "pointwise": [
+        # GeGLU's served config (8 warps over 4096-element blocks) read 0.97-0.98x torch.compile
+        # at 4096x10240 and 8192x16384 in round 123's table, where SwiGLU's (16 warps) tied it
+        dict(num_warps=16), dict(block=8192, num_warps=16), dict(block=8192, num_warps=8),
+        dict(stream_hint=True), dict(num_warps=16, stream_hint=True), dict(col_block=2048),
+        dict(block=8192, num_warps=16, col_block=4096), dict(tiling="flat"),
+        dict(block=2048, num_warps=4), dict(num_stages=2), dict(programs_per_sm=4, num_warps=16),
+    ],
 }
 
 
@@ -139,20 +171,22 @@ def candidate_configs(template, samples: int, seed: int) -> list:
     return configs
 
 
-def _bucket_of_call(op: str, task, inputs: list) -> str:
-    dim = None
+def _bucket_of_call(op: str, task, inputs: list, dim: int | None = None) -> str:
+    """`dim`: the dim the task's Model reduces over when its init inputs do not name one (the
+    reductions' tasks pass it as their first init input; softmax's fix it in forward)."""
     if op in buckets.DIM_OPS:
-        dim = int(task.module.get_init_inputs()[0])
+        init = task.module.get_init_inputs()
+        dim = int(init[0]) if init else dim
     return buckets.bucket_of(op, tuple(inputs[0].shape), dim)
 
 
-def shape_bucket(op: str, task, shape: dict) -> str:
+def shape_bucket(op: str, task, shape: dict, dim: int | None = None) -> str:
     """The bucket of one task shape, from its inputs made on the meta device (no memory, no GPU);
     leaves `shape` applied to `task`."""
     task.apply_shape(shape)
     with torch.device("meta"):
         inputs = task.module.get_inputs()
-    return _bucket_of_call(op, task, inputs)
+    return _bucket_of_call(op, task, inputs, dim)
 
 
 def _warm(job: tuple) -> str | None:
@@ -218,15 +252,15 @@ def served_configs(zoo: Path, op: str, arch: str, dtype_name: str, template) -> 
 
 def served_file(zoo: Path, op: str, arch: str, dtype_name: str,
                 bucket: str) -> tuple[dict, str] | None:
-    """The params and source of the kernel file `zoo`'s newest entry serves `bucket` with
-    (exactly that bucket's config); None where it has none."""
-    from kernel_zoo.store import newest_entries, read_entry_file
+    """The params and source of the kernel file `zoo`'s newest entry serves `bucket` with: the
+    config dispatch picks for it (the bucket's own; else "any"; else, for an op whose buckets
+    borrow, the nearest one's); None where none serves it."""
+    from kernel_zoo.store import newest_entries, read_entry_file, select_config
 
     for entry in newest_entries(op, [zoo]):
-        for c in entry.manifest["configs"]:
-            if (c["arch"], c["dtype"], c["shape_bucket"]) == (arch, dtype_name, bucket):
-                return c["params"], read_entry_file(entry.path, entry.manifest,
-                                                    c["file"]).decode()
+        c = select_config(entry.manifest, arch, dtype_name, bucket)
+        if c is not None:
+            return c["params"], read_entry_file(entry.path, entry.manifest, c["file"]).decode()
     return None
 
 
@@ -262,7 +296,8 @@ def candidate_sources(op: str, dtype_name: str, args, task, found,
             index_of[code] = len(sources)
             configs.append(cfg)
             sources.append(source)
-    in_bucket = [(shape, shape_bucket(op, task, shape)) for shape in task.shapes]
+    dim = found.context.get("dim")
+    in_bucket = [(shape, shape_bucket(op, task, shape, dim)) for shape in task.shapes]
     in_bucket = [(s, b) for s, b in in_bucket if not args.buckets or b in args.buckets]
     served = {}  # bucket -> index of the source the zoo serves it with, its stored file itself
     if args.zoo:
@@ -284,9 +319,12 @@ def candidate_sources(op: str, dtype_name: str, args, task, found,
     return [s for s, _ in in_bucket], configs, sources, served
 
 
-def sweep(op: str, dtype_name: str, args, cache: Path) -> dict:
-    task = tasks.load(ROOT / "tasks" / f"{op}.py")
+def sweep(name: str, dtype_name: str, args, cache: Path) -> dict:
+    """Time every candidate of task `name` (tasks/<name>.py) at its shapes; the zoo op is the
+    plan's."""
+    task = tasks.load(ROOT / "tasks" / f"{name}.py")
     found = plan(task)
+    op = found.op
     template = get_template(found.template)
     dtype = DTYPES[dtype_name]
     itemsize = torch.empty((), dtype=dtype).element_size()
@@ -303,7 +341,7 @@ def sweep(op: str, dtype_name: str, args, cache: Path) -> dict:
         task.apply_shape(shape)
         init = task.module.get_init_inputs()
         inputs = _inputs(task, dtype)
-        bucket = _bucket_of_call(op, task, inputs)
+        bucket = _bucket_of_call(op, task, inputs, found.context.get("dim"))
         torch.manual_seed(0)
         model = task.module.Model(*init).cuda().eval()
         with torch.no_grad():
@@ -347,8 +385,8 @@ def sweep(op: str, dtype_name: str, args, cache: Path) -> dict:
              "ms": [t if isinstance(t, float) else None for t in per_shape],
              "problems": [t for t in per_shape if isinstance(t, str)][:2]}
             for c, (cfg, source, per_shape) in enumerate(zip(configs, sources, times))]
-    return {"op": op, "dtype": dtype_name, "template": template.name, "task": task,
-            "plan": found, "configs": configs, "sources": sources, "shapes": shapes,
+    return {"op": op, "task_name": name, "dtype": dtype_name, "template": template.name,
+            "task": task, "plan": found, "configs": configs, "sources": sources, "shapes": shapes,
             "rows": rows, "warm_failures": warm_failures, "served": served}
 
 
@@ -486,7 +524,8 @@ def verify_and_promote(result: dict, choices: dict, args, env: dict, cache: Path
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--ops", default=",".join(OPS), help="comma-separated, from " + ",".join(OPS))
+    parser.add_argument("--ops", default=",".join(OPS),
+                        help="comma-separated tasks (tasks/<name>.py), from " + ",".join(OPS))
     parser.add_argument("--dtypes", default="bfloat16", help="comma-separated dtypes")
     parser.add_argument("--samples", type=int, default=10, help="random configs beyond the variants")
     parser.add_argument("--seed", type=int, default=0)
@@ -510,7 +549,7 @@ def main(argv: list[str] | None = None) -> int:
     unknown = [o for o in ops if o not in OPS] + [d for d in dtypes if d not in DTYPES]
     if unknown:
         parser.error(f"unknown op or dtype: {', '.join(unknown)}")
-    known = {name for op in ops for name in buckets.bucket_names(op)}
+    known = {name for op in ops for name in buckets.bucket_names(TASK_OPS.get(op, op))}
     if set(args.buckets) - known:
         parser.error(f"unknown bucket: {', '.join(sorted(set(args.buckets) - known))} (these ops "
                      f"have {', '.join(sorted(known))})")
@@ -552,11 +591,13 @@ def main(argv: list[str] | None = None) -> int:
                     for label, c in (("served", choice.get("served_config")), ("best", pick)):
                         if c is not None:
                             ms = result["rows"][c]["ms"]
-                            print(f"  {op} {dtype_name} [{bucket}] {label} #{c}: " + ", ".join(
+                            print(f"  {result['op']} {dtype_name} [{bucket}] {label} #{c}: "
+                                  + ", ".join(
                                 f"{ms[s] * 1e3:.1f} us" for s in choice["shapes"]), flush=True)
                 verify_and_promote(result, choices, args, env, cache)
                 record["results"].append({
-                    "op": op, "dtype": dtype_name, "template": result["template"],
+                    "op": result["op"], "task": op, "dtype": dtype_name,
+                    "template": result["template"],
                     "warm_failures": result["warm_failures"], "shapes": result["shapes"],
                     "configs": result["rows"], "buckets": choices,
                 })

@@ -8,6 +8,19 @@ at most `single_pass_max` are read once (one tile per row group), wider rows tak
 one-pass grid persistent; `keep_in_l2` hints the cache to keep a long row for the second pass;
 `align_rows` starts rows whose stride breaks 16-byte alignment (width 4097, say) at the aligned
 address below them, masking the extra lanes, so loads stay vectorized.
+
+Over a dim that is not the last (tensor viewed as (outer, R, inner)): a reduced dim that fits
+`tile_elems` with 16 or more inner columns is one tile per program; a longer one loops over R in
+tiles of `loop_block` elements, each program holding at most `col_block_inner` adjacent inner
+columns. `col_split_per_sm` is how many programs per SM the looped path aims for: it narrows the
+column blocks (to 16) and then splits R into chunks, whose partial max and sum a second kernel
+combines before it writes (a few columns over a long R, (4, 32768, 16) say, or (8, 4097, 257)
+whose 136 programs of 16 columns each walk 4097 rows). 0 is the rule before the knob: narrow to
+2 programs per SM, split only below one per SM, at most 64 chunks. Chunks stop where each program's
+read of every chunk's partials would cost half of what its chunk reads. `one_pass_block_inner`
+caps the columns of a one-pass tile (0: as many as `tile_elems` holds): a tile of 16384 elements
+reads 1000 channels in one pass, but as 128 columns of 128 channels it is slower than 64 columns
+(GPU round 127).
 """
 
 from __future__ import annotations
@@ -31,6 +44,9 @@ class SoftmaxConfig:
     programs_per_sm: int
     keep_in_l2: bool
     align_rows: bool
+    col_block_inner: int
+    col_split_per_sm: int
+    one_pass_block_inner: int
 
 
 SPACE = (
@@ -43,12 +59,16 @@ SPACE = (
     Param("programs_per_sm", (0, 1, 2, 4, 8)),
     Param("keep_in_l2", (False, True)),
     Param("align_rows", (False, True)),
+    Param("col_block_inner", (16, 32, 64, 128, 256), legacy=128),
+    Param("col_split_per_sm", (0, 4, 8, 16), legacy=0),
+    Param("one_pass_block_inner", (0, 32, 64, 128), legacy=0),
 )
 
 # The bfloat16 winner of 40 trials on an H200 (zoo entry softmax 1.1.0), a strong start anywhere.
 DEFAULT = SoftmaxConfig(
     single_pass_max=32768, tile_elems=1024, elems_per_thread=32, loop_block=4096, loop_warps=16,
-    num_stages=3, programs_per_sm=0, keep_in_l2=False, align_rows=False,
+    num_stages=3, programs_per_sm=0, keep_in_l2=False, align_rows=False, col_block_inner=128,
+    col_split_per_sm=0, one_pass_block_inner=0,
 )
 
 # Over a dim that is not the last, the tile holds the whole reduced dim when it is at most

@@ -176,3 +176,68 @@ def test_every_shipped_entry_still_names_a_config_of_its_template():
             template.config(c["params"])
             checked += 1
     assert checked > 20
+
+
+@pytest.mark.parametrize("log", [False, True])
+def test_column_split_knobs_choose_the_split_and_stay_correct(tmp_path, monkeypatch, log):
+    """Over a non-last dim too long for one tile: col_split_per_sm aims the looped path at more
+    programs per SM, narrowing column blocks and then splitting the reduced dim into chunks
+    (partial and finish kernels); 0 keeps the rule before the knob; col_block_inner caps the
+    columns per program. The interpreter counts 4 SMs."""
+    import torch
+
+    from verifier.core import load_candidate
+
+    base = dataclasses.replace(SOFTMAX.default, tile_elems=4096, loop_block=4096)
+    cases = [  # (config, shape, expected kernels, expected first grid dim)
+        (base, (2, 700, 40), ["_softmax_columns_kernel"], 3),  # 6 programs of 16 columns
+        (dataclasses.replace(base, col_split_per_sm=16), (2, 700, 40),
+         ["_softmax_columns_partial_kernel", "_softmax_columns_finish_kernel"], 3),
+        (base, (2, 700, 300), ["_softmax_columns_kernel"], 5),  # 2 x 5 blocks of 64 reach 8
+        (dataclasses.replace(base, col_block_inner=32), (2, 700, 300),
+         ["_softmax_columns_kernel"], 10),
+        (dataclasses.replace(base, col_split_per_sm=4), (2, 700, 300),
+         ["_softmax_columns_kernel"], 10),  # 2 x 10 blocks of 32 reach 16 programs: no split
+        (dataclasses.replace(base, col_split_per_sm=8), (3, 3000, 5),
+         ["_softmax_columns_partial_kernel", "_softmax_columns_finish_kernel"], 1),
+        # one pass (128 channels fit the tile): 128 columns narrowed to 64 for 8 programs, or
+        # capped at 32
+        (dataclasses.replace(base, tile_elems=16384), (2, 100, 300),
+         ["_softmax_columns_kernel"], 5),
+        (dataclasses.replace(base, tile_elems=16384, one_pass_block_inner=32), (2, 100, 300),
+         ["_softmax_columns_kernel"], 10),
+    ]
+    gen = torch.Generator().manual_seed(3)
+    op = "log_softmax" if log else "softmax"
+    for cfg, shape, kernels, grid0 in cases:
+        assert not SOFTMAX.violations(cfg)
+        module = load_candidate(SOFTMAX.render(cfg, op=op, log=log, dim=1, params=[]), tmp_path)
+        launched = []
+        real = module._launch
+        monkeypatch.setattr(module, "_launch", lambda kernel, grid, *a, _real=real, **k:
+                            (launched.append((kernel.__name__, grid)),
+                             _real(kernel, grid, *a, **k))[1])
+        x = torch.randn(*shape, generator=gen) * 4.0
+        got = module.ModelNew()(x)
+        expected = (torch.log_softmax if log else torch.softmax)(x, dim=1)
+        torch.testing.assert_close(got, expected, rtol=1e-5, atol=1e-5, msg=str((cfg, shape)))
+        assert [name for name, _ in launched] == kernels, (params_of(cfg), shape, launched)
+        assert launched[0][1][0] == grid0, (params_of(cfg), shape, launched)
+        if len(kernels) == 2:
+            assert launched[0][1][2] > 1  # chunks of the reduced dim
+
+    # 2000 rows of 16 columns in 64-row tiles: 32 chunks would fill the 64 programs aimed at,
+    # but each finish program would read 32 partials per column against its 64 rows; the cap
+    # (isqrt(2000 * 4 / 16) = 22 chunks, rounded to whole tiles: 16 of 128 rows) keeps it to half
+    cfg = dataclasses.replace(base, loop_block=1024, loop_warps=4, col_split_per_sm=16)
+    module = load_candidate(SOFTMAX.render(cfg, op=op, log=log, dim=1, params=[]), tmp_path)
+    launched.clear()
+    real = module._launch
+    monkeypatch.setattr(module, "_launch", lambda kernel, grid, *a, _real=real, **k:
+                        (launched.append((kernel.__name__, grid)), _real(kernel, grid, *a, **k))[1])
+    x = torch.randn(1, 2000, 16, generator=gen)
+    torch.testing.assert_close(module.ModelNew()(x),
+                               (torch.log_softmax if log else torch.softmax)(x, dim=1),
+                               rtol=1e-5, atol=1e-5)
+    assert [grid for _, grid in launched] == [(1, 1, 16), (1, 1, 16)]
+

@@ -272,3 +272,46 @@ def test_without_a_persistent_grid_persist_full_rows_renders_the_same_code(tune_
     assert code(flat) == code(dataclasses.replace(flat, persist_full_rows=False))
     grid = dataclasses.replace(norm.default, programs_per_sm=2)
     assert code(grid) != code(dataclasses.replace(grid, persist_full_rows=False))
+
+
+def test_softmax_tasks_take_the_dim_from_the_plan_and_borrowed_buckets_are_guarded(
+        tune_buckets, tmp_path):
+    """softmax_dim1's calls all fall in softmax's inner_dim bucket (its Model fixes dim=1, so no
+    init input names it); a bucket the entry holds no config of its own for (softmax's
+    cols_gt_65536) is guarded by the config dispatch serves it with, the entry's "any"."""
+    import argparse
+    import dataclasses
+    import shutil
+
+    import tasks
+    from agent.plan import plan
+    from kernel_zoo.store import read_entry_file
+
+    zoo = tmp_path / "zoo"
+    entry = zoo / "softmax" / "1.4.0"
+    shutil.copytree(ROOT / "kernel_zoo" / "entries" / "softmax" / "1.4.0", entry)
+    manifest = json.loads((entry / "manifest.json").read_text())
+    stored = {c["shape_bucket"]: read_entry_file(entry, manifest, c["file"]).decode()
+              for c in manifest["configs"] if c["dtype"] == "bfloat16"}
+    assert set(stored) == {"any", "inner_dim"}
+    tpl = get_template("softmax")
+
+    task = tasks.load(ROOT / "tasks" / "softmax_dim1.py")
+    found = plan(task)
+    assert (found.op, tune_buckets.TASK_OPS["softmax_dim1"]) == ("softmax", "softmax")
+    args = argparse.Namespace(samples=0, seed=0, zoo=str(zoo), buckets=["inner_dim"])
+    shapes, configs, sources, served = tune_buckets.candidate_sources(
+        found.op, "bfloat16", args, task, found, "sm_90")
+    assert shapes == list(task.shapes)  # every shape reduces over a non-last dim
+    assert sources[served["inner_dim"]] == stored["inner_dim"]
+    inner = tpl.config(next(c["params"] for c in manifest["configs"]
+                            if c["dtype"] == "bfloat16" and c["shape_bucket"] == "inner_dim"))
+    assert dataclasses.replace(inner, col_split_per_sm=8) in configs  # a served variant
+
+    last = tasks.load(ROOT / "tasks" / "softmax.py")
+    found = plan(last)
+    args = argparse.Namespace(samples=0, seed=0, zoo=str(zoo), buckets=["cols_gt_65536"])
+    shapes, _, sources, served = tune_buckets.candidate_sources(
+        found.op, "bfloat16", args, last, found, "sm_90")
+    assert [s["dim"] for s in shapes] == [128256]
+    assert sources[served["cols_gt_65536"]] == stored["any"]
