@@ -4,6 +4,10 @@
 # by the cost of reading every chunk's partials (round 127's 128 chunks at 4x32768x16 took 20 us
 # against 64 chunks' 14-15). Then softmax and log-softmax over 256x128256 rows (cols_gt_65536,
 # served by the entries' `any` config: 0.57-0.58 of copy in round 123's table).
+# Outcome (runs/tune-buckets-h100-round128-softmax-{inner,wide}.json): softmax 1.5.0/1.6.0 and
+# log_softmax 1.4.0/1.5.0 promoted. inner_dim, against the stored files in the same run: softmax
+# 77.4/54.3/63.5/14.4 -> 60.3/42.0/55.4/14.2 us, log-softmax 78.3/52.6/63.7/14.9 ->
+# 60.7/42.6/47.9/14.9; cols_gt_65536: 75.3 -> 72.3 and 73.9 -> 71.4 us.
 set -uo pipefail
 export PYTHONUNBUFFERED=1
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
