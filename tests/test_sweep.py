@@ -307,11 +307,18 @@ def test_sweep_killed_after_a_unit_resumes_without_redoing_it(tmp_path):
     assert sum(trials_after.values()) == 2  # one per unit, one run each
     import optuna
 
+    from templates import get_template, params_of
+
+    softmax = get_template("softmax")
     for study_name in trials_after:  # each study started from the zoo entry's own params
         study = optuna.load_study(study_name=study_name,
                                   storage=f"sqlite:///{home / 'studies.db'}")
         dtype = study_name.split("/")[2]
-        assert study.trials[0].params == _shipped_config(dtype)["params"]
+        shipped = _shipped_config(dtype)["params"]
+        first = study.trials[0].params
+        # the entry's params, and each knob added to the template since at its legacy choice
+        assert {k: first[k] for k in shipped} == shipped
+        assert first == params_of(softmax.config(shipped))
 
     summary = _check_report_files(report)
     assert summary == json.loads((tmp_path / "out.json").read_text()) | {
