@@ -22,19 +22,19 @@ bucket's shapes, and with `--zoo` is promoted under that bucket when the verifie
 measures it faster than eager PyTorch at every shape, and measures it at no less than
 `COMPILE_FLOOR` of torch.compile on the geometric mean (`promotable`). So a kernel that ties
 torch.compile within timing noise serves its bucket rather than eager PyTorch, which is slower than
-both there; one clearly behind torch.compile is not shipped (`kzoo sweep` would flag it as `slower-
-than-baseline`). A bucket without a winner gets no config, and the op runs the entry's `any` config
-there where it has one (argmax), else the PyTorch reference (the norms' and reductions' buckets do
-not borrow a neighbour's; softmax's do, and a bucket of theirs is served, and guarded, by the
-config dispatch picks for it). With `--zoo`, the configs the zoo's newest entry serves (every
-bucket's, rendered by today's template) compete among the candidates, so a bucket changes hands
-only to a config faster there than what serves it, and a bucket whose winner renders the very code
-it is served with already is left as it is. Each bucket's stored kernel file is timed too, as it is
-(and the served params with the knobs added since, `SERVED_VARIANTS`); a config more than
-`SHAPE_SLACK` slower than that file at any one of the bucket's shapes does not take the bucket,
-whatever its geometric mean (the issue's bar is per shape), nor does one less than `MIN_GAIN`
-faster on it. `--only-uncovered` leaves the buckets the target zoo's newest entry holds a config
-for (for this GPU and dtype) as they are.
+both there; one clearly behind torch.compile is not shipped (`kzoo sweep` would flag it as
+`slower-than-baseline`). A bucket without a winner gets no config, and the op runs the entry's
+`any` config there where it has one (argmax), else the PyTorch reference (the norms' and
+reductions' buckets do not borrow a neighbour's; softmax's do, and a bucket of theirs is served,
+and guarded, by the config dispatch picks for it). With `--zoo`, the configs the zoo's newest entry
+serves (every bucket's, rendered by today's template) compete among the candidates, so a bucket
+changes hands only to a config faster there than what serves it, and a bucket whose winner renders
+the very code it is served with already is left as it is. Each bucket's stored kernel file is timed
+too, as it is (and the served params with the knobs added since, `SERVED_VARIANTS`); a config more
+than `SHAPE_SLACK` slower than that file at any one of the bucket's shapes does not take the
+bucket, whatever its geometric mean (the issue's bar is per shape), nor does one less than
+`MIN_GAIN` faster on it. `--only-uncovered` leaves the buckets the target zoo's newest entry holds
+a config for (for this GPU and dtype) as they are.
 
     python bench/tune_buckets.py --ops rms_norm,sum --dtypes bfloat16 --samples 10 \
         --zoo kernel_zoo/entries --out bench/results/runs
