@@ -1,5 +1,5 @@
-"""Tune the norms, plain reductions, softmaxes and gated units per shape bucket on the GPU; promote
-each bucket's winner.
+"""Tune the norms, plain reductions, softmaxes, gated units and cross-entropy per shape bucket on
+the GPU; promote each bucket's winner.
 
 For each op (a task, tasks/<name>.py; softmax_dim1 is softmax over a non-last dim) and dtype, the
 task's GPU shapes are grouped by the zoo bucket of their first input
@@ -72,7 +72,8 @@ from verifier.environment import device_label, environment  # noqa: E402
 from verifier.timing import L2Flusher, bench, copy_bandwidth, graphed_where_possible  # noqa: E402
 
 OPS = ("rms_norm", "layer_norm", "add_rms_norm", "sum", "mean", "amax", "amin", "argmax",
-       "softmax", "log_softmax", "softmax_dim1", "log_softmax_dim1", "swiglu", "geglu")
+       "softmax", "log_softmax", "softmax_dim1", "log_softmax_dim1", "swiglu", "geglu",
+       "cross_entropy")
 # The tasks (tasks/<name>.py) whose op is named otherwise: softmax over a dim that is not the last
 # has tasks of its own, and their calls all fall in the op's inner_dim bucket.
 TASK_OPS = {"softmax_dim1": "softmax", "log_softmax_dim1": "log_softmax"}
@@ -146,6 +147,15 @@ SERVED_VARIANTS = {
         dict(stream_hint=True), dict(num_warps=16, stream_hint=True), dict(col_block=2048),
         dict(block=8192, num_warps=16, col_block=4096), dict(tiling="flat"),
         dict(block=2048, num_warps=4), dict(num_stages=2), dict(programs_per_sm=4, num_warps=16),
+    ],
+    "cross_entropy": [
+        # 64 rows of 128256 read at 0.27 of the copy bandwidth and 1024x32000 at 0.62 in round
+        # 123's table (the served config came from a search timed with the verifier's timer):
+        # more or fewer vocabulary parts per row, wider tiles, the pipeline and the final kernel
+        dict(split_per_sm=8), dict(split_per_sm=2), dict(split_per_sm=8, block=2048, warps=4),
+        dict(block=2048, warps=4), dict(block=4096, warps=8, num_stages=2), dict(num_stages=3),
+        dict(evict_first=True), dict(final_warps=8), dict(final_block=256, final_warps=1),
+        dict(split_per_sm=8, num_stages=2),
     ],
 }
 

@@ -1,4 +1,4 @@
-"""Launchers without launch recipes (norm, pointwise, reduce, softmax) keep the compiled kernel's own launcher by
+"""Launchers without launch recipes (norm, pointwise, reduce, softmax, cross-entropy) keep the compiled kernel's own launcher by
 what Triton specializes a launch on (`_launch` in templates/_model.jinja): a repeat of the same
 specialization launches through it, a new one through the JIT. In Triton's interpreter there is no
 compiled kernel and nothing is kept; on a GPU the kept launches are correct and counted."""
@@ -66,6 +66,21 @@ def test_reduce_and_softmax_launches_are_kept_and_a_repeat_adds_none(tmp_path):
         assert min(kept) >= len(cases)  # one or more kernels per case
     else:
         assert kept == [0, 0, 0]  # the interpreter has no compiled kernel to keep
+
+
+def test_cross_entropy_launches_are_kept_split_or_not(tmp_path):
+    ce = _module("cross_entropy", tmp_path)
+    torch.manual_seed(0)
+    # few rows split the vocabulary (partials, then the mean kernel); many rows do not
+    cases = [(3, 5000), (64, 300), (3, 5000)]
+    for rows, vocab in cases:
+        logits = torch.randn(rows, vocab, device=DEVICE)
+        target = torch.randint(0, vocab, (rows,), device=DEVICE)
+        target[0] = -100
+        torch.testing.assert_close(ce.launch_cross_entropy(logits, target),
+                                   F.cross_entropy(logits, target), rtol=1e-5, atol=1e-5)
+    # two kernels per distinct case, the repeat of (3, 5000) adding none; none in the interpreter
+    assert len(ce._LAUNCHERS) == (4 if DEVICE == "cuda" else 0)
 
 
 @pytest.mark.gpu

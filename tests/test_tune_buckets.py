@@ -315,3 +315,27 @@ def test_softmax_tasks_take_the_dim_from_the_plan_and_borrowed_buckets_are_guard
         found.op, "bfloat16", args, last, found, "sm_90")
     assert [s["dim"] for s in shapes] == [128256]
     assert sources[served["cols_gt_65536"]] == stored["any"]
+
+
+def test_cross_entropy_has_one_bucket_served_by_its_any_config(tune_buckets, tmp_path):
+    import argparse
+    import dataclasses
+    import shutil
+
+    import tasks
+    from agent.plan import plan
+
+    zoo = tmp_path / "zoo"
+    shutil.copytree(ROOT / "kernel_zoo" / "entries" / "cross_entropy" / "1.2.0",
+                    zoo / "cross_entropy" / "1.2.0")
+    task = tasks.load(ROOT / "tasks" / "cross_entropy.py")
+    found = plan(task)
+    args = argparse.Namespace(samples=0, seed=0, zoo=str(zoo), buckets=[])
+    shapes, configs, sources, served = tune_buckets.candidate_sources(
+        found.op, "bfloat16", args, task, found, "sm_90")
+    assert shapes == list(task.shapes) and set(served) == {"any"}
+    params, stored = tune_buckets.served_file(zoo, "cross_entropy", "sm_90", "bfloat16", "any")
+    assert sources[served["any"]] == stored
+    tpl = get_template("cross_entropy")
+    assert dataclasses.replace(tpl.config(params), split_per_sm=8) in configs
+    assert all(not tpl.violations(cfg) for cfg in configs)
