@@ -178,6 +178,15 @@ def test_every_shipped_entry_still_names_a_config_of_its_template():
     assert checked > 20
 
 
+def _record_launches(module, monkeypatch) -> list:
+    """(kernel name, grid) of each launch `module` makes through `_launch`, in order."""
+    launched = []
+    real = module._launch
+    monkeypatch.setattr(module, "_launch", lambda kernel, grid, *a, **k:
+                        (launched.append((kernel.__name__, grid)), real(kernel, grid, *a, **k))[1])
+    return launched
+
+
 @pytest.mark.parametrize("log", [False, True])
 def test_column_split_knobs_choose_the_split_and_stay_correct(tmp_path, monkeypatch, log):
     """Over a non-last dim too long for one tile: col_split_per_sm aims the looped path at more
@@ -212,11 +221,7 @@ def test_column_split_knobs_choose_the_split_and_stay_correct(tmp_path, monkeypa
     for cfg, shape, kernels, grid0 in cases:
         assert not SOFTMAX.violations(cfg)
         module = load_candidate(SOFTMAX.render(cfg, op=op, log=log, dim=1, params=[]), tmp_path)
-        launched = []
-        real = module._launch
-        monkeypatch.setattr(module, "_launch", lambda kernel, grid, *a, _real=real, **k:
-                            (launched.append((kernel.__name__, grid)),
-                             _real(kernel, grid, *a, **k))[1])
+        launched = _record_launches(module, monkeypatch)
         x = torch.randn(*shape, generator=gen) * 4.0
         got = module.ModelNew()(x)
         expected = (torch.log_softmax if log else torch.softmax)(x, dim=1)
@@ -231,10 +236,7 @@ def test_column_split_knobs_choose_the_split_and_stay_correct(tmp_path, monkeypa
     # (isqrt(2000 * 4 / 16) = 22 chunks, rounded to whole tiles: 16 of 128 rows) keeps it to half
     cfg = dataclasses.replace(base, loop_block=1024, loop_warps=4, col_split_per_sm=16)
     module = load_candidate(SOFTMAX.render(cfg, op=op, log=log, dim=1, params=[]), tmp_path)
-    launched.clear()
-    real = module._launch
-    monkeypatch.setattr(module, "_launch", lambda kernel, grid, *a, _real=real, **k:
-                        (launched.append((kernel.__name__, grid)), _real(kernel, grid, *a, **k))[1])
+    launched = _record_launches(module, monkeypatch)
     x = torch.randn(1, 2000, 16, generator=gen)
     torch.testing.assert_close(module.ModelNew()(x),
                                (torch.log_softmax if log else torch.softmax)(x, dim=1),
