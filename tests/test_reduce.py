@@ -114,7 +114,14 @@ def test_torch_semantics_on_every_path(tmp_path, cfg):
     ties[0, 1, 3::2] = 0.0
     ties[1, 4, :] = float("-inf")
     ties[1, :, 11] = float("nan")
+    # Over a middle dim with long columns: column blocks that tile the inner dim (no column mask),
+    # the reduced dim split into chunks whose last step is partial, a NaN and ties in a column.
+    columns = (torch.randn(2, 700, 64, generator=gen) * 3).round()
+    columns[1, 500, 5] = float("nan")
+    columns[1, 650, 5] = -float("nan")
+    columns[0, :, 9] = float("-inf")
     cases = [
+        (columns, 1), (ties[:, :, :1024], 1),
         (ties, 2), (ties, 1), (ties[:, :, :300], -3), (ties[:, :, :1000], 2), (ties.transpose(1, 2), 1),
         (ties[0, 0], 0), (torch.randn(()), 0), (torch.randn(5, 1, 3), 1),
         (torch.randn(4, 9, 1), 1),
