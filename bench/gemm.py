@@ -302,7 +302,7 @@ def run_main(args, device, cache: Path) -> dict:
 
 
 def run_configs(args, device, cache: Path) -> dict:
-    from verifier.timing import L2Flusher, bench
+    from verifier.timing import L2Flusher, bench, graphed_where_possible
 
     flusher = None if args.smoke else L2Flusher(device)
     out = []
@@ -335,6 +335,8 @@ def run_configs(args, device, cache: Path) -> dict:
             fns["cublas"] = lambda: torch.matmul(a, b)
             fns["eager"] = lambda: setup.model(*setup.inputs)
             with torch.no_grad():
+                if args.graphs:  # GPU time alone, as in the main table's --graphs
+                    fns, row["graph_capture_failed"] = graphed_where_possible(fns)
                 timings = bench(fns, flusher=flusher, budget_ms=60.0 * len(fns))
             for i, entry in enumerate(results):
                 if f"cfg{i}" in timings:

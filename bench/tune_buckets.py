@@ -114,6 +114,19 @@ VARIANTS = {
         dict(one_pass_min_fill=75, loop_block=2048, loop_warps=4),
         dict(one_pass_min_fill=75, row_block_max=16384, elems_per_thread=32, loop_block=1024,
              loop_warps=2),
+        # one warp per 1000-wide row (1024-element tiles, 32 elements a thread): the row's
+        # reduction stays in its warp's shuffles, no shared memory or barrier (argmax there was
+        # 0.92x torch.compile in round 132)
+        dict(tile_elems=1024, elems_per_thread=32), dict(tile_elems=1024, elems_per_thread=32,
+                                                         packed_keys=True),
+        dict(tile_elems=2048, elems_per_thread=32, packed_keys=True),
+        # round 133's column argmax winner (64-column blocks, 4096-element tiles of 8 warps, four
+        # deep, no split: 98.3 against 120.4 us at 32x4096x1024) and its neighbours
+        dict(col_block_inner=64, col_tile_elems=4096, col_warps=4, split_per_sm=0, num_stages=4),
+        dict(col_block_inner=64, col_tile_elems=8192, col_warps=16, split_per_sm=0, num_stages=3),
+        dict(col_block_inner=32, col_tile_elems=4096, col_warps=8, split_per_sm=0, num_stages=4),
+        dict(col_block_inner=128, col_tile_elems=4096, col_warps=8, split_per_sm=0, num_stages=4),
+        dict(col_block_inner=64, col_tile_elems=4096, col_warps=8, split_per_sm=1, num_stages=4),
     ],
 }
 
