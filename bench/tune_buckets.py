@@ -169,6 +169,13 @@ SERVED_VARIANTS = {
         dict(block=2048, warps=4), dict(block=4096, warps=8, num_stages=2), dict(num_stages=3),
         dict(evict_first=True), dict(final_warps=8), dict(final_block=256, final_warps=1),
         dict(split_per_sm=8, num_stages=2),
+        # thousands of rows (rows_gt_1024): round 132's 2048-wide tiles of 4 warps, four deep,
+        # took 4096x128256 and 4099x50257 in 343 and 155 us against the served config's 352 and
+        # 162 (0.81 of copy there); their neighbours
+        dict(block=2048, warps=4, num_stages=3), dict(block=2048, warps=2, num_stages=4),
+        dict(block=2048, warps=4, num_stages=4, evict_first=True),
+        dict(block=4096, warps=4, num_stages=2), dict(block=4096, warps=8, num_stages=3),
+        dict(block=1024, warps=4, num_stages=4), dict(block=2048, warps=8, num_stages=4),
     ],
 }
 

@@ -85,8 +85,14 @@ _ROWS = BucketScheme(size_name="rows", axis=-2, bounds=(128,))
 # PyTorch reference (or torch.compile's kernel) is faster than any tuned config, and there the zoo
 # has no config, so the call runs the reference.
 _COLS_OWN = BucketScheme(size_name="cols", axis=-1, bounds=_COLS.bounds, borrow=False)
+# Cross-entropy by its logits' rows: a few hundred rows of a long vocabulary split each row over
+# several programs, thousands do not, and the row kernel's best tile differs with how many
+# programs fit on the GPU at once (GPU round 132: 2048-wide tiles of 4 warps took 4096x128256 and
+# 4099x50257 in 343 and 155 us against the served config's 352 and 162, and 1024x32000 and
+# 64x128256 in 33.2 and 17.7 against 32.4 and 16.4). A bucket without a config takes "any".
+_CE_ROWS = BucketScheme(size_name="rows", axis=-2, bounds=(1024,))
 SCHEMES: dict[str, BucketScheme] = {
-    "softmax": _COLS, "log_softmax": _COLS, "matmul": _ROWS,
+    "softmax": _COLS, "log_softmax": _COLS, "matmul": _ROWS, "cross_entropy": _CE_ROWS,
     **{op: _COLS_OWN for op in ("rms_norm", "layer_norm", "add_rms_norm",
                                 "sum", "mean", "amax", "amin", "argmax")},
 }

@@ -317,7 +317,7 @@ def test_softmax_tasks_take_the_dim_from_the_plan_and_borrowed_buckets_are_guard
     assert sources[served["cols_gt_65536"]] == stored["any"]
 
 
-def test_cross_entropy_has_one_bucket_served_by_its_any_config(tune_buckets, tmp_path):
+def test_cross_entropy_buckets_by_rows_both_served_by_its_any_config(tune_buckets, tmp_path):
     import argparse
     import dataclasses
     import shutil
@@ -333,9 +333,13 @@ def test_cross_entropy_has_one_bucket_served_by_its_any_config(tune_buckets, tmp
     args = argparse.Namespace(samples=0, seed=0, zoo=str(zoo), buckets=[])
     shapes, configs, sources, served = tune_buckets.candidate_sources(
         found.op, "bfloat16", args, task, found, "sm_90")
-    assert shapes == list(task.shapes) and set(served) == {"any"}
+    # 1024x32000 and 64x128256 fall in rows_le_1024, 4096x128256 and 4099x50257 in rows_gt_1024:
+    # an entry with only an "any" config serves (and guards) both with it
+    assert shapes == list(task.shapes) and set(served) == {"rows_le_1024", "rows_gt_1024"}
     params, stored = tune_buckets.served_file(zoo, "cross_entropy", "sm_90", "bfloat16", "any")
-    assert sources[served["any"]] == stored
+    assert sources[served["rows_le_1024"]] == stored == sources[served["rows_gt_1024"]]
+    assert tune_buckets.served_file(zoo, "cross_entropy", "sm_90", "bfloat16",
+                                    "rows_gt_1024") == (params, stored)
     tpl = get_template("cross_entropy")
     assert dataclasses.replace(tpl.config(params), split_per_sm=8) in configs
     assert all(not tpl.violations(cfg) for cfg in configs)

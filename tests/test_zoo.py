@@ -603,6 +603,11 @@ def test_bucket_names_and_distance():
     assert buckets.bucket_of("softmax", (8, 1000, 1), dim=1) == "cols_le_1024"  # dim is last
     assert buckets.bucket_of("softmax", (8, 1000), dim=-1) == "cols_le_1024"
     assert buckets.bucket_names("layernorm") == ("any",)  # no scheme: every config is "any"
+    # cross-entropy by its logits' rows; a bucket with no config of its own takes "any"
+    assert buckets.bucket_names("cross_entropy") == ("any", "rows_le_1024", "rows_gt_1024")
+    assert buckets.bucket_of("cross_entropy", (4099, 50257)) == "rows_gt_1024"
+    assert buckets.bucket_of("cross_entropy", (64, 128256)) == "rows_le_1024"
+    assert buckets.pick("cross_entropy", "rows_le_1024", ["any", "rows_gt_1024"]) == "any"
     assert buckets.bucket_of("layernorm", (4, 4096)) == "any"
     softmax = buckets.scheme("softmax")
     assert softmax is not None
