@@ -4,6 +4,13 @@
 # replays: round 132's 2048-wide tiles of 4 warps were 2.5-4% faster than the served config at the
 # two large shapes and up to 8% slower at the small ones, so one "any" config could not take them.
 # Then the memory-bound table again, with argmax 1.7.0 (rounds 133-134) and whatever this promotes.
+# Outcome (runs/tune-buckets-h100-round135-cross-entropy.json, bench/results/memory-bound-h100-
+# graphs.json): rows_gt_1024 went to 2048-wide tiles of 8 warps, four deep: 337.7/149.4 us against
+# the served 352.2/162.0 (4096x128256, 4099x50257): cross_entropy 1.4.0. rows_le_1024 kept "any"
+# (its best was 0.68x eager at a shape by the verifier's timer). The table: geomean 1.224x
+# torch.compile, 10 of 75 shapes behind it (argmax 4099x1000 0.96x, GeGLU 16 rows 0.97x, the rest
+# within 2%); large shapes below 90% of copy: cross-entropy 4099x50257 (0.85; 0.79 in round 132);
+# the column argmax at 32x4096x1024 0.90 (0.74).
 set -uo pipefail
 export PYTHONUNBUFFERED=1
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
