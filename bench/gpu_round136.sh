@@ -4,6 +4,10 @@
 # last full vector) before the row's stream instead of after it, where each row ended on one more
 # round trip to memory (4099x50257, misaligned, read at 0.85 of copy in round 135; 4096x128256,
 # aligned, at 0.96); tiles of more warps. Then the memory-bound table again.
+# Outcome (runs/tune-buckets-h100-round136-cross-entropy.json): 1 cross-entropy GPU test passed.
+# The served params rendered with the edges first took 337.8/148.6 us against the stored file's
+# 337.9/148.9 (4096x128256, 4099x50257): no gain, and the template change was reverted. Tiles of 16
+# warps were slower (338.4-379.6 / 156.4-169.1 us). Nothing promoted, so no table.
 set -uo pipefail
 export PYTHONUNBUFFERED=1
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
