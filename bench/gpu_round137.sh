@@ -3,6 +3,8 @@
 # verify` on each new config (argmax 1.7.0: bfloat16 cols_le_1024 and inner_dim; cross_entropy
 # 1.4.0: bfloat16 rows_gt_1024) at every GPU shape of its task, then the GPU tests of the zoo, the
 # reduce and cross-entropy templates.
+# Outcome (runs/zoo-verify-h100-round137/): all three configs correct at every GPU shape of their
+# tasks (argmax 6 shapes each, cross-entropy 4); 10 GPU tests passed.
 set -uo pipefail
 export PYTHONUNBUFFERED=1
 export KZOO_HOME=/tmp/kzoo-round137
