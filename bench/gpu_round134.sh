@@ -17,7 +17,8 @@ export PYTHONUNBUFFERED=1
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
 before=$(ls kernel_zoo/entries/argmax | sort -V | tail -1)
 timeout 300 python3 bench/tune_buckets.py --ops argmax --dtypes bfloat16 --graphs \
-    --samples 0 --jobs 14 --buckets cols_le_1024,inner_dim --zoo kernel_zoo/entries --out "$OUT" 2>&1 \
+    --samples 0 --jobs 14 --buckets cols_le_1024,inner_dim --zoo kernel_zoo/entries \
+    --out "$OUT" 2>&1 \
     | grep -v -i warn | grep -v "^  [0-9]* of" | grep -E "bfloat16 |wrote|promot"
 after=$(ls kernel_zoo/entries/argmax | sort -V | tail -1)
 [ "$after" != "$before" ] && tar czf "$OUT/entries.tgz" -C kernel_zoo entries/argmax
