@@ -6,6 +6,12 @@
 # served cols_le_1024 params rendered so compete with the stored file. (2) The skinny GEMM
 # (128x4096x4096) with deeper pipelines by graph replays: cuBLAS's kernel keeps 64x64 tiles about
 # 13 deep (round 134's profile); the template's stages now go to 12.
+# Outcome (runs/tune-buckets-h100-round138-argmax.json, runs/gemm-configs-h100-skinny-deep-graphs-
+# round138.json): 5 reduce GPU tests passed. The served params with the two-key reduction took
+# 8.80 us against the stored file's 9.22; one row of 1024 to a program (one warp, 32 elements a
+# thread, packed keys) 8.72, torch.compile 9.1: argmax 1.8.0. Skinny GEMM: cuBLAS 18.1 us;
+# 128x32x128 five deep through tensor descriptors 18.2 (pointers 19.1), 64x64 tiles 9-12 deep
+# 19.7-20.8, 64x32 tiles 26.8-27.3.
 set -uo pipefail
 export PYTHONUNBUFFERED=1
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
