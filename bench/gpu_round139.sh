@@ -3,6 +3,12 @@
 # five deep through tensor descriptors (18.2 us against cuBLAS's 18.1, by graph replays): depth,
 # K step, warps, wider tiles, descriptors or pointers; the 128x32x128 descriptor config twice, to
 # read the run's noise. (2) The memory-bound table again, with argmax 1.8.0.
+# Outcome (runs/gemm-configs-h100-skinny-tma-graphs-round139.json, bench/results/memory-bound-h100-
+# graphs.json): cuBLAS 17.5 us; 128x32x128 five deep through descriptors 18.0 both times (0.97x),
+# 128x64x64 nine deep through descriptors 18.4, 128x32x64 eight or nine deep 18.5, four deep 19.7,
+# 256-wide K steps 34-35. The table: 1.231x torch.compile; every argmax shape at or above it (1.06x
+# at 4099x1000); 13 of 75 shapes behind, all within 2.4% (round 135: 10; SwiGLU's three and mean
+# at 4099x1000 read 0.99x here, 1.00-1.01x there); cross-entropy 4099x50257 0.85 of copy.
 set -uo pipefail
 export PYTHONUNBUFFERED=1
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
