@@ -125,8 +125,8 @@ SPACE = (
     Param("BLOCK_K", (32, 64, 128, 256)),
     Param("GROUP_M", (1, 4, 8, 16)),
     Param("num_warps", (4, 8)),
-    # deep pipelines for skinny outputs, where few programs stream B (SKINNY_DEFAULT: 9; cuBLAS's
-    # kernel at 128x4096x4096 on an H100 keeps 64x64 tiles about 13 deep)
+    # deep pipelines for skinny outputs, where few programs stream B (cuBLAS's kernel at
+    # 128x4096x4096 on an H100 keeps 64x64 tiles about 13 deep; 12 did not help ours, round 138)
     Param("num_stages", (2, 3, 4, 5, 6, 8, 9, 12)),
     Param("SPLIT_K", (1, 2, 4, 8, 16)),
     Param("persistent", (0, 1, 2)),
@@ -164,20 +164,22 @@ DEFAULT = GemmConfig(
     persistent=1, use_tma=True, EPILOGUE_SPLIT=2, flatten=True, gelu_erf_fit=True,
 )
 # Where a search for skinny outputs (M <= 128 rows: decode batches against a weight, the zoo
-# bucket rows_le_128) starts: all M rows in one tile row, so B is read once, in short K steps
-# nine deep (216 KB in flight per SM: at M = 128 only 64 programs stream B). On an H100 it was
-# the fastest of 27 candidates at 128x4096x4096, 25.1 us against cuBLAS's 22.8 (0.91x; 128x64x128
-# in 4 stages, the previous default, 27.2 us; split-K, two warp groups, descriptor loads and
-# 16-row tiles lost), and within 2% of the best at 16x8192x8192
-# (bench/results/runs/gemm-configs-h100-skinny-round15.json, -round16.json).
+# bucket rows_le_128) starts: all M rows in one tile row, so B is read once; 32-column tiles make
+# 128 programs at N = 4096, each streaming its slab of B in K steps of 128, five deep, through
+# tensor descriptors where they are valid (the pointer kernel elsewhere). By graph replays on an
+# H100 at 128x4096x4096 it took 18.0-18.2 us against cuBLAS's 17.5-18.1 (0.97-0.99x), with
+# pointers 19.0-19.1, and the previous start (128x64 tiles in K steps of 64, nine deep, pointers)
+# 19.4-19.6; split-K 2 and 4 22.3-27.6, 64x64 tiles 9-12 deep 19.7-20.8
+# (bench/results/runs/gemm-configs-h100-skinny-graphs-round133.json, -deep-graphs-round138.json,
+# -tma-graphs-round139.json). Calls of at most 16 rows run DECODE_DEFAULT (below).
 SKINNY_DEFAULT = GemmConfig(
-    BLOCK_M=128, BLOCK_N=64, BLOCK_K=64, GROUP_M=1, num_warps=4, num_stages=9, SPLIT_K=1,
-    persistent=0, use_tma=False,
+    BLOCK_M=128, BLOCK_N=32, BLOCK_K=128, GROUP_M=1, num_warps=4, num_stages=5, SPLIT_K=1,
+    persistent=0, use_tma=True,
 )
 # What a skinny companion's calls of at most DECODE_ROWS (16) output rows run: a decode step. At
-# 16 x 4096 -> 4096 SKINNY_DEFAULT's 128x64 tiles make 64 programs for 132 SMs; 16x32 tiles in
-# K steps of 128, six deep, make 128. With bias + SiLU on an H100 they took 18.1 us against
-# SKINNY_DEFAULT's 24.9, eager's 22.6 and the bare cuBLAS GEMM's 18.7; split-K 2 and 4 took
+# 16 x 4096 -> 4096 the skinny start of round 108 (128x64 tiles) made 64 programs for 132 SMs;
+# 16x32 tiles in K steps of 128, six deep, make 128. With bias + SiLU on an H100 they took 18.1 us
+# against that start's 24.9, eager's 22.6 and the bare cuBLAS GEMM's 18.7; split-K 2 and 4 took
 # 20.7-27.7 (GPU round 108, bench/results/runs/gemm-configs-h100-decode-round108.json). At 128
 # rows 16-row tiles lost (50.8 us against 25.1, round 16), so larger skinny calls keep
 # SKINNY_DEFAULT.
