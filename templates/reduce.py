@@ -23,9 +23,11 @@ second tiny kernel combines the fp32 partials in order (deterministic; no atomic
 `align_rows` starts rows whose stride breaks 16-byte alignment (width 4097, say) at the next aligned
 address and reads the few elements before and after the aligned body apart, so the body's loads
 stay 16 bytes wide. `evict_first` marks the streamed input as read-once for the cache.
-`packed_keys` (amax, amin, argmax) reduces a tile with one integer max over order-preserving
-keys, NaN above +inf and, for argmax, the index packed below the value, where the other choice
-takes a NaN flag, a float max and (argmax) a first-index min: one cross-lane reduction for three.
+`packed_keys` (amax, amin, argmax) reduces a tile with one 32-bit integer max over
+order-preserving keys (NaN above +inf, -0.0 as 0.0) and, for argmax, then one 32-bit min of the
+indices whose key is that max (a REDUX each per warp on sm_80+), where the other choice takes a NaN
+flag, a float max and (argmax) a first-index min. Until GPU round 138 argmax's took one 64-bit max
+over the index packed below the key (shuffles): 9.22 against 8.80 us at 4099x1000, same params.
 
 Semantics follow torch with keepdim=False: fp32 accumulation, outputs in the input dtype (argmax:
 int64, ties to the first index, a NaN counts as the maximum and the first NaN wins); amax/amin
