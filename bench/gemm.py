@@ -17,13 +17,15 @@ the GPU's work without the host's, whose time per call varies with the machine.
 --configs times a short list of candidate configs per case instead (correctness checked first),
 beside cuBLAS, and writes bench/results/gemm-configs-<device>.json with the best per case;
 --candidates FILE gives the list (a JSON list of template params), and --unconstrained times
-configs the template's constraints would prune as well.
+configs the template's constraints would prune as well. With --graphs the candidates are timed as
+graph replays too (gemm-configs-<device>-graphs.json): a split-K config's allocations and counter
+memset cost the host time the default timer counts.
 
 --smoke runs everything on the CPU in Triton's interpreter at the tasks' tiny cpu shapes:
 correctness only, nothing timed, nothing written.
 
     python bench/gemm.py [--max-autotune] [--config-json FILE] [--graphs]
-    python bench/gemm.py --configs [--cases C,D] [--candidates FILE [--unconstrained]]
+    python bench/gemm.py --configs [--cases C,D] [--candidates FILE [--unconstrained]] [--graphs]
     python bench/gemm.py --smoke
 """
 
@@ -403,7 +405,8 @@ def main() -> int:
                         help="cases --max-autotune covers")
     parser.add_argument("--graphs", action="store_true",
                         help="time each callable as a CUDA-graph replay: GPU time without the "
-                             "host's (writes gemm-<device>-graphs.json)")
+                             "host's (writes gemm-<device>-graphs.json, with --configs "
+                             "gemm-configs-<device>-graphs.json)")
     parser.add_argument("--out", default=str(ROOT / "bench" / "results"), help="results folder")
     args = parser.parse_args()
     if not args.smoke and not torch.cuda.is_available():
