@@ -167,7 +167,7 @@ DEFAULT = GemmConfig(
 # bucket rows_le_128) starts: all M rows in one tile row, so B is read once; 32-column tiles make
 # 128 programs at N = 4096, each streaming its slab of B in K steps of 128, five deep, through
 # tensor descriptors where they are valid (the pointer kernel elsewhere). By graph replays on an
-# H100 at 128x4096x4096 it took 18.0-18.2 us against cuBLAS's 17.5-18.1 (0.97-0.99x), with
+# H100 at 128x4096x4096 it took 18.0-18.2 us against cuBLAS's 17.5-18.1 (0.97-0.995x), with
 # pointers 19.0-19.1, and the previous start (128x64 tiles in K steps of 64, nine deep, pointers)
 # 19.4-19.6; split-K 2 and 4 22.3-27.6, 64x64 tiles 9-12 deep 19.7-20.8
 # (bench/results/runs/gemm-configs-h100-skinny-graphs-round133.json, -deep-graphs-round138.json,
