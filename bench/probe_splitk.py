@@ -24,35 +24,22 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 from gemm import CASES, Setup  # noqa: E402
-from templates.gemm import SKINNY_DEFAULT  # noqa: E402
+from templates.gemm import GemmConfig  # noqa: E402
 from verifier.environment import device_label, environment  # noqa: E402
+from verifier.timing import kernel_times  # noqa: E402
 
+# Pointer loads throughout (split-K has no descriptor kernel); the first is the skinny start
+# before GPU round 140 (templates/gemm.py's SKINNY_DEFAULT then).
+_BASE = GemmConfig(BLOCK_M=128, BLOCK_N=64, BLOCK_K=64, GROUP_M=1, num_warps=4, num_stages=9,
+                   SPLIT_K=1, persistent=0, use_tma=False)
 CONFIGS = {
-    "128x64x64 s9": SKINNY_DEFAULT,
-    "128x64x64 s9 split 2": dataclasses.replace(SKINNY_DEFAULT, SPLIT_K=2),
-    "128x128x64 s4 w8 split 4": dataclasses.replace(SKINNY_DEFAULT, BLOCK_N=128, num_warps=8,
+    "128x64x64 s9": _BASE,
+    "128x64x64 s9 split 2": dataclasses.replace(_BASE, SPLIT_K=2),
+    "128x128x64 s4 w8 split 4": dataclasses.replace(_BASE, BLOCK_N=128, num_warps=8,
                                                     num_stages=4, SPLIT_K=4),
-    "128x32x128 s5": dataclasses.replace(SKINNY_DEFAULT, BLOCK_N=32, BLOCK_K=128, num_stages=5),
+    "128x32x128 s5": dataclasses.replace(_BASE, BLOCK_N=32, BLOCK_K=128, num_stages=5),
 }
 CALLS = 50
-
-
-def profile(fn) -> dict:
-    from torch.profiler import ProfilerActivity, profile as prof
-
-    for _ in range(5):
-        fn()
-    torch.cuda.synchronize()
-    with prof(activities=[ProfilerActivity.CUDA]) as p:
-        for _ in range(CALLS):
-            fn()
-        torch.cuda.synchronize()
-    kernels = {}
-    for event in p.events():
-        if event.device_type == torch.autograd.DeviceType.CUDA:
-            kernels.setdefault(event.name, []).append(event.device_time)
-    return {name[:80]: {"calls": len(t), "us_per_call": sum(t) / CALLS}
-            for name, t in kernels.items()}
 
 
 def main() -> int:
@@ -66,16 +53,14 @@ def main() -> int:
     setup = Setup(case, device, smoke=False)
     cache = ROOT / ".kzoo" / "probe-splitk-cache"
     a, b = setup.operands()
-    rows = {"cublas": profile(lambda: torch.matmul(a, b))}
-    with torch.no_grad():
-        for name, cfg in CONFIGS.items():
-            cfg = dataclasses.replace(cfg, skinny_rows=0)
-            _, model = setup.candidate(cfg, cache)
-            rows[name] = profile(lambda: model(*setup.inputs))
+    fns = {"cublas": lambda: torch.matmul(a, b)}
+    for name, cfg in CONFIGS.items():
+        _, model = setup.candidate(dataclasses.replace(cfg, skinny_rows=0), cache)
+        fns[name] = (lambda m: lambda: m(*setup.inputs))(model)
+    rows = kernel_times(fns, flusher=None, calls=CALLS)  # no flush: B stays in L2
     for name, kernels in rows.items():
-        total = sum(k["us_per_call"] for k in kernels.values())
-        print(f"{name:28s} {total:6.1f} us: " + ", ".join(
-            f"{k[:40]} {v['us_per_call']:.1f}" for k, v in kernels.items()))
+        print(f"{name:28s} {sum(kernels.values()):6.1f} us: " + ", ".join(
+            f"{k[:40]} {us:.1f}" for k, us in kernels.items()))
     result = {"benchmark": "probe_splitk", "environment": environment(),
               "date": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
               "case": case.name, "shape": case.shape, "dtype": case.dtype, "calls": CALLS,

@@ -269,11 +269,12 @@ def host_us(fn: Callable[[], object], calls: int = 50, warmup: int = 3, rounds: 
     return min(per_call)
 
 
-def kernel_times(fns: dict[str, Callable[[], object]], flusher: L2Flusher,
+def kernel_times(fns: dict[str, Callable[[], object]], flusher: L2Flusher | None,
                  calls: int = 20) -> dict[str, dict[str, float]]:
     """Each callable's GPU kernels as the CUDA profiler saw them: mean microseconds per call by
     kernel name (the first 90 characters), the L2 flushed before each call as `bench` does (the
-    flush's own kernel is listed too). What a callable's time is made of."""
+    flush's own kernel is listed too), or with `flusher` None the calls back to back, what the
+    last call left in L2 kept. What a callable's time is made of."""
     from torch.profiler import ProfilerActivity, profile
 
     out = {}
@@ -283,7 +284,8 @@ def kernel_times(fns: dict[str, Callable[[], object]], flusher: L2Flusher,
             torch.cuda.synchronize()
             with profile(activities=[ProfilerActivity.CUDA]) as prof:
                 for _ in range(calls):
-                    flusher()
+                    if flusher is not None:
+                        flusher()
                     fn()
                 torch.cuda.synchronize()
             kernels: dict[str, float] = {}
