@@ -366,6 +366,16 @@ def _selected(args) -> list[Case]:
 def print_table(result: dict, configs: bool) -> None:
     if configs:
         for row in result["rows"]:
+            if "cublas_ms" in row:  # every config, timed or why not, beside the baselines
+                print(f"{row['case']}: cuBLAS {row['cublas_ms'] * 1e3:.1f} us, eager "
+                      f"{row['eager_ms'] * 1e3:.1f} us")
+                for entry in row["configs"]:
+                    c = entry["config"]
+                    tiles = (f"{c['BLOCK_M']}x{c['BLOCK_N']}x{c['BLOCK_K']} w{c['num_warps']} "
+                             f"s{c['num_stages']} split {c['SPLIT_K']} tma {c['use_tma']}")
+                    why = entry.get("error") or "; ".join(entry["problems"]) or "not timed"
+                    timed = f"{entry['ms'] * 1e3:.1f} us" if "ms" in entry else why[:80]
+                    print(f"  {tiles:44s} {timed}")
             best = row.get("best")
             if best:
                 print(f"{row['case']:34s} best {best['tflops']:7.1f} TFLOP/s "
