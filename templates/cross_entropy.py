@@ -38,6 +38,7 @@ class CrossEntropyConfig:
     evict_first: bool
     final_block: int
     final_warps: int
+    flat_per_sm: int
 
 
 SPACE = (
@@ -49,11 +50,12 @@ SPACE = (
     Param("evict_first", (False, True)),
     Param("final_block", (256, 1024, 4096)),
     Param("final_warps", (1, 4, 8)),
+    Param("flat_per_sm", (0, 1, 2, 3, 4, 6, 8), legacy=0),
 )
 
 DEFAULT = CrossEntropyConfig(
     block=4096, warps=8, num_stages=2, split_per_sm=2, align_rows=True, evict_first=True,
-    final_block=1024, final_warps=4,
+    final_block=1024, final_warps=4, flat_per_sm=0,
 )
 
 

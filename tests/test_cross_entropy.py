@@ -25,7 +25,10 @@ FORCED = (
     dataclasses.replace(CROSS_ENTROPY.default, split_per_sm=0, final_block=256, final_warps=1),
     dataclasses.replace(CROSS_ENTROPY.default, block=1024, warps=4, split_per_sm=8,
                         align_rows=False, evict_first=False, num_stages=1),
+    # flat spans: 4103-wide rows of 9 in 4 spans of 10240 elements (rows split between two)
+    dataclasses.replace(CROSS_ENTROPY.default, block=1024, warps=4, flat_per_sm=1),
 )
+FLAT = FORCED[-1]
 
 
 def _render(cfg, ignore_index: int = -100) -> str:
@@ -87,7 +90,7 @@ def test_sampled_configs_verify_at_every_cpu_shape(tmp_path, dtype, n, seed):
         assert verdict.accepted, (params_of(cfg), verdict.reasons)
 
 
-@pytest.mark.parametrize("cfg", FORCED, ids=["default", "unsplit", "split-unaligned"])
+@pytest.mark.parametrize("cfg", FORCED, ids=["default", "unsplit", "split-unaligned", "flat"])
 def test_pytorch_semantics_on_every_path(tmp_path, cfg):
     """Ignored rows, another ignore_index, all rows ignored, NaN, huge logits, int32 targets."""
     module = load_candidate(_render(cfg, ignore_index=3), tmp_path)
@@ -116,6 +119,48 @@ def test_pytorch_semantics_on_every_path(tmp_path, cfg):
     assert out.dtype == torch.float16 and out.shape == ()
 
 
+def _launched(module) -> list[str]:
+    """Make `module` record the names of the kernels its launcher runs; returns the list."""
+    names: list[str] = []
+    launch = module._launch
+
+    def recording(kernel, grid, args, kwargs):
+        names.append(kernel.fn.__name__)
+        launch(kernel, grid, args, kwargs)
+    module._launch = recording
+    return names
+
+
+@pytest.mark.parametrize("per_sm", [1, 2, 8])
+@pytest.mark.parametrize("n_rows,n_cols", [(9, 4103), (8, 1024), (13, 2048), (5, 3001)])
+def test_flat_spans_match_pytorch(tmp_path, per_sm, n_rows, n_cols):
+    """Spans of whole tiles across row ends: rows split between two spans, spans that begin and
+    end on row ends, rows that end on a tile's end, ignored and NaN rows among them. Where a span
+    would be shorter than a row (a row in three spans), the row kernel runs instead."""
+    cfg = dataclasses.replace(FLAT, flat_per_sm=per_sm)
+    module = load_candidate(_render(cfg), tmp_path)
+    launched = _launched(module)
+    gen = torch.Generator().manual_seed(n_rows * n_cols + per_sm)
+    logits = torch.randn(n_rows, n_cols, generator=gen) * 4
+    target = torch.randint(0, n_cols, (n_rows,), generator=gen)
+    target[1::3] = -100
+    torch.testing.assert_close(module.launch_cross_entropy(logits, target),
+                               F.cross_entropy(logits, target))
+    n_programs = -(-n_rows * n_cols // (-(-n_rows * n_cols // (4 * per_sm * 1024)) * 1024))
+    span = -(-n_rows * n_cols // n_programs)
+    flat = -(-n_rows * n_cols // (4 * per_sm * 1024)) * 1024 >= n_cols
+    assert launched == (["_flat_kernel", "_flat_mean_kernel"] if flat
+                        else ["_lse_kernel", "_mean_kernel"]), (launched, span)
+    assert module.launch_cross_entropy(logits, torch.full((n_rows,), -100)).isnan()
+    torch.testing.assert_close(module.launch_cross_entropy(logits.bfloat16(), target).float(),
+                               F.cross_entropy(logits.bfloat16().float(), target),
+                               rtol=2e-2, atol=1e-2)
+    for row in range(n_rows):  # a NaN anywhere in a row that counts makes the mean NaN
+        with_nan = logits.clone()
+        with_nan[row, (row * 997) % n_cols] = float("nan")
+        assert module.launch_cross_entropy(with_nan, target).isnan() == (target[row] != -100)
+
+
 def test_wrong_candidate_is_rejected(tmp_path):
     """Right per-row losses, mean over every row instead of the rows that count."""
     task = tasks.load(ROOT / "tasks" / "cross_entropy.py")
@@ -126,9 +171,12 @@ def test_wrong_candidate_is_rejected(tmp_path):
 
 
 @pytest.mark.gpu
-def test_default_is_correct_at_the_gpu_shapes(tmp_path):
+@pytest.mark.parametrize("cfg", [CROSS_ENTROPY.default,
+                                 dataclasses.replace(FLAT, block=2048, warps=8, flat_per_sm=4)],
+                         ids=["default", "flat"])
+def test_is_correct_at_the_gpu_shapes(tmp_path, cfg):
     task = tasks.load(ROOT / "tasks" / "cross_entropy.py")
     verifier = Verifier("gpu", tmp_path)
     for dtype in task.dtypes:
-        verdict = verifier.verify(task, _render(CROSS_ENTROPY.default), dtype, time=False)
+        verdict = verifier.verify(task, _render(cfg), dtype, time=False)
         assert verdict.accepted, (dtype, verdict.reasons)
