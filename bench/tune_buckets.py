@@ -160,6 +160,10 @@ SERVED_VARIANTS = {
         dict(stream_hint=True), dict(num_warps=16, stream_hint=True), dict(col_block=2048),
         dict(block=8192, num_warps=16, col_block=4096), dict(tiling="flat"),
         dict(block=2048, num_warps=4), dict(num_stages=2), dict(programs_per_sm=4, num_warps=16),
+        # torch.compile's GeGLU and SwiGLU kernels at 8192x16384 (GPU round 146,
+        # runs/probe-inductor-glu-h100-round146.json): 1024-element blocks of 4 warps, a
+        # program each
+        dict(block=1024, num_warps=4), dict(block=1024, num_warps=2),
     ],
     "cross_entropy": [
         # 64 rows of 128256 read at 0.27 of the copy bandwidth and 1024x32000 at 0.62 in round

@@ -14,7 +14,11 @@ elements around the aligned body apart. Ignored rows are never read. When there 
 `split_per_sm` programs per SM (64 rows of a 128256 vocabulary, say) the vocabulary is split across
 programs that write a partial (max, sum) each. A second, single-program kernel combines the parts,
 gathers the target logits, and takes the mean over `final_block`-row steps with `final_warps`
-warps: deterministic, no atomics. Targets outside [0, C) other than ignore_index are undefined
+warps: deterministic, no atomics. `flat_per_sm` (0: off) instead gives each of that many programs
+an SM an equal span of contiguous logits, read as one stream of full tiles across row ends (rows at
+least one tile wide, a span at least a row long, so a row lies in at most two spans): a row that
+ends inside a tile is finished there, and the mean kernel combines each row split between two
+spans from their partials. Where those conditions fail the row kernel runs. Targets outside [0, C) other than ignore_index are undefined
 (PyTorch raises); the kernels never read outside the logits.
 """
 
