@@ -2,9 +2,10 @@
 
 In round 139's table the served rows_gt_1024 config read 4099x50257 bfloat16 logits at 0.85 of the
 copy bandwidth and 4096x128256 at 0.97. This probe times the cross_entropy template, for the served
-params and for flat-span variants (`flat_per_sm`), at shapes that tell the candidate causes apart:
-row length (the same bytes as rows of 25128 to 201028), rows whose stride breaks 16-byte alignment
-(50257) against aligned ones (50256, 50264), and the 3 rows past 4096. Each callable is checked
+params and for variants of them (`VARIANTS`: flat spans in rounds 143-144, rows read from 128-byte
+line starts in round 150), at shapes that tell the candidate causes apart (`SHAPES`: row length,
+rows whose stride breaks 16-byte or 128-byte alignment against aligned ones, the rows past 4096).
+Each callable is checked
 against F.cross_entropy in float32, then timed as a CUDA-graph replay with the verifier's timer
 (L2 discarded before each call, medians, interleaved); the CUDA profiler gives each kernel's share
 (the row kernel against the single-program mean). Writes
@@ -33,22 +34,19 @@ from verifier.core import load_candidate  # noqa: E402
 from verifier.environment import device_label, environment  # noqa: E402
 from verifier.timing import L2Flusher, bench, copy_bandwidth, graphed, kernel_times  # noqa: E402
 
-# (rows, vocabulary): 4099x50257, an aligned neighbour, about the same bytes in rows of other
-# lengths, 4096x128256, and the task's two smaller shapes (round 143 also had 4096x50257, 4096x50264
-# and 2048x100514)
-SHAPES = [(4099, 50257), (4096, 50256), (8192, 25128), (1024, 201028), (4096, 128256),
-          (1024, 32000), (64, 128256)]
+# (rows, vocabulary): 4099x50257, a neighbour whose rows are 16-byte aligned and one whose rows
+# start at 128-byte lines, 4096x128256 and the task's two smaller shapes (round 143 also had
+# 4096x50257, 4096x50264, 8192x25128, 2048x100514 and 1024x201028; round 144 8192x25128 and
+# 1024x201028)
+SHAPES = [(4099, 50257), (4096, 50256), (4096, 50240), (4096, 128256), (1024, 32000),
+          (64, 128256)]
 SERVED = dict(block=2048, warps=8, num_stages=4, split_per_sm=4, align_rows=True,
               evict_first=False, final_block=1024, final_warps=8, flat_per_sm=0)
-# Round 143 timed flat4, flat2, flat8 of 4 warps and flat4 of 1024-wide tiles: the flat kernel's 73
-# registers (sm_90, counted by bench/compile_pointwise's compiler) leave room for 3 programs of 8
-# warps an SM, so 4 an SM ran in two waves. Here: 3 an SM; 2048-wide tiles of 4 warps (112
-# registers: 4 an SM); 1024-wide tiles of 4 warps (61 registers: 8 an SM).
-VARIANTS = {"served": {}, "flat3": dict(flat_per_sm=3),
-            "flat3_s3": dict(flat_per_sm=3, num_stages=3),
-            "flat4_w4": dict(flat_per_sm=4, warps=4),
-            "flat6_b1024_w4": dict(flat_per_sm=6, block=1024, warps=4),
-            "flat8_b1024_w4": dict(flat_per_sm=8, block=1024, warps=4)}
+# Round 143 timed flat4, flat2, flat8 of 4 warps and flat4 of 1024-wide tiles, round 144 flat3,
+# flat3_s3, flat4_w4, flat6_b1024_w4 and flat8_b1024_w4 (the flat kernel's 61-112 registers fit
+# 3-8 programs an SM). Round 150: misaligned rows' bodies from 128-byte line starts.
+VARIANTS = {"served": {}, "align128": dict(row_align=128),
+            "align128_s3": dict(row_align=128, num_stages=3)}
 
 
 def main() -> int:
@@ -96,7 +94,7 @@ def main() -> int:
         print(f"{n_rows}x{n_cols}: " + ", ".join(
             f"{k} {row['us'][k]:.1f} us ({row['fraction_of_copy'][k]:.3f})" for k in row["us"])
             + (f"; wrong: {wrong}" if wrong else ""), flush=True)
-        for name in ("served", "flat3"):
+        for name in ("served", "align128"):
             if name in kernels:
                 print(f"    {name}: " + ", ".join(f"{k[:24]} {v:.1f}" for k, v in
                                                   kernels[name].items()), flush=True)

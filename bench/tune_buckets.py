@@ -193,6 +193,10 @@ SERVED_VARIANTS = {
         dict(flat_per_sm=8, block=1024, warps=4), dict(flat_per_sm=6, block=1024, warps=4),
         # the mean over 4096 rows in one step
         dict(final_block=4096),
+        # misaligned rows from 128-byte line starts (GPU round 150,
+        # runs/probe-ce-rows-h100-round150.json: 4099x50257's row kernel 150.7 -> 147.6 us)
+        dict(row_align=128), dict(row_align=128, num_stages=3),
+        dict(row_align=128, final_block=4096),
     ],
 }
 

@@ -9,16 +9,17 @@ Each row's log-sum-exp is computed online in ONE read of the row: every lane kee
 and a sum s of exp(x - m), and one exp per element suffices, exp(-|x - m|), which is either the new
 term (x <= m) or the factor that rescales the old sum (x > m). Full `block`-wide tiles load unmasked
 with `warps` warps, `num_stages` deep; one masked tile ends the row; `align_rows` reads rows whose
-stride breaks 16-byte alignment (a vocabulary of 50257, say) from the next aligned address, the few
-elements around the aligned body apart. Ignored rows are never read. When there are fewer rows than
-`split_per_sm` programs per SM (64 rows of a 128256 vocabulary, say) the vocabulary is split across
-programs that write a partial (max, sum) each. A second, single-program kernel combines the parts,
-gathers the target logits, and takes the mean over `final_block`-row steps with `final_warps`
-warps: deterministic, no atomics. `flat_per_sm` (0: off) instead gives each of that many programs
-an SM an equal span of contiguous logits, read as one stream of full tiles across row ends (rows at
-least one tile wide, a span at least a row long, so a row lies in at most two spans): a row that
-ends inside a tile is finished there, and the mean kernel combines each row split between two
-spans from their partials. Where those conditions fail the row kernel runs. Targets outside [0, C) other than ignore_index are undefined
+stride breaks 16-byte alignment (a vocabulary of 50257, say) from the next `row_align`-byte line
+(16 or 128 bytes), the few elements around the aligned body apart. Ignored rows are never read.
+When there are fewer rows than `split_per_sm` programs per SM (64 rows of a 128256 vocabulary,
+say) the vocabulary is split across programs that write a partial (max, sum) each. A second,
+single-program kernel combines the parts, gathers the target logits, and takes the mean over
+`final_block`-row steps with `final_warps` warps: deterministic, no atomics. `flat_per_sm` (0: off)
+instead gives each of that many programs an SM an equal span of contiguous logits, read as one
+stream of full tiles across row ends (rows at least one tile wide, a span at least a row long, so
+a row lies in at most two spans): a row that ends inside a tile is finished there, and the mean
+kernel combines each row split between two spans from their partials. Where those conditions fail
+the row kernel runs. Targets outside [0, C) other than ignore_index are undefined
 (PyTorch raises); the kernels never read outside the logits.
 """
 
@@ -43,6 +44,7 @@ class CrossEntropyConfig:
     final_block: int
     final_warps: int
     flat_per_sm: int
+    row_align: int
 
 
 SPACE = (
@@ -55,11 +57,12 @@ SPACE = (
     Param("final_block", (256, 1024, 4096)),
     Param("final_warps", (1, 4, 8)),
     Param("flat_per_sm", (0, 1, 2, 3, 4, 6, 8), legacy=0),
+    Param("row_align", (16, 128), legacy=16),
 )
 
 DEFAULT = CrossEntropyConfig(
     block=4096, warps=8, num_stages=2, split_per_sm=2, align_rows=True, evict_first=True,
-    final_block=1024, final_warps=4, flat_per_sm=0,
+    final_block=1024, final_warps=4, flat_per_sm=0, row_align=16,
 )
 
 

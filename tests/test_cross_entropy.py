@@ -119,16 +119,51 @@ def test_pytorch_semantics_on_every_path(tmp_path, cfg):
     assert out.dtype == torch.float16 and out.shape == ()
 
 
-def _launched(module) -> list[str]:
-    """Make `module` record the names of the kernels its launcher runs; returns the list."""
+def _launched(module, options: list | None = None) -> list[str]:
+    """Make `module` record the names of the kernels its launcher runs (and, into `options`,
+    their constexprs and launch options); returns the list of names."""
     names: list[str] = []
     launch = module._launch
 
     def recording(kernel, grid, args, kwargs):
         names.append(kernel.fn.__name__)
+        if options is not None:
+            options.append(dict(kwargs))
         launch(kernel, grid, args, kwargs)
     module._launch = recording
     return names
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16])
+@pytest.mark.parametrize("n_rows,n_cols,split", [(9, 4103, 0), (5, 3001, 0), (3, 50257, 8),
+                                                  (4, 4104, 0)])
+def test_rows_read_from_line_starts(tmp_path, dtype, n_rows, n_cols, split):
+    """row_align=128: a row that breaks 16-byte alignment reads its body from a 128-byte line,
+    up to a line's elements before it and after its last full line apart (split rows too); rows
+    16-byte aligned (4104 wide) are read as they are."""
+    cfg = dataclasses.replace(CROSS_ENTROPY.default, block=1024, warps=4, row_align=128,
+                              split_per_sm=split)
+    module = load_candidate(_render(cfg), tmp_path)
+    options: list = []
+    _launched(module, options)
+    gen = torch.Generator().manual_seed(n_cols)
+    size = n_rows * n_cols
+    buffer = torch.empty(size + 128, dtype=dtype)
+    start = (-buffer.data_ptr() % 128) // buffer.element_size()  # a 128-byte aligned base
+    logits = buffer[start:start + size].view(n_rows, n_cols)
+    logits.copy_(torch.randn(n_rows, n_cols, generator=gen) * 4)
+    target = torch.randint(0, n_cols, (n_rows,), generator=gen)
+    target[1] = -100
+    tol = {} if dtype == torch.float32 else dict(rtol=2e-2, atol=1e-2)
+    torch.testing.assert_close(module.launch_cross_entropy(logits, target).float(),
+                               F.cross_entropy(logits.float(), target), **tol)
+    aligned = (n_cols * logits.element_size()) % 16 == 0
+    assert options[0]["ALIGN"] == (1 if aligned else 128 // logits.element_size()), options[0]
+    for col in (1, n_cols - 1):  # row 2's first and last: before its body, after its last line
+        saved = float(logits[2, col])
+        logits[2, col] = float("nan")
+        assert module.launch_cross_entropy(logits, target).isnan(), col
+        logits[2, col] = saved
 
 
 @pytest.mark.parametrize("per_sm", [1, 2, 8])
@@ -172,8 +207,9 @@ def test_wrong_candidate_is_rejected(tmp_path):
 
 @pytest.mark.gpu
 @pytest.mark.parametrize("cfg", [CROSS_ENTROPY.default,
-                                 dataclasses.replace(FLAT, block=2048, warps=8, flat_per_sm=4)],
-                         ids=["default", "flat"])
+                                 dataclasses.replace(FLAT, block=2048, warps=8, flat_per_sm=4),
+                                 dataclasses.replace(CROSS_ENTROPY.default, row_align=128)],
+                         ids=["default", "flat", "line-starts"])
 def test_is_correct_at_the_gpu_shapes(tmp_path, cfg):
     task = tasks.load(ROOT / "tasks" / "cross_entropy.py")
     verifier = Verifier("gpu", tmp_path)
