@@ -197,6 +197,9 @@ SERVED_VARIANTS = {
         # runs/probe-ce-rows-h100-round150.json: 4099x50257's row kernel 150.7 -> 147.6 us)
         dict(row_align=128), dict(row_align=128, num_stages=3),
         dict(row_align=128, final_block=4096),
+        # the mean kernel launched while the row kernel's last programs run (programmatic
+        # dependent launch, sm_90; GPU round 153)
+        dict(pdl=True), dict(pdl=True, final_block=4096),
     ],
 }
 

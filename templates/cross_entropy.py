@@ -45,6 +45,7 @@ class CrossEntropyConfig:
     final_warps: int
     flat_per_sm: int
     row_align: int
+    pdl: bool
 
 
 SPACE = (
@@ -58,11 +59,13 @@ SPACE = (
     Param("final_warps", (1, 4, 8)),
     Param("flat_per_sm", (0, 1, 2, 3, 4, 6, 8), legacy=0),
     Param("row_align", (16, 128), legacy=16),
+    Param("pdl", (False, True), legacy=False),
 )
 
 DEFAULT = CrossEntropyConfig(
     block=4096, warps=8, num_stages=2, split_per_sm=2, align_rows=True, evict_first=True,
     final_block=1024, final_warps=4, flat_per_sm=0, row_align=16,
+    pdl=False,
 )
 
 

@@ -27,8 +27,10 @@ FORCED = (
                         align_rows=False, evict_first=False, num_stages=1),
     # flat spans: 4103-wide rows of 9 in 4 spans of 10240 elements (rows split between two)
     dataclasses.replace(CROSS_ENTROPY.default, block=1024, warps=4, flat_per_sm=1),
+    # programmatic dependent launch: inert without CUDA (the GPU test runs it)
+    dataclasses.replace(CROSS_ENTROPY.default, split_per_sm=0, pdl=True),
 )
-FLAT = FORCED[-1]
+FLAT = FORCED[-2]
 
 
 def _render(cfg, ignore_index: int = -100) -> str:
@@ -90,7 +92,8 @@ def test_sampled_configs_verify_at_every_cpu_shape(tmp_path, dtype, n, seed):
         assert verdict.accepted, (params_of(cfg), verdict.reasons)
 
 
-@pytest.mark.parametrize("cfg", FORCED, ids=["default", "unsplit", "split-unaligned", "flat"])
+@pytest.mark.parametrize("cfg", FORCED,
+                         ids=["default", "unsplit", "split-unaligned", "flat", "pdl"])
 def test_pytorch_semantics_on_every_path(tmp_path, cfg):
     """Ignored rows, another ignore_index, all rows ignored, NaN, huge logits, int32 targets."""
     module = load_candidate(_render(cfg, ignore_index=3), tmp_path)
@@ -196,6 +199,35 @@ def test_flat_spans_match_pytorch(tmp_path, per_sm, n_rows, n_cols):
         assert module.launch_cross_entropy(with_nan, target).isnan() == (target[row] != -100)
 
 
+@pytest.mark.parametrize("row_align", [16, 128])
+@pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16])
+@pytest.mark.parametrize("split", [0, 8])
+def test_every_element_around_an_aligned_body_counts(tmp_path, row_align, dtype, split):
+    """A misaligned row is read as its aligned body plus the elements before it and after its
+    last full line: a spike at the last element before the body, the body's first, its last full
+    line's last, or the first after it must each reach the loss."""
+    cfg = dataclasses.replace(CROSS_ENTROPY.default, block=1024, warps=4, row_align=row_align,
+                              split_per_sm=split)
+    module = load_candidate(_render(cfg), tmp_path)
+    n_rows, n_cols = 12, 4103
+    size = n_rows * n_cols
+    buffer = torch.empty(size + 128, dtype=dtype)
+    base = (-buffer.data_ptr() % 128) // buffer.element_size()  # a 128-byte aligned base
+    logits = buffer[base:base + size].view(n_rows, n_cols)
+    logits.copy_(torch.randn(n_rows, n_cols, generator=torch.Generator().manual_seed(0)))
+    align = max(row_align, 16) // logits.element_size()
+    for row in range(n_rows):
+        head = (align - row * n_cols % align) % align  # elements before the row's body
+        limit = (n_cols - head) // align * align  # the body's elements in full lines
+        col = (head - 1, head, head + limit - 1, head + limit)[row % 4]
+        logits[row, min(max(col, 0), n_cols - 1)] = 30.0
+    target = torch.zeros(n_rows, dtype=torch.long)
+    got = module.launch_cross_entropy(logits, target).float()
+    want = F.cross_entropy(logits.float(), target)
+    torch.testing.assert_close(got, want, rtol=2e-2 if dtype == torch.bfloat16 else 1e-5,
+                               atol=1e-3)
+
+
 def test_wrong_candidate_is_rejected(tmp_path):
     """Right per-row losses, mean over every row instead of the rows that count."""
     task = tasks.load(ROOT / "tasks" / "cross_entropy.py")
@@ -208,8 +240,9 @@ def test_wrong_candidate_is_rejected(tmp_path):
 @pytest.mark.gpu
 @pytest.mark.parametrize("cfg", [CROSS_ENTROPY.default,
                                  dataclasses.replace(FLAT, block=2048, warps=8, flat_per_sm=4),
-                                 dataclasses.replace(CROSS_ENTROPY.default, row_align=128)],
-                         ids=["default", "flat", "line-starts"])
+                                 dataclasses.replace(CROSS_ENTROPY.default, row_align=128),
+                                 dataclasses.replace(CROSS_ENTROPY.default, pdl=True)],
+                         ids=["default", "flat", "line-starts", "pdl"])
 def test_is_correct_at_the_gpu_shapes(tmp_path, cfg):
     task = tasks.load(ROOT / "tasks" / "cross_entropy.py")
     verifier = Verifier("gpu", tmp_path)
