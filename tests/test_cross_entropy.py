@@ -18,6 +18,8 @@ from verifier.core import Verifier, load_candidate
 from verifier.worker import detect_mode
 
 CROSS_ENTROPY = get_template("cross_entropy")
+# flat spans: 4103-wide rows of 9 in 4 spans of 10240 elements (rows split between two)
+FLAT = dataclasses.replace(CROSS_ENTROPY.default, block=1024, warps=4, flat_per_sm=1)
 # The interpreter has 4 SMs: the default splits the vocabulary of up to 7 rows; these force the
 # unsplit path everywhere and the split path with unaligned rows and narrow tiles.
 FORCED = (
@@ -25,12 +27,10 @@ FORCED = (
     dataclasses.replace(CROSS_ENTROPY.default, split_per_sm=0, final_block=256, final_warps=1),
     dataclasses.replace(CROSS_ENTROPY.default, block=1024, warps=4, split_per_sm=8,
                         align_rows=False, evict_first=False, num_stages=1),
-    # flat spans: 4103-wide rows of 9 in 4 spans of 10240 elements (rows split between two)
-    dataclasses.replace(CROSS_ENTROPY.default, block=1024, warps=4, flat_per_sm=1),
+    FLAT,
     # programmatic dependent launch: inert without CUDA (the GPU test runs it)
     dataclasses.replace(CROSS_ENTROPY.default, split_per_sm=0, pdl=True),
 )
-FLAT = FORCED[-2]
 
 
 def _render(cfg, ignore_index: int = -100) -> str:
