@@ -5,7 +5,7 @@ set -uo pipefail
 out=${OUT:-/tmp/kzoo-out}
 mkdir -p "$out" bench/results/runs
 dev=$(python3 -c "from verifier.environment import device_label; print(device_label())")
-python3 -m pytest -q -m gpu tests/ -p no:cacheprovider 2>&1 | tail -25 | tee bench/results/runs/gpu-tests-$dev.txt
+OUT="$out" bash bench/gpu_tests.sh 2>&1 | tee bench/results/runs/gpu-tests-$dev.txt
 python3 bench/verifier_corpus.py 2>&1 | tail -30
 KZOO_HOME=$(mktemp -d) python3 -m agent zoo verify --zoo kernel_zoo/entries --json \
     > bench/results/zoo-verify-$dev.json; echo "zoo verify exit $?"
