@@ -186,9 +186,9 @@ SERVED_VARIANTS = {
         dict(block=4096, warps=16, num_stages=4), dict(block=1024, warps=8, num_stages=4),
         # flat spans (GPU rounds 142-145): each program streams an equal span of the logits
         # across row ends, as many programs an SM as their registers let run at once (4 of 8
-        # warps ran in two waves); they took 1024x201028 (1024 rows for 1056 places) in 144-147
-        # us against the row kernel's 182-191 and lost at the task's shapes
-        # (runs/probe-ce-rows-h100-round144.json)
+        # warps ran in two waves); their kernel took 1024x201028 (1024 rows for 1056 places) in
+        # 143.7-146.7 us against the row kernel's 181.9-182.7 and lost at the task's shapes
+        # (runs/probe-ce-rows-h100-round143.json, -round144.json)
         dict(flat_per_sm=3), dict(flat_per_sm=4, warps=4), dict(flat_per_sm=4, block=2048, warps=4),
         dict(flat_per_sm=8, block=1024, warps=4), dict(flat_per_sm=6, block=1024, warps=4),
         # the mean over 4096 rows in one step
