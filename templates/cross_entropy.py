@@ -7,7 +7,10 @@ result of the logits' dtype, F.cross_entropy's reduction="mean" (all rows ignore
 
 Each row's log-sum-exp is computed online in ONE read of the row: every lane keeps a running max m
 and a sum s of exp(x - m), and one exp per element suffices, exp(-|x - m|), which is either the new
-term (x <= m) or the factor that rescales the old sum (x > m). Full `block`-wide tiles load unmasked
+term (x <= m) or the factor that rescales the old sum (x > m). With `vector_max` a lane is instead one
+thread's 16-byte vector: its max over the vector first, then one exp2 (flushing results below
+2^-126 to 0) and one add per element against it, and one rescale per vector, about 5 instructions
+an element where the exp(-|x - m|) step takes 12 or more. Full `block`-wide tiles load unmasked
 with `warps` warps, `num_stages` deep; one masked tile ends the row; `align_rows` reads rows whose
 stride breaks 16-byte alignment (a vocabulary of 50257, say) from the next `row_align`-byte line
 (16 or 128 bytes), the few elements around the aligned body apart. Ignored rows are never read.
@@ -46,6 +49,7 @@ class CrossEntropyConfig:
     flat_per_sm: int
     row_align: int
     pdl: bool
+    vector_max: bool
 
 
 SPACE = (
@@ -60,12 +64,13 @@ SPACE = (
     Param("flat_per_sm", (0, 1, 2, 3, 4, 6, 8), legacy=0),
     Param("row_align", (16, 128), legacy=16),
     Param("pdl", (False, True), legacy=False),
+    Param("vector_max", (False, True), legacy=False),
 )
 
 DEFAULT = CrossEntropyConfig(
     block=4096, warps=8, num_stages=2, split_per_sm=2, align_rows=True, evict_first=True,
     final_block=1024, final_warps=4, flat_per_sm=0, row_align=16,
-    pdl=False,
+    pdl=False, vector_max=False,
 )
 
 
@@ -80,6 +85,9 @@ def constraints(cfg: CrossEntropyConfig) -> list[str]:
     if cfg.num_stages * cfg.block * 4 > SHARED_MEMORY_BUDGET:
         problems.append(f"{cfg.num_stages} stages of a {cfg.block}-wide tile exceed "
                         f"{SHARED_MEMORY_BUDGET // 1024} KiB of shared memory")
+    if cfg.vector_max and cfg.block < 32 * cfg.warps * 8:
+        problems.append("vector_max needs a 16-byte vector (8 16-bit elements) for every thread "
+                        f"of the tile: block >= {32 * cfg.warps * 8} at {cfg.warps} warps")
     final_per_thread = cfg.final_block // (32 * cfg.final_warps)
     if final_per_thread > MAX_VALUES_PER_THREAD:
         problems.append(f"the final kernel's {cfg.final_block}-row step holds {final_per_thread} "

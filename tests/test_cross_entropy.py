@@ -30,6 +30,10 @@ FORCED = (
     FLAT,
     # programmatic dependent launch: inert without CUDA (the GPU test runs it)
     dataclasses.replace(CROSS_ENTROPY.default, split_per_sm=0, pdl=True),
+    # lanes of one 16-byte vector each, split and unsplit, aligned rows from 128-byte lines
+    dataclasses.replace(CROSS_ENTROPY.default, vector_max=True),
+    dataclasses.replace(CROSS_ENTROPY.default, vector_max=True, split_per_sm=0, row_align=128,
+                        block=2048, warps=8),
 )
 
 
@@ -65,6 +69,8 @@ def test_constraints_prune_before_compiling():
     # Past the edge of today's space: keeps a widened one honest.
     thin = dataclasses.replace(CROSS_ENTROPY.default, final_block=128, final_warps=8)
     assert any("smaller than one row" in p for p in CROSS_ENTROPY.violations(thin))
+    narrow = dataclasses.replace(CROSS_ENTROPY.default, block=1024, warps=8, vector_max=True)
+    assert any("vector_max" in p for p in CROSS_ENTROPY.violations(narrow))
 
 
 def test_missing_render_variable_fails_loudly():
@@ -93,7 +99,8 @@ def test_sampled_configs_verify_at_every_cpu_shape(tmp_path, dtype, n, seed):
 
 
 @pytest.mark.parametrize("cfg", FORCED,
-                         ids=["default", "unsplit", "split-unaligned", "flat", "pdl"])
+                         ids=["default", "unsplit", "split-unaligned", "flat", "pdl", "vector",
+                              "vector-unsplit"])
 def test_pytorch_semantics_on_every_path(tmp_path, cfg):
     """Ignored rows, another ignore_index, all rows ignored, NaN, huge logits, int32 targets."""
     module = load_candidate(_render(cfg, ignore_index=3), tmp_path)
@@ -137,15 +144,16 @@ def _launched(module, options: list | None = None) -> list[str]:
     return names
 
 
+@pytest.mark.parametrize("vector_max", [False, True])
 @pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16])
 @pytest.mark.parametrize("n_rows,n_cols,split", [(9, 4103, 0), (5, 3001, 0), (3, 50257, 8),
                                                   (4, 4104, 0)])
-def test_rows_read_from_line_starts(tmp_path, dtype, n_rows, n_cols, split):
+def test_rows_read_from_line_starts(tmp_path, dtype, n_rows, n_cols, split, vector_max):
     """row_align=128: a row that breaks 16-byte alignment reads its body from a 128-byte line,
     up to a line's elements before it and after its last full line apart (split rows too); rows
     16-byte aligned (4104 wide) are read as they are."""
     cfg = dataclasses.replace(CROSS_ENTROPY.default, block=1024, warps=4, row_align=128,
-                              split_per_sm=split)
+                              split_per_sm=split, vector_max=vector_max)
     module = load_candidate(_render(cfg), tmp_path)
     options: list = []
     _launched(module, options)
@@ -199,15 +207,17 @@ def test_flat_spans_match_pytorch(tmp_path, per_sm, n_rows, n_cols):
         assert module.launch_cross_entropy(with_nan, target).isnan() == (target[row] != -100)
 
 
+@pytest.mark.parametrize("vector_max", [False, True])
 @pytest.mark.parametrize("row_align", [16, 128])
 @pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16])
 @pytest.mark.parametrize("split", [0, 8])
-def test_every_element_around_an_aligned_body_counts(tmp_path, row_align, dtype, split):
+def test_every_element_around_an_aligned_body_counts(tmp_path, row_align, dtype, split,
+                                                     vector_max):
     """A misaligned row is read as its aligned body plus the elements before it and after its
     last full line: a spike at the last element before the body, the body's first, its last full
     line's last, or the first after it must each reach the loss."""
     cfg = dataclasses.replace(CROSS_ENTROPY.default, block=1024, warps=4, row_align=row_align,
-                              split_per_sm=split)
+                              split_per_sm=split, vector_max=vector_max)
     module = load_candidate(_render(cfg), tmp_path)
     n_rows, n_cols = 12, 4103
     size = n_rows * n_cols
@@ -241,8 +251,10 @@ def test_wrong_candidate_is_rejected(tmp_path):
 @pytest.mark.parametrize("cfg", [CROSS_ENTROPY.default,
                                  dataclasses.replace(FLAT, block=2048, warps=8, flat_per_sm=4),
                                  dataclasses.replace(CROSS_ENTROPY.default, row_align=128),
-                                 dataclasses.replace(CROSS_ENTROPY.default, pdl=True)],
-                         ids=["default", "flat", "line-starts", "pdl"])
+                                 dataclasses.replace(CROSS_ENTROPY.default, pdl=True),
+                                 dataclasses.replace(CROSS_ENTROPY.default, vector_max=True,
+                                                     row_align=128, block=2048)],
+                         ids=["default", "flat", "line-starts", "pdl", "vector"])
 def test_is_correct_at_the_gpu_shapes(tmp_path, cfg):
     task = tasks.load(ROOT / "tasks" / "cross_entropy.py")
     verifier = Verifier("gpu", tmp_path)
