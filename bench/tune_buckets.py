@@ -127,6 +127,22 @@ VARIANTS = {
         dict(col_block_inner=32, col_tile_elems=4096, col_warps=8, split_per_sm=0, num_stages=4),
         dict(col_block_inner=128, col_tile_elems=4096, col_warps=8, split_per_sm=0, num_stages=4),
         dict(col_block_inner=64, col_tile_elems=4096, col_warps=8, split_per_sm=1, num_stages=4),
+        # the column argmax keeps a value and an index per lane: 94 registers at 64x64 tiles of 8
+        # warps (two programs an SM; amax's same kernel 40), so fewer lanes a thread, and
+        # 128-column blocks (96.3 us at 32x4096x1024 in round 134, but 64 programs at 8192-wide
+        # rows unsplit) split to fill the SMs
+        dict(col_block_inner=64, col_tile_elems=2048, col_warps=8, split_per_sm=0, num_stages=4),
+        dict(col_block_inner=64, col_tile_elems=2048, col_warps=4, split_per_sm=0, num_stages=4),
+        dict(col_block_inner=128, col_tile_elems=4096, col_warps=8, split_per_sm=1, num_stages=4),
+        dict(col_block_inner=128, col_tile_elems=2048, col_warps=8, split_per_sm=1, num_stages=4),
+        dict(col_block_inner=128, col_tile_elems=8192, col_warps=16, split_per_sm=1, num_stages=3),
+        # round 155: 2048-element tiles of 4 warps took 32x4096x1024 in 93.2 us against the
+        # served 98.0, unsplit (69.8 against 54.7 at 8192x8192): split where programs are few
+        dict(col_block_inner=64, col_tile_elems=2048, col_warps=4, split_per_sm=1, num_stages=4),
+        dict(col_block_inner=64, col_tile_elems=2048, col_warps=4, split_per_sm=2, num_stages=4),
+        dict(col_block_inner=64, col_tile_elems=2048, col_warps=4, split_per_sm=4, num_stages=4),
+        dict(col_block_inner=64, col_tile_elems=2048, col_warps=4, split_per_sm=1, num_stages=3),
+        dict(col_block_inner=64, col_tile_elems=1024, col_warps=2, split_per_sm=1, num_stages=4),
     ],
 }
 
@@ -200,6 +216,11 @@ SERVED_VARIANTS = {
         # the mean kernel launched while the row kernel's last programs run (programmatic
         # dependent launch, sm_90; GPU round 153)
         dict(pdl=True), dict(pdl=True, final_block=4096),
+        # lanes of one 16-byte vector each: the vector's max first, then one exp2 and one add an
+        # element (the row kernel's loop from 12 or more instructions an element to about 5, by
+        # an offline sm_90 compile)
+        dict(vector_max=True), dict(vector_max=True, pdl=True), dict(vector_max=True, warps=4),
+        dict(vector_max=True, block=4096),
     ],
 }
 
