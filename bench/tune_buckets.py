@@ -127,8 +127,8 @@ VARIANTS = {
         dict(col_block_inner=32, col_tile_elems=4096, col_warps=8, split_per_sm=0, num_stages=4),
         dict(col_block_inner=128, col_tile_elems=4096, col_warps=8, split_per_sm=0, num_stages=4),
         dict(col_block_inner=64, col_tile_elems=4096, col_warps=8, split_per_sm=1, num_stages=4),
-        # the column argmax keeps a value and an index per lane: 94 registers at 64x64 tiles of 8
-        # warps (two programs an SM; amax's same kernel 40), so fewer lanes a thread, and
+        # the column argmax keeps a value and an index per lane (at 64x64 tiles of 8 warps its
+        # registers fit fewer programs an SM than amax's same kernel): fewer lanes a thread, and
         # 128-column blocks (96.3 us at 32x4096x1024 in round 134, but 64 programs at 8192-wide
         # rows unsplit) split to fill the SMs
         dict(col_block_inner=64, col_tile_elems=2048, col_warps=8, split_per_sm=0, num_stages=4),
