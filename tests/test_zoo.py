@@ -608,6 +608,13 @@ def test_bucket_names_and_distance():
     assert buckets.bucket_of("cross_entropy", (4099, 50257)) == "rows_gt_1024"
     assert buckets.bucket_of("cross_entropy", (64, 128256)) == "rows_le_1024"
     assert buckets.pick("cross_entropy", "rows_le_1024", ["any", "rows_gt_1024"]) == "any"
+    # the gated units by their rows' width; their entries up to swiglu 1.2.0 and geglu 1.3.0 hold
+    # "any" only, which serves both buckets
+    for op in ("swiglu", "geglu"):
+        assert buckets.bucket_names(op) == ("any", "cols_le_4096", "cols_gt_4096")
+        assert buckets.bucket_of(op, (4099, 3001)) == "cols_le_4096"
+        assert buckets.bucket_of(op, (16, 16384)) == "cols_gt_4096"
+        assert buckets.pick(op, "cols_gt_4096", ["any"]) == "any"
     assert buckets.bucket_of("layernorm", (4, 4096)) == "any"
     softmax = buckets.scheme("softmax")
     assert softmax is not None
