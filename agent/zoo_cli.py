@@ -88,6 +88,9 @@ def add_zoo_parser(subparsers: Any) -> None:
     )
     verify.add_argument("op", metavar="OP", nargs="?", help="only this op's entries")
     verify.add_argument("--version", metavar="V", help="only this version (needs OP)")
+    verify.add_argument("--newest", action="store_true",
+                        help="only each op's newest version in each zoo layer: what "
+                        "kernel_zoo.ops serves (older versions were checked when promoted)")
     verify.add_argument("--dtype", metavar="D", choices=("float32", "bfloat16", "float16"),
                         help="only the configs of this dtype (float32, bfloat16 or float16); files "
                         "are all hashed")
@@ -559,12 +562,29 @@ def _config_status(result: dict[str, Any], mode: str) -> str:
     return f"WRONG at {verdict.get('stage')}: {reasons}"
 
 
+def _newest_only(entries: list) -> list:
+    """Of each op, per zoo layer, the newest version (broken manifests kept: they are reported)."""
+    newest: dict[tuple, Any] = {}
+    for entry in entries:
+        if isinstance(entry, store.ZooError):
+            continue
+        key = (entry.op, entry.zoo)
+        held = newest.get(key)
+        if held is None or store.parse_version(entry.version) > store.parse_version(held.version):
+            newest[key] = entry
+    return [e for e in entries if isinstance(e, store.ZooError) or newest[(e.op, e.zoo)] is e]
+
+
 def _verify(args: argparse.Namespace) -> int:
     zoo_dirs = _zoo_dirs(args)
     if args.version is not None and args.op is None:
         raise store.ZooError("--version needs OP")
+    if args.version is not None and args.newest:
+        raise store.ZooError("--version and --newest name different entries: give one")
     report = sys.stderr if args.json else sys.stdout
     entries = list(store.iter_entries(zoo_dirs, op=args.op, version=args.version))
+    if args.newest:
+        entries = _newest_only(entries)
     if not entries and args.op is not None:
         # raises the usage error that names the ops and versions there are
         store.find_entry(args.op, args.version, zoo_dirs)
