@@ -168,7 +168,9 @@ def compile_launches(launched: list) -> list[dict]:
         types, consts, divisible = {}, {}, []
         for i, param in enumerate(kernel.params):
             if param.is_constexpr:
-                consts[param.name] = kwargs[param.name]
+                # launches recorded on CPU tensors pass ON_GPU=False (the interpreter's path);
+                # compiled for sm_90, a kernel takes its GPU path (inline PTX, say)
+                consts[param.name] = True if param.name == "ON_GPU" else kwargs[param.name]
                 continue
             value = args[i]
             if isinstance(value, torch.Tensor):

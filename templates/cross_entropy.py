@@ -67,10 +67,13 @@ SPACE = (
     Param("vector_max", (False, True), legacy=False),
 )
 
+# vector_max on since GPU round 155, where it took both row buckets' served configs from 143.4 to
+# 136.4 us at 4099x50257 and from 31.2/15.7 to 27.9/13.3 us at 1024x32000 and 64x128256
+# (bench/results/runs/tune-buckets-h100-round155-cross-entropy.json)
 DEFAULT = CrossEntropyConfig(
     block=4096, warps=8, num_stages=2, split_per_sm=2, align_rows=True, evict_first=True,
     final_block=1024, final_warps=4, flat_per_sm=0, row_align=16,
-    pdl=False, vector_max=False,
+    pdl=False, vector_max=True,
 )
 
 

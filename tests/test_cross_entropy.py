@@ -30,10 +30,12 @@ FORCED = (
     FLAT,
     # programmatic dependent launch: inert without CUDA (the GPU test runs it)
     dataclasses.replace(CROSS_ENTROPY.default, split_per_sm=0, pdl=True),
-    # lanes of one 16-byte vector each, split and unsplit, aligned rows from 128-byte lines
-    dataclasses.replace(CROSS_ENTROPY.default, vector_max=True),
-    dataclasses.replace(CROSS_ENTROPY.default, vector_max=True, split_per_sm=0, row_align=128,
-                        block=2048, warps=8),
+    # lanes of one element each (the default's lanes are 16-byte vectors), split and unsplit;
+    # the default's vectors unsplit, aligned rows from 128-byte lines
+    dataclasses.replace(CROSS_ENTROPY.default, vector_max=False),
+    dataclasses.replace(CROSS_ENTROPY.default, vector_max=False, split_per_sm=0),
+    dataclasses.replace(CROSS_ENTROPY.default, split_per_sm=0, row_align=128, block=2048,
+                        warps=8),
 )
 
 
@@ -69,7 +71,7 @@ def test_constraints_prune_before_compiling():
     # Past the edge of today's space: keeps a widened one honest.
     thin = dataclasses.replace(CROSS_ENTROPY.default, final_block=128, final_warps=8)
     assert any("smaller than one row" in p for p in CROSS_ENTROPY.violations(thin))
-    narrow = dataclasses.replace(CROSS_ENTROPY.default, block=1024, warps=8, vector_max=True)
+    narrow = dataclasses.replace(CROSS_ENTROPY.default, block=1024, warps=8)
     assert any("vector_max" in p for p in CROSS_ENTROPY.violations(narrow))
 
 
@@ -99,8 +101,8 @@ def test_sampled_configs_verify_at_every_cpu_shape(tmp_path, dtype, n, seed):
 
 
 @pytest.mark.parametrize("cfg", FORCED,
-                         ids=["default", "unsplit", "split-unaligned", "flat", "pdl", "vector",
-                              "vector-unsplit"])
+                         ids=["default", "unsplit", "split-unaligned", "flat", "pdl", "scalar",
+                              "scalar-unsplit", "unsplit-line-starts"])
 def test_pytorch_semantics_on_every_path(tmp_path, cfg):
     """Ignored rows, another ignore_index, all rows ignored, NaN, huge logits, int32 targets."""
     module = load_candidate(_render(cfg, ignore_index=3), tmp_path)
@@ -252,9 +254,9 @@ def test_wrong_candidate_is_rejected(tmp_path):
                                  dataclasses.replace(FLAT, block=2048, warps=8, flat_per_sm=4),
                                  dataclasses.replace(CROSS_ENTROPY.default, row_align=128),
                                  dataclasses.replace(CROSS_ENTROPY.default, pdl=True),
-                                 dataclasses.replace(CROSS_ENTROPY.default, vector_max=True,
+                                 dataclasses.replace(CROSS_ENTROPY.default, vector_max=False,
                                                      row_align=128, block=2048)],
-                         ids=["default", "flat", "line-starts", "pdl", "vector"])
+                         ids=["default", "flat", "line-starts", "pdl", "scalar-lanes"])
 def test_is_correct_at_the_gpu_shapes(tmp_path, cfg):
     task = tasks.load(ROOT / "tasks" / "cross_entropy.py")
     verifier = Verifier("gpu", tmp_path)
