@@ -7,13 +7,14 @@ result of the logits' dtype, F.cross_entropy's reduction="mean" (all rows ignore
 
 Each row's log-sum-exp is computed online in ONE read of the row: every lane keeps a running max m
 and a sum s of exp(x - m), and one exp per element suffices, exp(-|x - m|), which is either the new
-term (x <= m) or the factor that rescales the old sum (x > m). With `vector_max` a lane is instead one
-thread's 16-byte vector: its max over the vector first, then one exp2 (flushing results below
-2^-126 to 0) and one add per element against it, and one rescale per vector, about 5 instructions
-an element where the exp(-|x - m|) step takes 12 or more. Full `block`-wide tiles load unmasked
-with `warps` warps, `num_stages` deep; one masked tile ends the row; `align_rows` reads rows whose
-stride breaks 16-byte alignment (a vocabulary of 50257, say) from the next `row_align`-byte line
-(16 or 128 bytes), the few elements around the aligned body apart. Ignored rows are never read.
+term (x <= m) or the factor that rescales the old sum (x > m). With `vector_max` (the default) a
+lane is instead one thread's 16-byte vector: its max over the vector first, then one exp2
+(flushing results below 2^-126 to 0) and one add per element against it, and one rescale per
+vector, about 5 instructions an element where the exp(-|x - m|) step takes 12 or more. Full
+`block`-wide tiles load unmasked with `warps` warps, `num_stages` deep; one masked tile ends the
+row; `align_rows` reads rows whose stride breaks 16-byte alignment (a vocabulary of 50257, say)
+from the next `row_align`-byte line (16 or 128 bytes), the few elements around the aligned body
+apart. Ignored rows are never read.
 When there are fewer rows than `split_per_sm` programs per SM (64 rows of a 128256 vocabulary,
 say) the vocabulary is split across programs that write a partial (max, sum) each. A second,
 single-program kernel combines the parts, gathers the target logits, and takes the mean over
