@@ -4,7 +4,7 @@
 # `kzoo zoo verify` of cross_entropy 1.8.0 (round 155's vector_max configs) and of any argmax
 # entry promoted here at every GPU shape of their tasks; then the memory-bound table.
 # Outcome (runs/tune-buckets-h100-round156-argmax.json, runs/zoo-verify-h100-round156/,
-# bench/results/memory-bound-h100-graphs.json): 2048-element tiles of 4 warps split two ways took
+# bench/results/memory-bound-h100-graphs.json): 2048-element tiles of 4 warps (split_per_sm 2) took
 # 93.2/54.6/24.3 us against the served 98.1/55.0/24.3: argmax 1.9.0 (inner_dim). cross_entropy
 # 1.8.0 and argmax 1.9.0 correct at every GPU shape. Table: every large shape at 90% of the copy
 # bandwidth or more (4099x50257 cross-entropy 0.92, the column argmax 0.95), geomean 1.235x
