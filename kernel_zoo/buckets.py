@@ -91,11 +91,12 @@ _COLS_OWN = BucketScheme(size_name="cols", axis=-1, bounds=_COLS.bounds, borrow=
 # 4099x50257 in 343 and 155 us against the served config's 352 and 162, and 1024x32000 and
 # 64x128256 in 33.2 and 17.7 against 32.4 and 16.4). A bucket without a config takes "any".
 _CE_ROWS = BucketScheme(size_name="rows", axis=-2, bounds=(1024,))
-# The gated units (SwiGLU, GeGLU) by their rows' width: the kernel streams both inputs as one flat
-# run of tiles, and the best tile differs between a few million elements and hundreds of millions
-# (GPU round 147: GeGLU in 1024-element tiles of 4 warps took 8192x16384 and 4096x10240 in
-# 260.1 and 81.5 us against the served 2048-element tiles' 263.4 and 83.6, but 4099x3001 in 26.8
-# against 25.9). A bucket without a config takes "any".
+# The gated units (SwiGLU, GeGLU) by their rows' width, which at the tasks' shapes tells the odd
+# mid-sized call (4099x3001, flat tiles across row ends) from the LLM widths (GPU round 147: GeGLU
+# in 1024-element tiles of 4 warps took 8192x16384 and 4096x10240 in 260.1 and 81.5 us against
+# the served 2048-element tiles' 263.4 and 83.6, but 4099x3001 in 26.8 against 25.9). A decode
+# step's 16 rows fall with the wide rows (round 161: there the 1024-element tiles lost, 5.6
+# against 5.1 us). A bucket without a config takes "any".
 _GLU_COLS = BucketScheme(size_name="cols", axis=-1, bounds=(4096,))
 SCHEMES: dict[str, BucketScheme] = {
     "softmax": _COLS, "log_softmax": _COLS, "matmul": _ROWS, "cross_entropy": _CE_ROWS,
