@@ -1,6 +1,8 @@
 """The GEMM matcher: one matmul (x @ w, torch.matmul/mm/bmm, addmm, F.linear) whose operands are
 forward arguments or Model parameters, possibly transposed (`.t()`, `.T`, `.mT`,
-`transpose(-2, -1)`), followed by a pointwise chain (bias, activation, scale, residual).
+`transpose(-2, -1)`), followed by a pointwise chain (bias, activation, scale, residual) and,
+last, optionally a LayerNorm or RMSNorm of the last dim (the template's `row_norm`: its weight
+and bias become "row" inputs after the chain's).
 
 The chain becomes the gemm template's epilogue: an expression tree in templates/pointwise.py's
 format whose leaf ["acc"] is the fp32 matmul result; its other operands are "row" (a bias over N),
@@ -20,7 +22,7 @@ import torch
 import torch.fx
 import torch.nn.functional as F
 
-from agent.plan import Graph, PointwiseExpr, _arg, _is
+from agent.plan import Graph, PointwiseExpr, _arg, _is, _norm_node
 
 _MATMUL_FUNCTIONS = (operator.matmul, torch.matmul, torch.mm, torch.bmm)
 _MATMUL_METHODS = ("matmul", "mm", "bmm")
@@ -113,6 +115,14 @@ def match_gemm(graph: Graph) -> dict | None:
     out_shape = graph.shape(node)
     if out_shape is None or graph.shape(outputs[0]) != out_shape:
         return None
+    # a LayerNorm or RMSNorm of the last dim, last: the template's row norm, after the epilogue
+    chain_end, norm = outputs[0], _norm_node(graph, outputs[0])
+    if norm is not None:
+        if norm["normalized_ndim"] != 1 or not chain_end.args:
+            return None
+        chain_end = chain_end.args[0]
+        if not isinstance(chain_end, torch.fx.Node):
+            return None
 
     builder = PointwiseExpr(graph, out_shape)
     acc: list = ["acc"] if alpha == 1 else ["mul", ["acc"], ["const", float(alpha)]]
@@ -122,9 +132,23 @@ def match_gemm(graph: Graph) -> dict | None:
             return None
         acc = ["add", acc, term if beta == 1 else ["mul", term, ["const", float(beta)]]]
     builder.substitutes[node.name] = acc
-    epilogue = builder.convert(outputs[0])
+    epilogue = builder.convert(chain_end)
     if epilogue is None or '["acc"]' not in json.dumps(epilogue):
         return None
+    row_norm = None
+    if norm is not None:
+        row_norm = {"kind": norm["kind"], "eps": norm["eps"], "weight": None, "bias": None}
+        for key in ("weight", "bias"):
+            path = norm[f"{key}_path"]
+            if path is None:
+                continue
+            owner, _, name = path.rpartition(".")
+            if tuple(getattr(graph.gm.get_submodule(owner), name).shape) != out_shape[-1:]:
+                return None
+            row_norm[key] = len(builder.inputs)
+            builder.inputs.append({"kind": "row", "source": "param", "path": path})
+        if row_norm["eps"] is not None and not isinstance(row_norm["eps"], (int, float)):
+            return None
 
     op = graph.task.op or ("linear" if kind == "linear" else "matmul")
     params: list[dict] = []
@@ -136,4 +160,5 @@ def match_gemm(graph: Graph) -> dict | None:
     bucket = buckets.bucket_of(op, a_shape)  # matmul: skinny (rows_le_128) or not
     return {"op": op, "family": "gemm", "template": "gemm", "alternatives": (), "bucket": bucket,
             "context": {"op": op, "a": a_spec, "b": b_spec, "epilogue": epilogue,
-                        "inputs": builder.inputs, "params": params}}
+                        "inputs": builder.inputs, "params": params,
+                        **({"row_norm": row_norm} if row_norm else {})}}

@@ -13,6 +13,23 @@ Render context (from the planner, agent.plan_gemm):
   fp32; only the final value is rounded to the output dtype (A's dtype).
 - `inputs`: the epilogue's operands, in pointwise's format (kind + source); `params`: the Model
   parameters ModelNew mirrors (see _model.jinja).
+- `row_norm` (optional): a LayerNorm or RMSNorm of each output row after the epilogue, as
+  `F.layer_norm(y, (N,), w, b, eps)` / `F.rms_norm(y, (N,), w, eps)` of the epilogue's result y
+  rounded to the output dtype (what the Model's norm reads): {"kind": "layer" | "rms", "eps":
+  float (None for RMSNorm: the dtype's epsilon), "weight": i | None, "bias": i | None}, i naming
+  a "row" entry of `inputs` (agent.plan_gemm puts the norm's weight and bias after the chain's).
+  A call runs the GEMM kernel this config picks (writing y), then `_row_norm_kernel` (a program
+  per row, Chan's update over chunks of at most 4096 columns); or, with fuse_norm, where its
+  tiles fit one wave (at most one per SM, `norm_plan`), one cooperative launch of
+  `_gemm_norm_kernel` (pointer loads, this config's tiles): each tile stores its rows' partial
+  mean and squared deviations, the tiles of a row block meet in a barrier (an arrival counter
+  per row block, zeroed per call), and each combines the partials and normalizes its own
+  accumulator, so y is never written. Triton's interpreter runs that kernel in two launches
+  (partials, then the tiles again). On an H100 at linear + LayerNorm 1000x1024->3000 (96 tiles)
+  the fused kernel took 28.6-28.7 us against the two kernels' 25.5 (graph replays; eager 24.4;
+  GPU round 169, bench/results/probe-gemm-norm-h100.json): its tile's statistics and
+  normalization run in 8 warps per SM, where the row-norm kernel spreads them over the GPU. So
+  fuse_norm is off in every start, a knob a search may still pick.
 
 A is (..., M, K), B is (..., K, N) after the transposes. Batch dims are flattened to one; a 2-D B
 with a batched A folds A's batch dims into M (a Linear over (batch, seq, K)); equal batch dims
@@ -117,6 +134,9 @@ class GemmConfig:
     odd_tiled: bool = False
     # calls whose tiles a persistent grid covers in one wave (no program loops) run TILED's too
     single_wave_tiled: bool = False
+    # with a row norm (context `row_norm`): a call whose tiles fit one wave runs the GEMM and the
+    # norm in one kernel (off: the GEMM, then a row-norm kernel)
+    fuse_norm: bool = False
 
 
 SPACE = (
@@ -137,10 +157,11 @@ SPACE = (
     Param("skinny_rows", (0, 128)),
     Param("odd_tiled", (False, True)),
     Param("single_wave_tiled", (False, True)),
+    Param("fuse_norm", (False, True)),
 )
 # the knobs a params dict written before them may lack, and the value each then takes
 LATER_KNOBS = {"EPILOGUE_SPLIT": 1, "flatten": False, "gelu_erf_fit": False, "skinny_rows": 0,
-               "odd_tiled": False, "single_wave_tiled": False}
+               "odd_tiled": False, "single_wave_tiled": False, "fuse_norm": False}
 
 # Triton's matmul tutorial and Inductor's H100 mm configs: a 128x256x64 tile, 8 warps, 3 stages
 # (3 * (128*64 + 64*256) * 2 B = 144 KB of shared memory), grouped by 8; one program per tile,
@@ -259,6 +280,39 @@ def _check_operand(name: str, spec: Any, params: Any) -> dict:
     return dict(spec)
 
 
+_ROW_NORM_KEYS = {"kind", "eps", "weight", "bias"}
+
+
+def _check_row_norm(spec: Any, inputs: list[dict]) -> dict | None:
+    """The `row_norm` context checked: None, or {"kind": "layer" | "rms", "eps": float or None
+    (RMSNorm only: the dtype's machine epsilon), "weight": i or None, "bias": i or None (LayerNorm
+    only)}, where i names one of `inputs` of kind "row"."""
+    if spec is None:
+        return None
+    if not isinstance(spec, dict) or set(spec) != _ROW_NORM_KEYS:
+        raise InvalidConfig(f"row_norm must be a dict with keys {sorted(_ROW_NORM_KEYS)}, "
+                            f"got {spec!r:.80}")
+    kind, eps = spec["kind"], spec["eps"]
+    if kind not in ("layer", "rms"):
+        raise InvalidConfig(f"row_norm kind must be 'layer' or 'rms', got {kind!r}")
+    if eps is None and kind == "layer":
+        raise InvalidConfig("row_norm: a LayerNorm needs its eps")
+    if eps is not None and (isinstance(eps, bool) or not isinstance(eps, (int, float))
+                            or not eps >= 0):
+        raise InvalidConfig(f"row_norm eps must be a number >= 0 or None, got {eps!r}")
+    if spec["bias"] is not None and kind == "rms":
+        raise InvalidConfig("row_norm: an RMSNorm has no bias")
+    for key in ("weight", "bias"):
+        index = spec[key]
+        if index is None:
+            continue
+        if (isinstance(index, bool) or not isinstance(index, int)
+                or not 0 <= index < len(inputs) or inputs[index]["kind"] != "row"):
+            raise InvalidConfig(f"row_norm {key} must index an input of kind 'row', got "
+                                f"{index!r}")
+    return {**spec, "eps": None if eps is None else float(eps)}
+
+
 @dataclass(frozen=True)
 class GemmTemplate(Template):
     """Renders with the epilogue compiled to Triton statements over `acc`."""
@@ -276,7 +330,7 @@ class GemmTemplate(Template):
         return list(dict.fromkeys(starts))
 
     def render(self, cfg: Any, **context: Any) -> str:
-        context = {"decode_rows": DECODE_ROWS, **context}
+        context = {"decode_rows": DECODE_ROWS, "row_norm": None, **context}
         if "a" in context and "b" in context:
             op = context.get("op", "missing")
             if not isinstance(op, str) or not op.isidentifier():
@@ -291,7 +345,9 @@ class GemmTemplate(Template):
             rendered = render_expression(epilogue, len(inputs), leaves={"acc": "acc"})
             if "acc" not in rendered.used_leaves:
                 raise InvalidConfig("the epilogue never reads ['acc'], the matmul result")
+            row_norm = _check_row_norm(context.get("row_norm"), inputs)
             context = {**context, "a": a, "b": b, "inputs": inputs, "epilogue": epilogue,
+                       "row_norm": row_norm,
                        "epilogue_lines": rendered.lines, "epilogue_result": rendered.result,
                        "used_inputs": rendered.used_inputs,
                        "epilogue_json": json.dumps(epilogue)}
@@ -307,8 +363,10 @@ class GemmTemplate(Template):
             knob = next((k for k in knobs if getattr(cfg, k)), None)
             if knob is None:
                 continue
+            # a companion fuses a row norm as this config says (companions serve the calls)
             companion = super().render(dataclasses.replace(base, skinny_rows=0, odd_tiled=False,
-                                                           single_wave_tiled=False), **context)
+                                                           single_wave_tiled=False,
+                                                           fuse_norm=cfg.fuse_norm), **context)
             imports, body = prefix_module(companion, prefix)
             parts.append(f"# {knob}: the kernels and launcher of the calls it routes ({prefix})")
             parts += [line for line in imports if line not in lines]

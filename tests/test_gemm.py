@@ -578,3 +578,153 @@ def test_unaligned_rows_are_padded_to_16_bytes_and_the_product_is_unchanged(tmp_
     b = torch.randn(9, 7, dtype=torch.float16)
     torch.testing.assert_close(module.launch_matmul(a, b).float(), a.float() @ b.float(),
                                rtol=2e-3, atol=2e-3)
+
+
+# ---- a GEMM with a row norm (linear + LayerNorm / RMSNorm) --------------------------------------
+
+RMS_LONG_ROWS = '''
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class Model(nn.Module):
+    def __init__(self, d_in, d_out):
+        super().__init__()
+        self.proj = nn.Linear(d_in, d_out, bias=False)
+        self.scale = nn.Parameter(1.0 + 0.5 * torch.randn(d_out))
+
+    def forward(self, x):
+        return F.rms_norm(torch.relu(self.proj(x)) * 2.0, (self.scale.shape[0],), self.scale,
+                          eps=1e-6)
+
+
+d_in, d_out = 8, 4100
+
+
+def get_inputs():
+    return [torch.randn(3, d_in)]
+
+
+def get_init_inputs():
+    return [d_in, d_out]
+
+
+KZOO = {"op": "linear_rms_norm", "shapes": [{"d_in": 64, "d_out": 4100}],
+        "cpu_shapes": [{"d_in": 8, "d_out": 4100}], "dtypes": ["bfloat16", "float32"]}
+'''
+
+
+def test_linear_then_a_norm_plans_one_gemm_with_a_row_norm(tmp_path):
+    """The norm's weight and bias become "row" inputs after the chain's, named by `row_norm`,
+    with its eps; a chain before the norm stays the epilogue."""
+    found = plan(_task("linear_layer_norm"))
+    ctx = found.context
+    assert (found.family, found.template) == ("gemm", "gemm")
+    assert ctx["epilogue"] == ["add", ["acc"], ["input", 0]]
+    assert ctx["row_norm"] == {"kind": "layer", "eps": 1e-5, "weight": 1, "bias": 2}
+    assert [i["path"] for i in ctx["inputs"]] == ["proj.bias", "norm.weight", "norm.bias"]
+    path = tmp_path / "linear_rms_norm.py"
+    path.write_text(RMS_LONG_ROWS)
+    rms = plan(tasks.load(path)).context
+    assert rms["row_norm"] == {"kind": "rms", "eps": 1e-6, "weight": 0, "bias": None}
+    assert rms["epilogue"] == ["mul", ["relu", ["acc"]], ["const", 2.0]]
+
+
+@pytest.mark.parametrize("cfg,route", [
+    # 16x32 tiles: 1x2 tiles at 7x24->40, one wave of the interpreter's 4 "SMs": fused (two
+    # launches there), two tiles' partials combined per row
+    (dataclasses.replace(SMALL, BLOCK_M=16, fuse_norm=True), "fused"),
+    (dataclasses.replace(SMALL, BLOCK_M=16), "config: fuse_norm is off"),
+    (dataclasses.replace(SMALL, BLOCK_M=16, persistent=1, fuse_norm=True), "fused"),
+    # DEFAULT with its companions: 7x24->40 is skinny, the companion fuses as the config says
+    (dataclasses.replace(DEFAULT, skinny_rows=128, odd_tiled=True, single_wave_tiled=True,
+                         fuse_norm=True), "fused"),
+], ids=["fused", "two-kernels", "fused-persistent-config", "default-companions"])
+@pytest.mark.parametrize("dtype", ["bfloat16", "float32"])
+def test_linear_layer_norm_is_verified_correct_on_both_paths(verifier, tmp_path, cfg, route,
+                                                              dtype):
+    found = plan(_task("linear_layer_norm"))
+    source = GEMM.render(cfg, **found.context)
+    module = _load(source, tmp_path)
+    plan_of = module._skinny_norm_plan if cfg.skinny_rows else module.norm_plan
+    assert plan_of(torch.empty(1, 7, 24), torch.empty(1, 24, 40)) == route
+    verdict = verifier.verify(_task("linear_layer_norm"), source, dtype)
+    assert verdict.accepted, verdict.reasons
+
+
+def test_more_tiles_than_a_wave_take_the_two_kernels(tmp_path):
+    """40x72 in 16x32 tiles is 9 tiles for the interpreter's 4 "SMs": the GEMM, then the row-norm
+    kernel, even with fuse_norm on; both paths agree with PyTorch."""
+    module = _load(GEMM.render(dataclasses.replace(SMALL, BLOCK_M=16, fuse_norm=True),
+                               **plan(_task("linear_layer_norm")).context), tmp_path)
+    assert "more than one wave" in module.norm_plan(torch.empty(1, 40, 24), torch.empty(1, 24, 72))
+    torch.manual_seed(0)
+    for m in (7, 40):
+        x, w, b = torch.randn(m, 24), torch.randn(72, 24), torch.randn(72)
+        nw, nb = torch.randn(72), torch.randn(72)
+        got = module.launch_linear_layer_norm(x, w, b, nw, nb)
+        want = F.layer_norm(F.linear(x, w, b), (72,), nw, nb)
+        torch.testing.assert_close(got, want, rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("fuse", [False, True])
+def test_rms_norm_of_long_rows_is_verified_correct(verifier, tmp_path, fuse):
+    """RMSNorm (no bias) of rows of 4100: fused with fuse_norm, else the row-norm kernel's
+    chunked loop (rows over 4096)."""
+    path = tmp_path / "linear_rms_norm.py"
+    path.write_text(RMS_LONG_ROWS)
+    task = tasks.load(path)
+    # 16x2048 tiles: 3 for the interpreter's 4 "SMs" (fused); 16x512: 9 (the two kernels)
+    cfg = dataclasses.replace(SMALL, BLOCK_M=16, BLOCK_N=2048 if fuse else 512, BLOCK_K=8,
+                              num_warps=8, fuse_norm=fuse)
+    for dtype in task.dtypes:
+        verdict = verifier.verify(task, GEMM.render(cfg, **plan(task).context), dtype)
+        assert verdict.accepted, (dtype, verdict.reasons)
+
+
+@pytest.mark.parametrize("fuse", [False, True])
+def test_a_wrong_row_norm_is_rejected(verifier, fuse):
+    """The norm's weight and bias swapped: the verifier must say no, on either path."""
+    ctx = plan(_task("linear_layer_norm")).context
+    cfg = dataclasses.replace(SMALL, BLOCK_M=16, fuse_norm=fuse)
+    verdict = verifier.verify(_task("linear_layer_norm"), GEMM.render(
+        cfg, **{**ctx, "row_norm": {**ctx["row_norm"], "weight": 2, "bias": 1}}), "float32")
+    assert not verdict.accepted
+
+
+@pytest.mark.parametrize("row_norm,match", [
+    ({"kind": "batch", "eps": 1e-5, "weight": None, "bias": None}, "kind"),
+    ({"kind": "layer", "eps": None, "weight": None, "bias": None}, "eps"),
+    ({"kind": "rms", "eps": 1e-6, "weight": None, "bias": 1}, "no bias"),
+    ({"kind": "layer", "eps": 1e-5, "weight": 7, "bias": None}, "weight"),
+    ({"kind": "layer", "eps": 1e-5}, "keys"),
+])
+def test_render_refuses_a_bad_row_norm(row_norm, match):
+    ctx = plan(_task("linear_layer_norm")).context
+    with pytest.raises(InvalidConfig, match=match):
+        GEMM.render(SMALL, **{**ctx, "row_norm": row_norm})
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("cfg", [
+    dataclasses.replace(TILED, fuse_norm=True),
+    dataclasses.replace(TILED, BLOCK_M=256, BLOCK_N=128, fuse_norm=True),
+    dataclasses.replace(DEFAULT, skinny_rows=128, odd_tiled=True, single_wave_tiled=True,
+                        fuse_norm=True),
+    dataclasses.replace(DEFAULT, skinny_rows=128, odd_tiled=True, single_wave_tiled=True),
+], ids=["tiled-fused", "256x128-fused", "default-companions-fused", "default-companions"])
+def test_linear_layer_norm_is_correct_on_the_gpu(verifier, tmp_path, cfg):
+    """At 1000x1024->3000 (96 of the 128x256 tiles for an H100's 132 SMs) the fused kernel's
+    tiles meet in one cooperative launch; at 8192x4096->4096 the GEMM and the row-norm kernel run.
+    Every GPU shape and seed of the task, in every dtype, through the verifier."""
+    task = _task("linear_layer_norm")
+    source = GEMM.render(cfg, **plan(task).context)
+    module = _load(source, tmp_path)
+    x = torch.empty(1, 1000, 1024, device="cuda", dtype=torch.bfloat16)
+    w = torch.empty(1, 1024, 3000, device="cuda", dtype=torch.bfloat16)
+    norm_plan = module._tiled_norm_plan if cfg.odd_tiled else module.norm_plan
+    assert norm_plan(x, w) == ("fused" if cfg.fuse_norm else "config: fuse_norm is off")
+    for dtype in task.dtypes:
+        verdict = verifier.verify(task, source, dtype, time=False)
+        assert verdict.accepted, (dtype, verdict.reasons)
