@@ -61,6 +61,9 @@ def main() -> None:
     task.apply_shape(SHAPE)
     found = plan(task)
     composite = found.composite
+    if composite is None:
+        sys.exit("linear + LayerNorm now plans as one GEMM with a row norm (bench/"
+                 "probe_gemm_norm.py); this probe timed its composed plan (GPU rounds 157-158)")
     (gemm, gemm_context), (norm, norm_context) = composite.groups
     torch.manual_seed(0)
     with torch.device(device):
