@@ -178,8 +178,13 @@ def compile_launches(launched: list) -> list[dict]:
                 divisible.append(param.name)
             elif isinstance(value, float):
                 types[param.name] = "fp32"
+            elif value == 1:
+                # Triton's launcher makes an int equal to 1 a constant (a unit stride, say):
+                # typed as a runtime int instead, a GEMM's column-major B loads 2 bytes at a
+                # time and its K loop is not pipelined, which the real launch never compiles
+                consts[param.name] = 1
             else:
-                types[param.name] = "i32"
+                types[param.name] = "i32" if -2**31 <= value < 2**31 else "i64"
                 if value % 16 == 0:
                     divisible.append(param.name)
         options = SimpleNamespace(num_warps=kwargs.get("num_warps", 4),

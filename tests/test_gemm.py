@@ -580,6 +580,33 @@ def test_unaligned_rows_are_padded_to_16_bytes_and_the_product_is_unchanged(tmp_
                                rtol=2e-3, atol=2e-3)
 
 
+@pytest.mark.parametrize("cfg", [SMALL, dataclasses.replace(SMALL, SPLIT_K=2),
+                                 dataclasses.replace(SMALL, persistent=1)],
+                         ids=["tiled", "split-k", "persistent"])
+def test_outputs_of_any_width_are_stored_through_their_unit(tmp_path, cfg):
+    """The kernels take N and the output's row and batch strides in units of the widest vector
+    (at most 16 bytes) that N aligns to (_output_unit), so that a store at N = 3000 is 16 bytes
+    wide, but never in units that make 32 vectors of a store's row (the slow layout on an
+    H100). Every width, batched too, still gives the product, by the pointer kernel and the
+    descriptor kernel."""
+    ctx = {"op": "matmul", "a": {"source": "arg", "index": 0, "transposed": False},
+           "b": {"source": "arg", "index": 1, "transposed": False}, "params": []}
+    module = _load(GEMM.render(cfg, **ctx), tmp_path)
+    wide = torch.empty(1, 4, 3000, dtype=torch.bfloat16)
+    assert [module._output_unit(wide, cols) for cols in (256, 128, 64)] == [4, 8, 8]
+    assert module._output_unit(wide.float(), 128) == 2  # 4-byte elements: 4 a vector, 32 a row
+    for dtype, n, unit in ((torch.bfloat16, 40, 8), (torch.float32, 44, 4),
+                           (torch.float32, 42, 2), (torch.float16, 41, 1)):
+        assert module._output_unit(torch.empty(3, 20, n, dtype=dtype), module.BLOCK_N) == unit
+        a, b = torch.randn(3, 20, 32, dtype=dtype), torch.randn(3, 32, n, dtype=dtype)
+        want = a.double() @ b.double()
+        torch.testing.assert_close(module.launch_matmul(a, b).double(), want, rtol=1.6e-2,
+                                   atol=1e-2)
+        if n % 8 == 0:  # 16-byte rows: what descriptors need
+            got = module._gemm(a[1], b[1], (), use_tma=True)
+            torch.testing.assert_close(got.double(), want[1], rtol=1.6e-2, atol=1e-2)
+
+
 # ---- a GEMM with a row norm (linear + LayerNorm / RMSNorm) --------------------------------------
 
 RMS_LONG_ROWS = '''
