@@ -5,7 +5,7 @@
 # timer (56.4 us against 25.1), while its kernels took 15.4 + 5.4 us against eager's 15.8 + 9.8:
 # the host (130 us a call by compose's profile, eager 72) outlasts the L2 flush the timer queues
 # before each call.
-# Outcome (bench/results/host-overhead-h100-composed.json): host us a call 130 (DEFAULT), 88
+# Outcome (runs/host-overhead-h100-composed-round175.json): host us a call 130 (DEFAULT), 88
 # (pointers), 171 (with the companions) against eager's 40-58; the verifier's timer 52.7, 25.7
 # and 69.9 us against eager's 25.1.
 set -uo pipefail

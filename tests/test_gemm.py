@@ -695,6 +695,24 @@ def test_more_tiles_than_a_wave_take_the_two_kernels(tmp_path):
         torch.testing.assert_close(got, want, rtol=1e-5, atol=1e-5)
 
 
+def test_repeated_two_kernel_calls_reuse_the_norm_recipe(tmp_path):
+    """A two-kernel call records its row-norm launch by the call's signature; a repeat takes the
+    recipe (no views, checks or unit arithmetic) and still gives the norm of the product, and
+    another shape, or a norm weight with another stride, records its own."""
+    module = _load(GEMM.render(SMALL, **plan(_task("linear_layer_norm")).context), tmp_path)
+    torch.manual_seed(0)
+    w, b = torch.randn(40, 24), torch.randn(40)
+    nw, nb = torch.randn(80)[::2], torch.randn(40)  # a strided weight: its stride is an argument
+    # (input, recipes after it): one a weight layout a shape; the second 7-row input adds none
+    for x, recipes in ((torch.randn(7, 24), 2), (torch.randn(7, 24), 2),
+                       (torch.randn(2, 9, 24), 4)):
+        for weight in (nw, nw.contiguous()):
+            got = module.launch_linear_layer_norm(x, w, b, weight, nb)
+            want = F.layer_norm(F.linear(x, w, b), (40,), weight, nb)
+            torch.testing.assert_close(got, want, rtol=1e-5, atol=1e-5)
+        assert len(module._NORM_RECIPES) == recipes
+
+
 @pytest.mark.parametrize("fuse", [False, True])
 def test_rms_norm_of_long_rows_is_verified_correct(verifier, tmp_path, fuse):
     """RMSNorm (no bias) of rows of 4100: fused with fuse_norm, else the row-norm kernel's
