@@ -77,7 +77,10 @@ def _spy(module, label, stats):
 
 
 def _forced_unfused(module):
-    """`module`'s launcher with norm_plan saying no: the GEMM, then _row_norm_kernel."""
+    """`module`'s launcher with norm_plan saying no: the GEMM, then _row_norm_kernel. `module`
+    must be a copy of its own: a two-kernel call records its norm launch by the call's signature
+    (`_NORM_RECIPES`), which a fused module's later calls of that signature would then take (GPU
+    round 177's fused cells of the three configs with such a twin were so timed on two kernels)."""
     def call(*args):
         saved = module.norm_plan
         module.norm_plan = lambda a3, b3: "forced"
@@ -140,7 +143,8 @@ def main() -> None:
                 calls[name] = fused
                 if plans[name] == "fused" and route is None:
                     calls[name + "/unfused"] = (lambda f: lambda: f(x, p.weight, p.bias, nw,
-                                                                    nb))(_forced_unfused(module))
+                                                                    nb))(
+                        _forced_unfused(load_candidate(source, cache)))
             for name, fn in list(calls.items()):
                 try:
                     out = fn()
