@@ -19,15 +19,17 @@ Render context (from the planner, agent.plan_gemm):
   float (None for RMSNorm: the dtype's epsilon), "weight": i | None, "bias": i | None}, i naming
   a "row" entry of `inputs` (agent.plan_gemm puts the norm's weight and bias after the chain's).
   A call runs the GEMM kernel this config picks (writing y), then `_row_norm_kernel` (a program
-  per row, Chan's update over chunks of at most 4096 columns); or, with fuse_norm, where its
+  per row, Chan's update over chunks of at most 4096 columns; on Hopper a programmatic dependent
+  launch whose programs wait for the GEMM's end, and a repeated call's launch from a recipe by
+  its signature); or, with fuse_norm, where its
   tiles fit one wave (at most one per SM, `norm_plan`), one cooperative launch of
   `_gemm_norm_kernel` (pointer loads, this config's tiles): each tile stores its rows' partial
   mean and squared deviations, the tiles of a row block meet in a barrier (an arrival counter
   per row block, zeroed per call), and each combines the partials and normalizes its own
   accumulator, so y is never written. Triton's interpreter runs that kernel in two launches
   (partials, then the tiles again). On an H100 at linear + LayerNorm 1000x1024->3000 (96 tiles)
-  the fused kernel took 28.6-28.7 us against the two kernels' 25.5 (graph replays; eager 24.4;
-  GPU round 169, bench/results/probe-gemm-norm-h100.json): its tile's statistics and
+  the fused kernel took 27.3 us against the two kernels' 24.3 (graph replays; eager 24.6; GPU
+  round 178, bench/results/probe-gemm-norm-h100.json): its tile's statistics and
   normalization run in 8 warps per SM, where the row-norm kernel spreads them over the GPU. So
   fuse_norm is off in every start, a knob a search may still pick.
 
