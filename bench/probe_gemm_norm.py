@@ -8,8 +8,9 @@ probe renders the plan with each config and times, as CUDA-graph replays (interl
 verifier.timing), the fused call, the same config forced onto the two-kernel path, the GEMM
 without the norm at the template's DEFAULT (no companions: its persistent kernel) followed by
 kernel_zoo.ops.layer_norm, eager PyTorch and torch.compile; the GEMMs alone beside cuBLAS; and two
-timing-only edits of TILED's fused kernel (DIAGNOSTICS). Every output is checked against the float32 reference first, and the chosen
-configs go through the verifier (every GPU shape, seed and dtype of the task). Writes
+timing-only edits of TILED's fused kernel (DIAGNOSTICS). Every output is checked against the
+float32 reference first, and the chosen configs go through the verifier (every GPU shape, seed
+and dtype of the task). Writes
 bench/results/probe-gemm-norm-<device>.json and prints a table.
 
     python bench/probe_gemm_norm.py [--out DIR]
@@ -76,6 +77,15 @@ def _spy(module, label, stats):
         setattr(module, attr, spy)
 
 
+def linear_bias_context(found) -> dict:
+    """linear + LayerNorm's plan context without its row norm: the Linear and its bias (the
+    chain's one input, the Linear's two params), rendered as a plain GEMM."""
+    context = {**found.context, "inputs": found.context["inputs"][:1],
+               "params": found.context["params"][:2]}
+    context.pop("row_norm")
+    return context
+
+
 def _forced_unfused(module):
     """`module`'s launcher with norm_plan saying no: the GEMM, then _row_norm_kernel. `module`
     must be a copy of its own: a two-kernel call records its norm launch by the call's signature
@@ -105,9 +115,7 @@ def main() -> None:
     task = tasks.load(ROOT / "tasks" / "linear_layer_norm.py")
     found = plan(task)
     assert found.template == "gemm" and found.context.get("row_norm"), found
-    plain_context = {**found.context, "inputs": found.context["inputs"][:1],
-                     "params": found.context["params"][:2]}
-    plain_context.pop("row_norm")
+    plain_context = linear_bias_context(found)
     plain = load_candidate(gemm.render(found.template_object().default, **plain_context), cache)
     results, errors, notes, compiled_stats = [], {}, [], {}
     flusher = L2Flusher(device)

@@ -37,6 +37,7 @@ from templates.gemm import TILED  # noqa: E402
 from verifier.core import load_candidate  # noqa: E402
 from verifier.environment import device_label, environment  # noqa: E402
 from verifier.timing import L2Flusher, bench, graphed_where_possible  # noqa: E402
+from probe_gemm_norm import linear_bias_context  # noqa: E402  (bench/ is the script's folder)
 
 SHAPES = ((1000, 1024, 3000), (4000, 1024, 3000), (1000, 1024, 4096))
 # (BLOCK_M, BLOCK_N of one part, PARTS, BLOCK_K, warps, stages)
@@ -126,9 +127,7 @@ def main() -> None:
         sys.exit("bench/probe_gemm_parts.py needs a CUDA GPU: it measures time")
     device = torch.device("cuda")
     found = plan(tasks.load(ROOT / "tasks" / "linear_layer_norm.py"))
-    context = {**found.context, "inputs": found.context["inputs"][:1],
-               "params": found.context["params"][:2]}
-    context.pop("row_norm")
+    context = linear_bias_context(found)
     gemm = get_template("gemm")
     cache = Path(tempfile.mkdtemp())
     templates = {"tiled": dataclasses.replace(TILED),
