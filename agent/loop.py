@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import signal
+import sys
 import threading
 import time
 from dataclasses import dataclass, field
@@ -115,25 +116,39 @@ class _CtrlC:
     ray-project/ray#7734), and a CI run of tests/test_scale.py saw a driver finish all 40 trials
     after one SIGINT.
     Installed only in the main thread and only over Python's default handler (a SIGINT the parent
-    made the process ignore stays ignored)."""
+    made the process ignore stays ignored).
+    Where the interrupt lands in a callback Python cannot raise from (a weakref's, a finalizer's),
+    Python would print it as "Exception ignored" with a traceback; while installed, the handler's
+    unraisable hook drops that one report (the interrupt is remembered and raised again by
+    `check`) and passes every other on (a CI run saw the traceback under the Ctrl-C message)."""
 
     def __init__(self) -> None:
         self.seen = False
         self._previous = None
+        self._previous_hook = None
 
     def _handle(self, signum, frame) -> None:
         self.seen = True
         raise KeyboardInterrupt
 
+    def _unraisable(self, report) -> None:
+        if self.seen and isinstance(report.exc_value, KeyboardInterrupt):
+            return
+        (self._previous_hook or sys.__unraisablehook__)(report)
+
     def install(self) -> None:
         if (threading.current_thread() is threading.main_thread()
                 and signal.getsignal(signal.SIGINT) is signal.default_int_handler):
             self._previous = signal.signal(signal.SIGINT, self._handle)
+            self._previous_hook = sys.unraisablehook
+            sys.unraisablehook = self._unraisable
 
     def restore(self) -> None:
         if self._previous is not None:
             signal.signal(signal.SIGINT, self._previous)
             self._previous = None
+            sys.unraisablehook = self._previous_hook
+            self._previous_hook = None
 
     def check(self) -> None:
         if self.seen:

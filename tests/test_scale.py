@@ -174,3 +174,46 @@ def test_ctrl_c_says_what_the_study_holds_and_how_to_go_on(tmp_path):
     result = json.loads(out.read_text())  # --json still gets what the study holds
     assert result["interrupted"] is True and result["trials"] == completed
     assert result["best"]["params"] and result["best"]["verdict"]["accepted"] is True
+
+
+_SWALLOWED_CTRL_C = r"""
+import os, signal, sys, weakref
+from agent.loop import _CtrlC
+
+ctrl_c = _CtrlC()
+ctrl_c.install()
+
+class Thing:
+    pass
+
+def callback(_ref):  # Ctrl-C lands here: Python cannot raise out of a weakref's callback
+    os.kill(os.getpid(), signal.SIGINT)
+    for _ in range(1000):
+        pass
+
+def failing(_ref):  # another error in a callback: still reported
+    raise ValueError("other")
+
+thing, other = Thing(), Thing()
+refs = [weakref.ref(other, failing), weakref.ref(thing, callback)]
+del other
+del thing
+try:
+    ctrl_c.check()
+except KeyboardInterrupt:
+    print("interrupted")
+ctrl_c.restore()
+assert sys.unraisablehook is sys.__unraisablehook__
+"""
+
+
+def test_ctrl_c_swallowed_by_a_callback_is_raised_again_without_a_traceback(tmp_path):
+    """A Ctrl-C that lands in a weakref callback is remembered and raised by the loop's check, and
+    Python's "Exception ignored" traceback for it is not printed; other reports still are."""
+    run = subprocess.run([sys.executable, "-c", _SWALLOWED_CTRL_C], cwd=ROOT, timeout=120,
+                         env=dict(os.environ, PYTHONPATH=str(ROOT)), capture_output=True,
+                         text=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip() == "interrupted"
+    assert "KeyboardInterrupt" not in run.stderr, run.stderr
+    assert "ValueError: other" in run.stderr  # other reports pass
