@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# GPU round 180 (H100): where the host's microseconds go in a call of the composed linear +
+# LayerNorm candidate (bench/probe_host_parts.py), beside the whole-call host times of
+# bench/host_overhead.py --composed in the same run.
+set -uo pipefail
+export PYTHONUNBUFFERED=1
+export KZOO_HOME=/tmp/kzoo-round180
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+nproc; cat /proc/cpuinfo | grep "model name" | head -1
+mkdir -p "$OUT"
+timeout 240 python3 bench/probe_host_parts.py 2>&1 | tail -40
+cp bench/results/probe-host-parts-*.json "$OUT/" 2>/dev/null
+timeout 240 python3 bench/host_overhead.py --composed 2>&1 | grep "host us/call"
+cp bench/results/host-overhead-*-composed.json "$OUT/" 2>/dev/null
+exit 0

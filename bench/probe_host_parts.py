@@ -1,0 +1,120 @@
+"""Where the host's microseconds go in one call of the composed linear + LayerNorm candidate.
+
+`bench/host_overhead.py --composed` measures a whole call (56-106 us a call on an H100's host in
+rounds 175-178, against eager's 33 us) and profiles it under cProfile, which inflates every
+Python frame. This probe times each layer of a repeated call by itself, unprofiled, with the GPU
+left to run behind (verifier.timing.host_us): the module's forward, its launch function, the
+row-norm call, the GEMM call, the call signature, the output allocations, the two tensor
+descriptors, and each kernel's recorded launch with its arguments built once; and eager's two
+ops beside them. One row per GEMM load path (descriptors, pointers).
+
+    python bench/probe_host_parts.py      # on a CUDA GPU; writes bench/results/probe-host-parts-<device>.json
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import sys
+import tempfile
+from pathlib import Path
+
+import torch
+import torch.nn.functional as F
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from compose import at_shape  # noqa: E402
+from verifier.environment import device_label, environment  # noqa: E402
+from verifier.timing import host_us  # noqa: E402
+
+SHAPE = {"tokens": 1000, "d_in": 1024, "d_out": 3000}
+CALLS = 500
+
+
+def parts(module, ours, model, inputs) -> dict[str, float]:
+    """Host us a call of each layer of `ours` (a ModelNew of the rendered module) at `inputs`."""
+    seen = {}
+    normed = module._normed
+
+    def spy(a, b, extras):
+        seen.update(a=a, b=b, extras=extras)
+        return normed(a, b, extras)
+
+    module._normed = spy
+    ours(*inputs)
+    module._normed = normed
+    a, b, extras = seen["a"], seen["b"], seen["extras"]
+    key = module._signature(a, b, extras, None)
+    gemm_recipe = module._RECIPES[key]
+    n, norm_grid, scalars, norm_kwargs, norm_direct = module._NORM_RECIPES[key]
+    y = module._gemm(a, b, extras, key=key)
+    norm_args = (y.view(-1, n), *module._norm_tensors(extras, y), *scalars)  # y in place
+    epi = list(extras)
+    weight, bias = model.proj.weight, model.proj.bias
+    ln = model.norm
+    x = inputs[0]
+    fns = {
+        "forward": lambda: ours(*inputs),
+        "launch function": lambda: module.launch_linear_layer_norm(
+            x, ours.proj.weight, ours.proj.bias, ours.norm.weight, ours.norm.bias),
+        "_normed": lambda: module._normed(a, b, extras),
+        "_gemm (key given)": lambda: module._gemm(a, b, extras, key=key),
+        "_signature": lambda: module._signature(a, b, extras, None),
+        "torch.empty (output)": lambda: torch.empty(y.shape, dtype=y.dtype, device=y.device),
+        "row-norm launch (args built)": lambda: module._run(
+            module._row_norm_kernel, norm_grid, norm_direct, norm_args, norm_kwargs),
+        "eager F.linear": lambda: F.linear(x, weight, bias),
+        "eager F.layer_norm": lambda: F.layer_norm(y, (n,), ln.weight, ln.bias, ln.eps),
+        "eager Model": lambda: model(*inputs),
+    }
+    if gemm_recipe[0] == "tma":
+        _, out_shape, grid, (a_box, b_box), args, kwargs, direct = gemm_recipe
+        TD = module.TensorDescriptor
+        descs = (TD(a, *a_box), TD(b, *b_box))
+        fns["two TensorDescriptors"] = lambda: (TD(a, *a_box), TD(b, *b_box))
+        fns["GEMM launch (args built)"] = lambda: module._run(
+            module._gemm_tma_kernel, grid, direct, (*descs, y, *epi, *args), kwargs)
+    else:
+        _, out_shape, grid, args, kwargs, ws_shape, tiles, direct = gemm_recipe
+        ws, locks = module._split_buffers(ws_shape, tiles, y)
+        fns["GEMM launch (args built)"] = lambda: module._run(
+            module._gemm_kernel, grid, direct, (a, b, y, ws, locks, *epi, *args), kwargs)
+    return {label: host_us(fn, calls=CALLS, warmup=5, rounds=5) for label, fn in fns.items()}
+
+
+def main() -> None:
+    if not torch.cuda.is_available():
+        sys.exit("bench/probe_host_parts.py measures launches on a CUDA GPU")
+    import tasks
+    from agent.plan import plan
+    from verifier.core import load_candidate
+
+    cache = Path(tempfile.mkdtemp(prefix="kzoo-host-parts-"))
+    task = tasks.load(ROOT / "tasks" / "linear_layer_norm.py")
+    found = plan(task)
+    template = found.template_object()
+    rows = []
+    with torch.no_grad():
+        for label, changes in (("descriptors", {}), ("pointers", {"use_tma": False})):
+            cfg = dataclasses.replace(template.default, **changes)
+            module = load_candidate(template.render(cfg, **found.context), cache)
+            model, ours, inputs = at_shape(task, module, SHAPE, torch.bfloat16,
+                                           torch.device("cuda"))
+            got = parts(module, ours, model, inputs)
+            rows.append({"case": f"linear_layer_norm {json.dumps(SHAPE)} {label}",
+                         "host_us": got})
+            print(label, flush=True)
+            for part, us in got.items():
+                print(f"    {part:<32} {us:7.1f} us", flush=True)
+    out = ROOT / "bench" / "results" / f"probe-host-parts-{device_label()}.json"
+    out.write_text(json.dumps({"benchmark": "probe_host_parts", "environment": environment(),
+                               "shape": SHAPE, "dtype": "bfloat16", "calls": CALLS,
+                               "rows": rows}, indent=2))
+    print(f"wrote {out}")
+
+
+if __name__ == "__main__":
+    main()
