@@ -49,9 +49,10 @@ def parts(module, ours, model, inputs) -> dict[str, float]:
     a, b, extras = seen["a"], seen["b"], seen["extras"]
     key = module._signature(a, b, extras, None)
     gemm_recipe = module._RECIPES[key]
-    n, norm_grid, scalars, norm_kwargs, norm_direct = module._NORM_RECIPES[key]
+    norm_grid, scalars, norm_kwargs, norm_direct = module._NORM_RECIPES[key]
     y = module._gemm(a, b, extras, key=key)
-    norm_args = (y.view(-1, n), *module._norm_tensors(extras, y), *scalars)  # y in place
+    n = y.shape[-1]
+    norm_args = (y, *module._norm_tensors(extras, y), *scalars)  # y normalized in place
     epi = list(extras)
     weight, bias = model.proj.weight, model.proj.bias
     ln = model.norm
