@@ -9,6 +9,13 @@ descriptors, and each kernel's recorded launch with its arguments built once; an
 ops beside them. One row per GEMM load path (descriptors, pointers).
 
     python bench/probe_host_parts.py      # on a CUDA GPU; writes bench/results/probe-host-parts-<device>.json
+    python bench/probe_host_parts.py --before DIR   # also: DIR/lln_<path>.py, an earlier render
+                                                    # of the same configs, against today's
+                                                    # render and eager, interleaved
+
+`--before`: whole calls of an earlier render (say, of the template at an earlier commit) and of
+today's, with eager's, timed in turns over several rounds (the least of each), since host
+timings drift by 10-15 us between measurements taken one after another.
 """
 
 from __future__ import annotations
@@ -87,6 +94,15 @@ def parts(module, ours, model, inputs) -> dict[str, float]:
     return {label: host_us(fn, calls=CALLS, warmup=5, rounds=5) for label, fn in fns.items()}
 
 
+def interleaved(fns: dict, rounds: int = 7) -> dict[str, float]:
+    """The least host us a call of each of `fns` over `rounds` rounds, the callables in turns."""
+    best = {label: float("inf") for label in fns}
+    for _ in range(rounds):
+        for label, fn in fns.items():
+            best[label] = min(best[label], host_us(fn, calls=CALLS, warmup=5, rounds=1))
+    return best
+
+
 def main() -> None:
     if not torch.cuda.is_available():
         sys.exit("bench/probe_host_parts.py measures launches on a CUDA GPU")
@@ -94,6 +110,8 @@ def main() -> None:
     from agent.plan import plan
     from verifier.core import load_candidate
 
+    before_dir = (Path(sys.argv[sys.argv.index("--before") + 1]).resolve()
+                  if "--before" in sys.argv[1:] else None)
     cache = Path(tempfile.mkdtemp(prefix="kzoo-host-parts-"))
     task = tasks.load(ROOT / "tasks" / "linear_layer_norm.py")
     found = plan(task)
@@ -106,11 +124,22 @@ def main() -> None:
             model, ours, inputs = at_shape(task, module, SHAPE, torch.bfloat16,
                                            torch.device("cuda"))
             got = parts(module, ours, model, inputs)
-            rows.append({"case": f"linear_layer_norm {json.dumps(SHAPE)} {label}",
-                         "host_us": got})
+            row = {"case": f"linear_layer_norm {json.dumps(SHAPE)} {label}", "host_us": got}
             print(label, flush=True)
             for part, us in got.items():
                 print(f"    {part:<32} {us:7.1f} us", flush=True)
+            if before_dir is not None:
+                path = before_dir / f"lln_{label}.py"
+                old = load_candidate(path.read_text(), cache)
+                _, old_ours, _ = at_shape(task, old, SHAPE, torch.bfloat16, torch.device("cuda"))
+                row["before"] = {"source": str(path.relative_to(ROOT)) if path.is_relative_to(ROOT)
+                                 else str(path)}
+                row["interleaved_host_us"] = interleaved({
+                    "before": lambda: old_ours(*inputs), "today": lambda: ours(*inputs),
+                    "eager Model": lambda: model(*inputs)})
+                print("    interleaved: " + "  ".join(
+                    f"{k} {v:.1f} us" for k, v in row["interleaved_host_us"].items()), flush=True)
+            rows.append(row)
     out = ROOT / "bench" / "results" / f"probe-host-parts-{device_label()}.json"
     out.write_text(json.dumps({"benchmark": "probe_host_parts", "environment": environment(),
                                "shape": SHAPE, "dtype": "bfloat16", "calls": CALLS,
