@@ -19,9 +19,9 @@ Render context (from the planner, agent.plan_gemm):
   float (None for RMSNorm: the dtype's epsilon), "weight": i | None, "bias": i | None}, i naming
   a "row" entry of `inputs` (agent.plan_gemm puts the norm's weight and bias after the chain's).
   A call runs the GEMM kernel this config picks (writing y), then `_row_norm_kernel` (a program
-  per row, Chan's update over chunks of at most 4096 columns, normalizing y in place; on Hopper a programmatic dependent
-  launch whose programs wait for the GEMM's end, and a repeated call's launch from a recipe by
-  its signature); or, with fuse_norm, where its
+  per row, Chan's update over chunks of at most 4096 columns, normalizing y in place; on Hopper
+  a programmatic dependent launch whose programs wait for the GEMM's end, and a repeated call's
+  launch from a recipe by its signature); or, with fuse_norm, where its
   tiles fit one wave (at most one per SM, `norm_plan`), one cooperative launch of
   `_gemm_norm_kernel` (pointer loads, this config's tiles): each tile stores its rows' partial
   mean and squared deviations, the tiles of a row block meet in a barrier (an arrival counter
