@@ -8,7 +8,8 @@ row-norm call, the GEMM call, the call signature, the output allocations, the tw
 descriptors, and each kernel's recorded launch with its arguments built once; and eager's two
 ops beside them. One row per GEMM load path (descriptors, pointers).
 
-    python bench/probe_host_parts.py      # on a CUDA GPU; writes bench/results/probe-host-parts-<device>.json
+    python bench/probe_host_parts.py      # on a CUDA GPU; writes
+                                          # bench/results/probe-host-parts-<device>.json
     python bench/probe_host_parts.py --before DIR   # also: DIR/lln_<path>.py, an earlier render
                                                     # of the same configs, against today's
                                                     # render and eager, interleaved
