@@ -3,7 +3,7 @@
 # last runs were rounds 105 and 109, before the GEMM's store units, recipes and the row norm's
 # changes), 3 trials a task as then; and linear + LayerNorm's 16-trial search again, to see
 # whether round 181's 1.066x at 1000x1024->3000 repeats.
-# Outcome (runs/compose-h100-round182-linear.json, runs/compose-h100-round182-linear-layer-norm.json):
+# Outcome (runs/compose-h100-round182-linear.json and -linear-layer-norm.json):
 # gelu(linear) 0.964x and 0.955x eager at its two large shapes (1.008x and 1.029x in round 105),
 # 3.24x at 4099x1000->3073; silu(linear) 1.030x and 1.253x; linear + residual 1.102x and 2.94x;
 # linear + LayerNorm 1.021x at 8192x4096->4096 and 0.738x at 1000x1024->3000 (1.066x in round
