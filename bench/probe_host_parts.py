@@ -4,23 +4,24 @@
 rounds 175-178, against eager's 33 us) and profiles it under cProfile, which inflates every
 Python frame. This probe times each layer of a repeated call by itself, unprofiled, with the GPU
 left to run behind (verifier.timing.host_us): the module's forward, its launch function, the
-row-norm call, the GEMM call, the call signature, the output allocations, the two tensor
+row-norm call, the GEMM call, the call signature, the output's allocation, the two tensor
 descriptors, and each kernel's recorded launch with its arguments built once; and eager's two
 ops beside them. One row per GEMM load path (descriptors, pointers).
 
     python bench/probe_host_parts.py      # on a CUDA GPU; writes
                                           # bench/results/probe-host-parts-<device>.json
-    python bench/probe_host_parts.py --before DIR   # also: DIR/lln_<path>.py, an earlier render
-                                                    # of the same configs, against today's
-                                                    # render and eager, interleaved
+    python bench/probe_host_parts.py --before DIR   # also an earlier render against today's
 
-`--before`: whole calls of an earlier render (say, of the template at an earlier commit) and of
-today's, with eager's, timed in turns over several rounds (the least of each), since host
-timings drift by 10-15 us between measurements taken one after another.
+`--before DIR`: DIR holds lln_descriptors.py and lln_pointers.py, the task's candidate rendered
+by an earlier gemm template (say, at an earlier commit) at its default config and at the default
+with use_tma off. Whole calls of each and of today's render, with eager's, are timed in turns
+over several rounds (the least of each), since host timings drift by 10-15 us between
+measurements taken one after another. Round 181 rendered 4380cbf's template there.
 """
 
 from __future__ import annotations
 
+import argparse
 import dataclasses
 import json
 import sys
@@ -105,14 +106,22 @@ def interleaved(fns: dict, rounds: int = 7) -> dict[str, float]:
 
 
 def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--before", metavar="DIR", type=Path,
+                        help="an earlier render's lln_descriptors.py and lln_pointers.py")
+    before_dir = parser.parse_args().before
+    if before_dir is not None:
+        before_dir = before_dir.resolve()
+        missing = [f"lln_{p}.py" for p in ("descriptors", "pointers")
+                   if not (before_dir / f"lln_{p}.py").is_file()]
+        if missing:
+            sys.exit(f"--before {before_dir}: no {', '.join(missing)} there")
     if not torch.cuda.is_available():
         sys.exit("bench/probe_host_parts.py measures launches on a CUDA GPU")
     import tasks
     from agent.plan import plan
     from verifier.core import load_candidate
 
-    before_dir = (Path(sys.argv[sys.argv.index("--before") + 1]).resolve()
-                  if "--before" in sys.argv[1:] else None)
     cache = Path(tempfile.mkdtemp(prefix="kzoo-host-parts-"))
     task = tasks.load(ROOT / "tasks" / "linear_layer_norm.py")
     found = plan(task)
