@@ -110,26 +110,33 @@ def _start_params(template, plan, given: dict[str, Any]) -> dict[str, Any]:
 
 
 class _CtrlC:
-    """Ctrl-C while the search runs. The handler raises KeyboardInterrupt as Python's own does, and
-    also remembers it, and the loop checks after every step and raises it again there: a library
-    call the interrupt lands in may swallow the exception (a Cython callback cannot pass it on,
-    ray-project/ray#7734), and a CI run of tests/test_scale.py saw a driver finish all 40 trials
-    after one SIGINT.
+    """Ctrl-C while the search runs. The handler remembers it, and the loop checks after every
+    step (at least once a second) and raises KeyboardInterrupt there, at a point where no library
+    is in the middle of its work. While `deferred` is off (outside the search loop: the LLM
+    stage, the winner's re-timing), and for a second Ctrl-C always, the handler also raises it at
+    once, as Python's own handler does.
+    Why not always at once: an exception raised wherever the signal lands leaves libraries half
+    done. CI runs of tests/test_scale.py saw a driver finish all 40 trials after one SIGINT (a
+    Cython callback swallowed it, ray-project/ray#7734), a traceback printed from a weakref
+    callback it landed in, and then the interrupted run's own cleanup fail on "database is
+    locked", SQLite's lock left held by a connection whose release the interrupt had cut short.
     Installed only in the main thread and only over Python's default handler (a SIGINT the parent
-    made the process ignore stays ignored).
-    Where the interrupt lands in a callback Python cannot raise from (a weakref's, a finalizer's),
-    Python would print it as "Exception ignored" with a traceback; while installed, the handler's
-    unraisable hook drops that one report (the interrupt is remembered and raised again by
-    `check`) and passes every other on (a CI run saw the traceback under the Ctrl-C message)."""
+    made the process ignore stays ignored). Where an immediate interrupt lands in a callback Python
+    cannot raise from (a weakref's, a finalizer's), Python would print it as "Exception ignored"
+    with a traceback; while installed, the handler's unraisable hook drops that one report (the
+    interrupt is remembered and raised again by `check`) and passes every other on."""
 
     def __init__(self) -> None:
         self.seen = False
+        self.deferred = False
         self._previous = None
         self._previous_hook = None
 
     def _handle(self, signum, frame) -> None:
+        again = self.seen
         self.seen = True
-        raise KeyboardInterrupt
+        if again or not self.deferred:
+            raise KeyboardInterrupt
 
     def _unraisable(self, report) -> None:
         if self.seen and isinstance(report.exc_value, KeyboardInterrupt):
@@ -250,6 +257,7 @@ def optimize(opts: OptimizeOptions) -> OptimizeResult:
                           f"--trials {opts.trials} asks: no new trials (raise --trials to search "
                           "further)")
         progress.update(done, None, None)
+        ctrl_c.deferred = True  # the loop below checks at least once a second
         while True:
             over_time = opts.time_budget is not None and time.monotonic() - started > opts.time_budget
             if over_time:
@@ -264,6 +272,8 @@ def optimize(opts: OptimizeOptions) -> OptimizeResult:
             pipe.step(wait_s=1.0)
             ctrl_c.check()
             done = search.count_completed(study)
+        ctrl_c.check()
+        ctrl_c.deferred = False  # no checks from here on: a Ctrl-C interrupts at once
         llm = None
         if opts.llm is not None:  # LLM proposer (agent/llm): its rounds reuse this pool
             from agent.llm.proposer import run_llm_stage
@@ -308,7 +318,12 @@ def optimize(opts: OptimizeOptions) -> OptimizeResult:
                 "shapes": best_verdict.get("shapes", []),
             }
     except KeyboardInterrupt as interrupt:
-        pipe.fail_all("the run was interrupted")
+        try:
+            pipe.fail_all("the run was interrupted")
+        except Exception as exc:  # noqa: BLE001 - the run is ending; its asked trials stay RUNNING
+            progress.note(f"could not mark the interrupted run's unfinished trials failed "
+                          f"({type(exc).__name__}: {str(exc).splitlines()[0][:200]}); the next "
+                          "run on this study reclaims them")
         so_far = search.best_accepted(study)
         completed = search.count_completed(study)
         payload = {

@@ -217,3 +217,42 @@ def test_ctrl_c_swallowed_by_a_callback_is_raised_again_without_a_traceback(tmp_
     assert run.stdout.strip() == "interrupted"
     assert "KeyboardInterrupt" not in run.stderr, run.stderr
     assert "ValueError: other" in run.stderr  # other reports pass
+
+
+_DEFERRED_CTRL_C = r"""
+import os, signal, time
+from agent.loop import _CtrlC
+
+ctrl_c = _CtrlC()
+ctrl_c.install()
+ctrl_c.deferred = True
+os.kill(os.getpid(), signal.SIGINT)  # the first Ctrl-C in the loop: remembered, nothing raised
+for _ in range(1000):
+    pass
+time.sleep(0.05)
+print("still running")
+try:
+    ctrl_c.check()
+except KeyboardInterrupt:
+    print("raised by check")
+try:
+    os.kill(os.getpid(), signal.SIGINT)  # a second: at once
+    for _ in range(1000):
+        pass
+    time.sleep(0.05)
+    print("not raised")
+except KeyboardInterrupt:
+    print("raised at once")
+ctrl_c.restore()
+"""
+
+
+def test_ctrl_c_in_the_search_loop_waits_for_its_check_and_a_second_one_does_not():
+    """In the search loop a Ctrl-C is only remembered, and the loop's next check raises it (no
+    library is left half done: a CI run saw SQLite's lock left held); a second raises at once."""
+    run = subprocess.run([sys.executable, "-c", _DEFERRED_CTRL_C], cwd=ROOT, timeout=120,
+                         env=dict(os.environ, PYTHONPATH=str(ROOT)), capture_output=True,
+                         text=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.split() == ["still", "running", "raised", "by", "check", "raised", "at",
+                                  "once"], run.stdout
