@@ -322,7 +322,7 @@ def optimize(opts: OptimizeOptions) -> OptimizeResult:
             pipe.fail_all("the run was interrupted")
         except Exception as exc:  # noqa: BLE001 - the run is ending; its asked trials stay RUNNING
             progress.note(f"could not mark the interrupted run's unfinished trials failed "
-                          f"({type(exc).__name__}: {str(exc).splitlines()[0][:200]}); the next "
+                          f"({type(exc).__name__}: {(str(exc).splitlines() or [''])[0][:200]}); the next "
                           "run on this study reclaims them")
         so_far = search.best_accepted(study)
         completed = search.count_completed(study)
