@@ -138,12 +138,26 @@ def test_driver_killed_with_sigkill_resumes_without_losing_trials(tmp_path):
         assert "interrupted trial(s) marked failed" in again.stderr
 
 
+# The driver with its interrupted run's cleanup failing as SQLite's "database is locked" did in
+# a CI run: the run still ends as interrupted, and says what it could not do.
+_CLEANUP_FAILS = ("import sys\n"
+                  "import agent.pipeline\n"
+                  "def fail_all(self, reason):\n"
+                  "    raise RuntimeError('database is locked')\n"
+                  "agent.pipeline.Pipeline.fail_all = fail_all\n"
+                  "from agent.cli import main\n"
+                  "sys.exit(main(sys.argv[1:]))\n")
+
+
 @pytest.mark.timeout(900)
-def test_ctrl_c_says_what_the_study_holds_and_how_to_go_on(tmp_path):
+@pytest.mark.parametrize("cleanup", ["works", "fails"])
+def test_ctrl_c_says_what_the_study_holds_and_how_to_go_on(tmp_path, cleanup):
     home = tmp_path / "home"
     env = dict(os.environ, KZOO_HOME=str(home), PYTHONPATH=str(ROOT))
     out = tmp_path / "out.json"
-    cmd = [sys.executable, "-m", "agent", "optimize", SOFTMAX, "--trials", "40", "--workers", "1",
+    driver_cmd = ([sys.executable, "-m", "agent"] if cleanup == "works"
+                  else [sys.executable, "-c", _CLEANUP_FAILS])
+    cmd = [*driver_cmd, "optimize", SOFTMAX, "--trials", "40", "--workers", "1",
            "--seed", "3", "--json", str(out)]
     # A test runner's worker may ignore SIGINT, and a child inherits that: restore the default,
     # so the driver's Python turns Ctrl-C into KeyboardInterrupt as at a terminal.
@@ -174,6 +188,9 @@ def test_ctrl_c_says_what_the_study_holds_and_how_to_go_on(tmp_path):
     result = json.loads(out.read_text())  # --json still gets what the study holds
     assert result["interrupted"] is True and result["trials"] == completed
     assert result["best"]["params"] and result["best"]["verdict"]["accepted"] is True
+    said = "could not mark the interrupted run's unfinished trials failed (RuntimeError: " \
+           "database is locked); the next run on this study reclaims them"
+    assert (said in err) == (cleanup == "fails"), err[-2000:]
 
 
 _SWALLOWED_CTRL_C = r"""
