@@ -87,6 +87,33 @@ def test_the_timers_flush_sends_a_timed_calls_reads_to_dram():
     assert flushed > 1.3 * warm, (flushed, warm)
 
 
+def test_host_ahead_times_the_gpus_work_where_the_host_is_slower_than_the_flush():
+    """A call whose host takes 300 us before its one short kernel: the flush's GPU time (114 us on
+    an H100) cannot hide that, so by default the GPU waits inside the timed events; with
+    host_ahead the batch is queued while the GPU spins, and the time is the kernel's, as it is for
+    the same kernel behind a fast host."""
+    import time
+
+    from verifier.timing import L2Flusher, bench
+
+    x = torch.randn(1 << 20, device="cuda")
+
+    def slow_host():
+        until = time.perf_counter() + 300e-6
+        while time.perf_counter() < until:
+            pass
+        return torch.neg(x)
+
+    fns = {"slow host": slow_host, "fast host": lambda: torch.neg(x)}
+    flusher = L2Flusher(torch.device("cuda"))
+    default = bench(fns, flusher=flusher)
+    ahead = bench(fns, flusher=flusher, host_ahead=True)
+    assert default["slow host"].median_ms > 0.1, default  # the host's time inside the events
+    assert ahead["slow host"].median_ms < 0.5 * default["slow host"].median_ms, (default, ahead)
+    kernel = ahead["fast host"].median_ms
+    assert abs(ahead["slow host"].median_ms - kernel) < max(0.25 * kernel, 0.003), ahead
+
+
 def test_a_candidate_cannot_keep_its_inputs_in_the_l2_across_timed_calls():
     """Loads that ask the L2 to keep their lines (evict_last) survived the flush that zeroed a
     buffer: an 8 MB row sum with the hint took 7.7 us after it, the same kernel without the hint
