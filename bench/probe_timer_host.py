@@ -4,7 +4,7 @@ The verifier's timer (verifier.timing.bench) times each call right after the L2 
 host queues a flush, two events and the call faster than the GPU runs them, the time is the GPU's
 alone; past that, the GPU waits inside the events and host time shows. At linear + LayerNorm
 1000x1024->3000 on an H100 a call takes 24 us on the GPU and 40-95 us on the host, by the machine,
-and the composed search's verdict there went from 1.066x eager to 0.738x between two machines on
+and the composed search's verdict there went from 1.066x eager to 0.738x between two runs of
 the same code (GPU rounds 181-182). This probe times, in one run, eager's Model and the composed
 candidate (the gemm template's default and its pointer-load variant) at that shape, each also with
 a busy-wait of 25-150 us added to its host time, three ways: the verifier's timer, the same timer
