@@ -41,6 +41,27 @@ from verifier.timing import host_us  # noqa: E402
 
 SHAPE = {"tokens": 1000, "d_in": 1024, "d_out": 3000}
 CALLS = 500
+# the gemm template's changes to its default config, by GEMM load path
+LOAD_PATHS = (("descriptors", {}), ("pointers", {"use_tma": False}))
+
+
+def composed_variants(cache: Path, device, shape: dict = SHAPE, dtype=torch.bfloat16):
+    """linear + LayerNorm's task and, for each of LOAD_PATHS, (label, module, model, ours,
+    inputs): the candidate rendered from the gemm template's default config so changed, loaded,
+    and at `shape` (compose.at_shape). Shared by bench/probe_timer_host.py."""
+    import tasks
+    from agent.plan import plan
+    from verifier.core import load_candidate
+
+    task = tasks.load(ROOT / "tasks" / "linear_layer_norm.py")
+    found = plan(task)
+    template = found.template_object()
+    out = []
+    for label, changes in LOAD_PATHS:
+        cfg = dataclasses.replace(template.default, **changes)
+        module = load_candidate(template.render(cfg, **found.context), cache)
+        out.append((label, module, *at_shape(task, module, shape, dtype, device)))
+    return task, out
 
 
 def parts(module, ours, model, inputs) -> dict[str, float]:
@@ -118,21 +139,13 @@ def main() -> None:
             sys.exit(f"--before {before_dir}: no {', '.join(missing)} there")
     if not torch.cuda.is_available():
         sys.exit("bench/probe_host_parts.py measures launches on a CUDA GPU")
-    import tasks
-    from agent.plan import plan
     from verifier.core import load_candidate
 
     cache = Path(tempfile.mkdtemp(prefix="kzoo-host-parts-"))
-    task = tasks.load(ROOT / "tasks" / "linear_layer_norm.py")
-    found = plan(task)
-    template = found.template_object()
     rows = []
     with torch.no_grad():
-        for label, changes in (("descriptors", {}), ("pointers", {"use_tma": False})):
-            cfg = dataclasses.replace(template.default, **changes)
-            module = load_candidate(template.render(cfg, **found.context), cache)
-            model, ours, inputs = at_shape(task, module, SHAPE, torch.bfloat16,
-                                           torch.device("cuda"))
+        task, variants = composed_variants(cache, torch.device("cuda"))
+        for label, module, model, ours, inputs in variants:
             got = parts(module, ours, model, inputs)
             row = {"case": f"linear_layer_norm {json.dumps(SHAPE)} {label}", "host_us": got}
             print(label, flush=True)

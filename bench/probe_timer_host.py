@@ -19,7 +19,6 @@ with the graph replays', the default timer is counting host time.
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import json
 import sys
 import tempfile
@@ -32,11 +31,10 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from compose import at_shape  # noqa: E402
+from probe_host_parts import SHAPE, composed_variants  # noqa: E402  (bench/ is its folder)
 from verifier.environment import device_label, environment  # noqa: E402
 from verifier.timing import L2Flusher, bench, graphed, host_us  # noqa: E402
 
-SHAPE = {"tokens": 1000, "d_in": 1024, "d_out": 3000}
 ADDED_HOST_US = (0, 25, 50, 100, 150)
 
 
@@ -58,23 +56,13 @@ def main() -> None:
     argparse.ArgumentParser(description=__doc__.split("\n\n")[0]).parse_args()
     if not torch.cuda.is_available():
         sys.exit("bench/probe_timer_host.py times launches on a CUDA GPU")
-    import tasks
-    from agent.plan import plan
-    from verifier.core import load_candidate
-
     cache = Path(tempfile.mkdtemp(prefix="kzoo-timer-host-"))
-    task = tasks.load(ROOT / "tasks" / "linear_layer_norm.py")
-    found = plan(task)
-    template = found.template_object()
     device = torch.device("cuda")
     calls = {}
     with torch.no_grad():
-        for label, changes in (("composed (descriptors)", {}),
-                               ("composed (pointers)", {"use_tma": False})):
-            cfg = dataclasses.replace(template.default, **changes)
-            module = load_candidate(template.render(cfg, **found.context), cache)
-            model, ours, inputs = at_shape(task, module, SHAPE, torch.bfloat16, device)
-            calls[label] = lambda ours=ours, inputs=inputs: ours(*inputs)
+        _, variants = composed_variants(cache, device)
+        for label, _, model, ours, inputs in variants:
+            calls[f"composed ({label})"] = lambda ours=ours, inputs=inputs: ours(*inputs)
         calls["eager"] = lambda model=model, inputs=inputs: model(*inputs)
         flusher = L2Flusher(device)
         rows = []
