@@ -2,7 +2,8 @@
 # GPU round 180 (H100): where the host's microseconds go in a call of the composed linear +
 # LayerNorm candidate (bench/probe_host_parts.py), beside the whole-call host times of
 # bench/host_overhead.py --composed in the same run.
-# Outcome (bench/results/probe-host-parts-h100.json, runs/host-overhead-h100-composed-round180.json):
+# Outcome (runs/probe-host-parts-h100-round180.json,
+# runs/host-overhead-h100-composed-round180.json):
 # a call 73 us (descriptors) and 61 (pointers), eager's Model 51-65 in the same run; of it the
 # GEMM's recorded launch 25 (descriptors) / 17 (pointers), the row norm's 10-13, each output
 # allocation 7-9, the two descriptors 6, the signature 4-6. Host timings moved by 10-15 us
