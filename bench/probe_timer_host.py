@@ -1,16 +1,17 @@
-"""How much of a small call's host time the verifier's timer counts, by the host's speed.
+"""How much of a small call's host time the default timer counts, by the host's speed.
 
-The verifier's timer (verifier.timing.bench) times each call right after the L2 flush. While the
+The default timer (verifier.timing.bench) times each call right after the L2 flush. While the
 host queues a flush, two events and the call faster than the GPU runs them, the time is the GPU's
 alone; past that, the GPU waits inside the events and host time shows. At linear + LayerNorm
 1000x1024->3000 on an H100 a call takes 24 us on the GPU and 40-95 us on the host, by the machine,
 and the composed search's verdict there went from 1.066x eager to 0.738x between two runs of
 the same code (GPU rounds 181-182). This probe times, in one run, eager's Model and the composed
 candidate (the gemm template's default and its pointer-load variant) at that shape, each also with
-a busy-wait of 25-150 us added to its host time, three ways: the verifier's timer, the same timer
-with `host_ahead` (the GPU spins while the host queues each batch), and CUDA-graph replays (no host
-at all). Where the default timer's numbers climb with the added host time and host_ahead's stay
-with the graph replays', the default timer is counting host time.
+a busy-wait of 25-150 us added to its host time, three ways: `verifier.timing.bench`'s default
+(the verifier's timer until GPU round 184), the same timer with `host_ahead` (the GPU spins while
+the host queues each batch; the verifier's since round 184), and CUDA-graph replays (no host at
+all). Where the default timer's numbers climb with the added host time and host_ahead's stay with
+the graph replays', the default timer is counting host time (round 183: it did).
 
     python bench/probe_timer_host.py      # on a CUDA GPU; writes
                                           # bench/results/probe-timer-host-<device>.json
@@ -69,14 +70,14 @@ def main() -> None:
         for label, fn in calls.items():
             replay = graphed(fn)
             for added in ADDED_HOST_US:
-                timed = {"verifier's timer": with_host_delay(fn, added)}
+                timed = {"timed": with_host_delay(fn, added)}
                 default = bench(timed, flusher=flusher)
                 ahead = bench(timed, flusher=flusher, host_ahead=True)
                 graphs = bench({"graph": replay}, flusher=flusher)
                 row = {"call": label, "added_host_us": added,
-                       "host_us": host_us(timed["verifier's timer"], calls=200),
-                       "default_ms": default["verifier's timer"].median_ms,
-                       "host_ahead_ms": ahead["verifier's timer"].median_ms,
+                       "host_us": host_us(timed["timed"], calls=200),
+                       "default_ms": default["timed"].median_ms,
+                       "host_ahead_ms": ahead["timed"].median_ms,
                        "graph_ms": graphs["graph"].median_ms}
                 rows.append(row)
                 print(f"{label:<24} +{added:>3} us host ({row['host_us']:6.1f} us a call): "

@@ -114,6 +114,33 @@ def test_host_ahead_times_the_gpus_work_where_the_host_is_slower_than_the_flush(
     assert abs(ahead["slow host"].median_ms - kernel) < max(0.25 * kernel, 0.003), ahead
 
 
+def test_the_verifier_times_a_slow_hosts_kernel_by_its_gpu_work_and_reports_the_host_apart(
+        tmp_path):
+    """The same honest softmax with and without a Python loop of some 100-300 us before its
+    launch: the verifier accepts both (the slow host is not mistaken for work on another stream),
+    times both kernels alike (host_ahead), and reports the slow one's host time, host-bound
+    where its GPU time is shorter."""
+    import tasks
+    from verifier.core import Verifier
+
+    source = (ROOT / "tests" / "candidates" / "softmax_correct.py").read_text()
+    marker = "    def forward(self, x):\n"
+    assert marker in source
+    slow = source.replace(marker, marker + "        n = 0\n        for i in range(6000):\n"
+                          "            n += i\n")
+    task = tasks.load(ROOT / "tasks" / "softmax.py")
+    verifier = Verifier("gpu", tmp_path / "cands")
+    fast_v = verifier.verify(task, source, "bfloat16")
+    slow_v = verifier.verify(task, slow, "bfloat16")
+    assert fast_v.accepted and slow_v.accepted, (fast_v.reasons, slow_v.reasons)
+    assert slow_v.timer == fast_v.timer == "host_ahead"
+    for f, s in zip(fast_v.shapes, slow_v.shapes):
+        assert s.host_us > f.host_us + 80, (s.shape, s.host_us, f.host_us)
+        assert abs(s.ms - f.ms) < max(0.15 * f.ms, 0.003), (s.shape, s.ms, f.ms)
+    first = slow_v.shapes[0]  # 4099x1000: a few us of GPU time
+    assert first.host_bound, (first.host_us, first.ms)
+
+
 def test_a_candidate_cannot_keep_its_inputs_in_the_l2_across_timed_calls():
     """Loads that ask the L2 to keep their lines (evict_last) survived the flush that zeroed a
     buffer: an 8 MB row sum with the hint took 7.7 us after it, the same kernel without the hint

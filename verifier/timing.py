@@ -153,7 +153,8 @@ def flush_mode_supported(device: torch.device) -> bool:
 
 
 # host_ahead: timed calls queued behind one hold (64 x a flush, two events and a call's launches
-# stay well inside a stream's queue of pending launches), and the longest hold
+# stay well inside a stream's queue of pending launches), and the longest hold (a host slower than
+# AHEAD_HOLD_MAX_S / 128 a call gets fewer calls a hold)
 AHEAD_BATCH = 64
 AHEAD_HOLD_MAX_S = 0.05
 _SPIN_RATE: dict[int, float] = {}
@@ -197,10 +198,14 @@ def bench(
     time is the GPU's alone; past that, the GPU waits on the host inside the events, and host time
     shows in the result (an H100's flush takes 114 us of GPU time; a composed linear + LayerNorm
     call of 24 us took the host 40-95 us, by the machine, GPU rounds 177-182). `host_ahead`
-    (opt-in; the verifier does not use it) keeps the host ahead whatever its speed: before every
-    AHEAD_BATCH timed calls the GPU spins for twice the host time the batch is expected to take
-    (measured while warming up), so that the batch is queued before it runs. The times are then
-    the GPU's work alone, as graph replays give, without capturing a graph."""
+    keeps the host ahead whatever its speed: before every AHEAD_BATCH timed calls the GPU spins
+    for twice the host time the batch is expected to take (measured while warming up), so that
+    the batch is queued before it runs. The times are then the GPU's work alone, as graph replays
+    give, without capturing a graph: in GPU round 183 (bench/probe_timer_host.py) the default
+    timer read 24-123 us for one 24 us call with 55-194 us of host time, host_ahead 23.9-24.5
+    and graph replays 23.1-24.4. The verifier times with host_ahead and measures host time apart
+    (`host_us`); work that a call holds the host for on the GPU's account (a copy to the host, a
+    synchronization) still counts, since the GPU then waits inside the events."""
     for fn in fns.values():  # warm-up: compilation, autotuning, allocator growth stay out
         for _ in range(3):
             fn()
@@ -224,6 +229,9 @@ def bench(
                 end.record()
             host_s[name] = (time.perf_counter() - began) / 5
             torch.cuda.synchronize()
+    # calls per hold: AHEAD_BATCH, fewer where a hold that long would pass AHEAD_HOLD_MAX_S
+    batch = {name: max(1, min(AHEAD_BATCH, int(AHEAD_HOLD_MAX_S / (2.0 * h + 1e-9))))
+             for name, h in host_s.items()}
 
     samples: dict[str, list[float]] = {name: [] for name in fns}
     for _ in range(rounds):
@@ -232,8 +240,8 @@ def bench(
             starts = [torch.cuda.Event(enable_timing=True) for _ in range(n)]
             ends = [torch.cuda.Event(enable_timing=True) for _ in range(n)]
             for i in range(n):
-                if host_ahead and i % AHEAD_BATCH == 0:
-                    _hold(2.0 * min(AHEAD_BATCH, n - i) * host_s[name] + 20e-6)
+                if host_ahead and i % batch[name] == 0:
+                    _hold(2.0 * min(batch[name], n - i) * host_s[name] + 20e-6)
                 flusher()
                 starts[i].record()
                 fn()

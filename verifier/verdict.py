@@ -95,6 +95,10 @@ class Verdict:
     shapes: list[ShapeResult] = field(default_factory=list)
     device: str | None = None
     copy_gbps: float | None = None
+    # how the shapes' ms were timed (verifier.timing.bench): "host_ahead", the GPU's work with the
+    # host kept ahead of it, since GPU round 183; None in a verdict from before (the host's time
+    # counted where it outlasted the L2 flush)
+    timer: str | None = None
 
     def reject(self, exploit: str, reason: str) -> None:
         self.accepted = False
@@ -153,6 +157,7 @@ class Verdict:
             "roofline_fraction": self.roofline_fraction,
             "device": self.device,
             "copy_gbps": self.copy_gbps,
+            "timer": self.timer,
             "shapes": [
                 {
                     "shape": s.shape, "correct": s.correct, "ms": s.ms, "spread_ms": s.spread_ms,
