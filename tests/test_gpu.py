@@ -141,6 +141,40 @@ def test_the_verifier_times_a_slow_hosts_kernel_by_its_gpu_work_and_reports_the_
     assert first.host_bound, (first.host_us, first.ms)
 
 
+def test_the_wall_clock_check_sees_work_off_the_timed_stream_and_not_a_slow_host(tmp_path):
+    """The verifier's check behind `side-stream` (the static guards catch stream APIs in a
+    candidate first; this is what is left when they miss one): a call whose matmuls run on another
+    stream shows wall-clock time that its stream's events miss, a call that only holds the host
+    before the same matmuls on the timed stream does not."""
+    from verifier.core import SIDE_STREAM_SLACK_MS, Verifier
+    from verifier.timing import L2Flusher
+
+    verifier = Verifier("gpu", tmp_path / "cands")
+    verifier._flusher = L2Flusher(torch.device("cuda"))
+    a = torch.randn(4096, 4096, device="cuda", dtype=torch.bfloat16)
+    side = torch.cuda.Stream()
+
+    def off_stream():
+        side.wait_stream(torch.cuda.current_stream())
+        with torch.cuda.stream(side):
+            for _ in range(4):  # some 0.7 ms of work
+                a @ a
+        return torch.neg(a[0])
+
+    def slow_host():
+        n = 0
+        for i in range(30000):  # about 1-2 ms of host time
+            n += i
+        for _ in range(4):
+            a @ a
+        return torch.neg(a[0])
+
+    for fn, escapes in ((off_stream, True), (slow_host, False)):
+        wall_ms, event_ms = verifier._wall_clock_ms(fn)
+        flagged = wall_ms - event_ms > max(event_ms, SIDE_STREAM_SLACK_MS)
+        assert flagged == escapes, (fn.__name__, wall_ms, event_ms)
+
+
 def test_a_candidate_cannot_keep_its_inputs_in_the_l2_across_timed_calls():
     """Loads that ask the L2 to keep their lines (evict_last) survived the flush that zeroed a
     buffer: an 8 MB row sum with the hint took 7.7 us after it, the same kernel without the hint
