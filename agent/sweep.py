@@ -26,7 +26,9 @@ Regression rule (also in README.md), with threshold t (default 0.9):
 - `slower-than-baseline`: its fresh geometric-mean speedup over eager PyTorch, or over
   torch.compile, is below t (more than 1 - t slower than that baseline);
 - `speedup-dropped`: a fresh speedup over a baseline divided by the one its manifest recorded is
-  below t (the kernel lost ground against the baselines since it was verified).
+  below t (the kernel lost ground against the baselines since it was verified), where both were
+  timed the same way (a verdict's `timer`; a different timer is reported as an environment
+  change, `timer`, since it moves the baselines' times at host-bound shapes by itself).
 Timing rules apply only where both verdicts were timed (never in Triton's interpreter).
 """
 
@@ -108,6 +110,19 @@ def _timed(verdict: dict[str, Any] | None) -> bool:
     return bool(verdict) and isinstance(verdict.get("ms"), (int, float))
 
 
+def _timer(verdict: dict[str, Any]) -> str:
+    """How a verdict's times were taken: its `timer`, "default" for one from before it was kept
+    (the verifier counted host time past the L2 flush until GPU round 184)."""
+    return verdict.get("timer") or "default"
+
+
+def timer_change(recorded: dict[str, Any], fresh: dict[str, Any]) -> dict[str, Any]:
+    """{"timer": {"recorded", "now"}} where two timed verdicts were timed differently, else {}."""
+    if not (_timed(recorded) and _timed(fresh)) or _timer(recorded) == _timer(fresh):
+        return {}
+    return {"timer": {"recorded": _timer(recorded), "now": _timer(fresh)}}
+
+
 def _shape_key(shape: Any) -> str:
     return json.dumps(shape, sort_keys=True)
 
@@ -170,7 +185,8 @@ def timing_regressions(
                 "message": f"{now:.2f}x {baseline}: slower than {baseline} past the threshold "
                            f"{threshold:g}x",
             })
-        before = recorded.get(key) if _timed(recorded) else None
+        before = recorded.get(key) if _timed(recorded) and not timer_change(recorded, fresh) \
+            else None
         if isinstance(before, (int, float)) and before > 0 and now / before < threshold:
             field_name = "eager_ms" if baseline == "eager" else "compile_ms"
             old_shapes = _shape_speedups(recorded, field_name)
@@ -542,6 +558,7 @@ class _Sweep:
 
             summary = Verdict.from_dict(verdict).summary()
             result.update(status="correct" if summary["accepted"] else "wrong", verdict=summary)
+            result["environment_changes"].update(timer_change(unit["recorded"], summary))
         return result
 
     def _report_verify(self, unit: dict[str, Any], result: dict[str, Any], index: str) -> None:

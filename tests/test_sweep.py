@@ -89,6 +89,25 @@ def test_timing_rule_flags_baselines_that_caught_up_and_a_kernel_slower_than_eag
     assert sweep.timing_regressions(recorded, _fresh(recorded, kernel=1.25), 0.75) == []
 
 
+def test_speedups_are_compared_only_between_verdicts_timed_the_same_way():
+    recorded = _shipped_config("float32")["verdict"]  # from before verdicts kept their timer
+    fresh = {**_fresh(recorded, kernel=1.25), "timer": "host_ahead"}
+    assert sweep.timer_change(recorded, fresh) == {
+        "timer": {"recorded": "default", "now": "host_ahead"}}
+    # 0.8 of the recorded speedups, but measured another way: not a drop; the timer change is
+    # what the report shows, and the absolute rule still holds
+    assert sweep.timing_regressions(recorded, fresh, 0.9) == []
+    slower = {**_fresh(recorded, eager=0.5), "timer": "host_ahead"}
+    assert {r["kind"] for r in sweep.timing_regressions(recorded, slower, 0.9)} == {
+        "slower-than-baseline"}
+    # the same timer on both sides compares as before
+    again = {**recorded, "timer": "host_ahead"}
+    assert sweep.timer_change(again, fresh) == {}
+    assert {r["kind"] for r in sweep.timing_regressions(again, fresh, 0.9)} == {"speedup-dropped"}
+    untimed = {**fresh, "ms": None}
+    assert sweep.timer_change(recorded, untimed) == {}
+
+
 def test_timing_rule_needs_timings_on_both_sides():
     recorded = _shipped_config("bfloat16")["verdict"]
     untimed = {**_fresh(recorded), "ms": None, "speedup_vs_eager": None,
