@@ -11,9 +11,15 @@ issue's acceptance checks (large shapes: data at least 4x the L2 cache).
 
 A call whose host time (Python, the zoo's dispatch, torch.compile's guards) outlasts the L2 flush
 before it shows that host time, which varies by machine; `--graphs` captures each callable in a CUDA
-graph and times its replay, the GPU's work alone (memory-bound-<device>-graphs.json).
+graph and times its replay, the GPU's work alone (memory-bound-<device>-graphs.json); `--host-ahead`
+times with the verifier's timer since GPU round 184 (the GPU held busy while the host queues each
+batch of calls: the GPU's work alone, without capturing a graph; memory-bound-<device>-host-ahead
+.json). Both together time every row both ways in one process: the graph replays are the row's
+numbers, and each callable's host_ahead time and its ratio to the replay's are kept beside them,
+summed up in "host_ahead_against_graphs".
 
     python bench/memory_bound.py [--ops rms_norm,softmax] [--dtypes bfloat16,float32] [--graphs]
+                                 [--host-ahead]
 """
 
 from __future__ import annotations
@@ -114,7 +120,7 @@ def _entry_for(op: str, arch: str, dtype: str, bucket: str) -> dict | None:
 
 
 def run(op_filter: set[str] | None, dtypes: list[str], out_dir: Path,
-        graphs: bool = False) -> dict:
+        graphs: bool = False, host_ahead: bool = False) -> dict:
     if not torch.cuda.is_available():
         sys.exit("bench/memory_bound.py needs a CUDA GPU: it measures time")
     torch._dynamo.config.cache_size_limit = 256
@@ -153,10 +159,14 @@ def run(op_filter: set[str] | None, dtypes: list[str], out_dir: Path,
                     compiled = torch.compile(model, dynamic=False)
                     fns = {"zoo": zoo, "eager": lambda: model(*inputs),
                            "compile": lambda: compiled(*inputs)}
-                    capture_failed = []
+                    capture_failed, ahead = [], None
+                    if graphs and host_ahead:  # the same callables, un-captured, the verifier's way
+                        ahead = bench(fns, flusher=flusher, budget_ms=400.0, rounds=5,
+                                      host_ahead=True)
                     if graphs:  # a callable that cannot be captured is timed without, and said
                         fns, capture_failed = graphed_where_possible(fns)
-                    times = bench(fns, flusher=flusher, budget_ms=400.0, rounds=5)
+                    times = bench(fns, flusher=flusher, budget_ms=400.0, rounds=5,
+                                  host_ahead=host_ahead and not graphs)
                 nbytes = task.formula_value("bytes", itemsize)
                 row = {
                     "task": path.stem, "op": task.op, "dtype": dtype_name, "shape": dict(shape),
@@ -174,6 +184,13 @@ def run(op_filter: set[str] | None, dtypes: list[str], out_dir: Path,
                                  "n": t.n, "gbps": gbps, "fraction_of_copy": gbps / copy_gbps}
                 row["speedup_vs_eager"] = times["eager"].median_ms / times["zoo"].median_ms
                 row["speedup_vs_compile"] = times["compile"].median_ms / times["zoo"].median_ms
+                if ahead is not None:
+                    row["host_ahead"] = {
+                        name: {"ms": t.median_ms, "p20_ms": t.p20_ms, "p80_ms": t.p80_ms,
+                               "against_graph": t.median_ms / times[name].median_ms}
+                        for name, t in ahead.items()}
+                    row["host_ahead"]["speedup_vs_compile"] = (
+                        ahead["compile"].median_ms / ahead["zoo"].median_ms)
                 rows.append(row)
                 _print_row(row)
     result = {
@@ -186,18 +203,27 @@ def run(op_filter: set[str] | None, dtypes: list[str], out_dir: Path,
                   "(inputs read once, outputs written once); compile = torch.compile(Model), "
                   "default mode, dynamic=False"
                   + ("; each callable captured in a CUDA graph and timed as its replay (GPU time "
-                     "without host time)" if graphs else ""),
+                     "without host time)" if graphs else "")
+                  + ("; the same callables also timed un-captured with host_ahead (the "
+                     "verifier's timer), in the row's host_ahead" if graphs and host_ahead
+                     else "; host_ahead: the GPU held busy while the host queues each batch of "
+                     "timed calls (the verifier's timer)" if host_ahead else ""),
         "cuda_graphs": graphs,
+        "host_ahead": host_ahead,
         "rows": rows,
         "acceptance": acceptance(rows),
     }
+    if graphs and host_ahead:
+        result["host_ahead_against_graphs"] = timer_agreement(rows)
     out_dir.mkdir(parents=True, exist_ok=True)
     suffix = ("" if op_filter is None else "-" + "-".join(sorted(op_filter))) + (
-        "-graphs" if graphs else "")
+        "-graphs" if graphs else "") + ("-host-ahead" if host_ahead else "")
     path = out_dir / f"memory-bound-{device_label()}{suffix}.json"
     path.write_text(json.dumps(result, indent=2) + "\n")
     print(f"\ncopy bandwidth {copy_gbps:.0f} GB/s on {env['gpu']}")
     print(json.dumps(result["acceptance"], indent=1))
+    if "host_ahead_against_graphs" in result:
+        print(json.dumps(result["host_ahead_against_graphs"], indent=1))
     print(f"wrote {path}")
     return result
 
@@ -229,6 +255,29 @@ def acceptance(rows: list[dict]) -> dict:
     }
 
 
+def timer_agreement(rows: list[dict]) -> dict:
+    """Per callable, host_ahead's time over the graph replay's (median, least, most, and the
+    rows past 3% either way), and how many rows' verdict against torch.compile (>= 1.0 or not)
+    the two timers disagree on."""
+    out: dict = {}
+    for name in ("zoo", "eager", "compile"):
+        ratios = sorted(r["host_ahead"][name]["against_graph"] for r in rows if "host_ahead" in r)
+        if not ratios:
+            continue
+        off = [(r, r["host_ahead"][name]["against_graph"]) for r in rows if "host_ahead" in r]
+        out[name] = {
+            "median": ratios[len(ratios) // 2], "min": ratios[0], "max": ratios[-1],
+            "rows_off_by_3pct": [f"{r['task']} {r['dtype']} {r['shape']}: {x:.3f}"
+                                 for r, x in off if abs(x - 1.0) > 0.03],
+        }
+    out["verdict_vs_compile_differs"] = [
+        f"{r['task']} {r['dtype']} {r['shape']}: graphs {r['speedup_vs_compile']:.3f}x, "
+        f"host_ahead {r['host_ahead']['speedup_vs_compile']:.3f}x"
+        for r in rows if "host_ahead" in r
+        and (r["speedup_vs_compile"] >= 1.0) != (r["host_ahead"]["speedup_vs_compile"] >= 1.0)]
+    return out
+
+
 def _print_row(r: dict) -> None:
     shape = "x".join(str(v) for v in r["shape"].values())
     entry = r["zoo_entry"]
@@ -250,13 +299,16 @@ def main() -> None:
     parser.add_argument("--graphs", action="store_true",
                         help="time CUDA-graph replays of each callable: GPU time only, so the "
                              "host (Python, dispatch, torch.compile's guards) drops out")
+    parser.add_argument("--host-ahead", action="store_true",
+                        help="time as the verifier does (the GPU held busy while the host queues "
+                             "each batch); with --graphs, time each row both ways and compare")
     args = parser.parse_args()
     dtypes = [d.strip() for d in args.dtypes.split(",") if d.strip()]
     unknown = [d for d in dtypes if d not in DTYPES]
     if unknown:
         parser.error(f"unknown dtypes {unknown}; choose from {list(DTYPES)}")
     op_filter = {o.strip() for o in args.ops.split(",")} if args.ops else None
-    run(op_filter, dtypes, Path(args.out), graphs=args.graphs)
+    run(op_filter, dtypes, Path(args.out), graphs=args.graphs, host_ahead=args.host_ahead)
 
 
 if __name__ == "__main__":
