@@ -11,13 +11,15 @@ set -uo pipefail
 export PYTHONUNBUFFERED=1
 export KZOO_HOME=/tmp/kzoo-round189
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+ls -d kernel_zoo/entries/*/* | sort > /tmp/entries-before.txt
 for op in softmax_dim1 log_softmax_dim1 cross_entropy; do
     timeout 175 python3 bench/tune_buckets.py --ops $op --dtypes float32 --graphs \
         --samples 0 --jobs 14 --zoo kernel_zoo/entries --out "$OUT" 2>&1 \
         | grep -v -i warn | grep -v "^  [0-9]* of" | grep -E "float32 |wrote|promot" | tail -8
     echo "tune $op: exit ${PIPESTATUS[0]}"
 done
-git status --porcelain kernel_zoo/entries | tee "$OUT/new-entries.txt"
-new=$(git status --porcelain kernel_zoo/entries | awk '{print $2}')
+ls -d kernel_zoo/entries/*/* | sort > /tmp/entries-after.txt
+new=$(comm -13 /tmp/entries-before.txt /tmp/entries-after.txt)
+echo "new entries: $new" | tee "$OUT/new-entries.txt"
 [ -n "$new" ] && tar czf "$OUT/entries.tgz" $new
 exit 0
