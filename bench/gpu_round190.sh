@@ -9,7 +9,7 @@
 # _4096, _16384; cols_le_65536 below 0.95x compile), rms_norm 1.10.0-1.12.0, geglu 1.5.0, swiglu
 # 1.3.0, log_softmax 1.6.0 (cols_gt_65536, which serves its other buckets), add_rms_norm
 # 1.11.0-1.12.0, argmax 1.10.0-1.12.0; amax, amin, sum and mean skipped for time (round 191). The
-# float32 table after them: geomean 1.004x torch.compile over 75 rows (0.60x before), 40 rows
+# float32 table after them: geomean 1.004x torch.compile over 75 rows (0.62x before), 40 rows
 # behind it, among them every amax/amin/sum/mean row (no config yet) and layer_norm at 256x65536.
 set -uo pipefail
 export PYTHONUNBUFFERED=1
