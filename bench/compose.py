@@ -57,6 +57,7 @@ def run(names: list[str], trials: int, dtype: str, budget: float, out_dir: Path,
                  "params": best.get("params"), "dtype": dtype, "trials": result.payload["trials"],
                  "seconds": round(time.monotonic() - started, 1),
                  "accepted": bool(verdict.get("accepted")), "reasons": verdict.get("reasons", []),
+                 "timer": verdict.get("timer"),
                  "trial_log": _trial_log(result.payload["study"], storage)}
         if found.partition is not None:
             entry["groups"] = [g.template for g in found.partition.groups]
