@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # GPU round 193 (H100), written in stop 32 and not run yet: float16 configs for the ops that have
 # none (every op but the norms, whose float16 configs came from round 32), as rounds 189-191 did
-# for float32 (bench/tune_buckets.py --dtypes float16 --graphs --samples 0 --zoo), new ops started
-# while under 420 s; the changed entries come back as a tarball.
+# for float32 (bench/tune_buckets.py --dtypes float16 --graphs --samples 0 --zoo; the configs the
+# zoo serves in bfloat16, whose elements are as wide, now compete among the candidates), new ops
+# started while under 420 s; the changed entries come back as a tarball.
 # Outcome: not run yet.
 set -uo pipefail
 export PYTHONUNBUFFERED=1

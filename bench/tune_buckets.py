@@ -29,7 +29,9 @@ reductions' buckets do not borrow a neighbour's; softmax's do, and a bucket of t
 and guarded, by the config dispatch picks for it). With `--zoo`, the configs the zoo's newest entry
 serves (every bucket's, rendered by today's template) compete among the candidates, so a bucket
 changes hands only to a config faster there than what serves it, and a bucket whose winner renders
-the very code it is served with already is left as it is. Each bucket's stored kernel file is timed
+the very code it is served with already is left as it is; so do the configs it serves in the other
+dtypes, so that a dtype without configs starts from its neighbours' tuned ones (GPU rounds
+189-191 tuned float32 without them). Each bucket's stored kernel file is timed
 too, as it is (and the served params with the knobs added since, `SERVED_VARIANTS`); a config more
 than `SHAPE_SLACK` slower than that file at any one of the bucket's shapes does not take the
 bucket, whatever its geometric mean (the issue's bar is per shape), nor does one less than
@@ -363,7 +365,11 @@ def candidate_sources(op: str, dtype_name: str, args, task, found,
                 new = dataclasses.replace(cfg, **idea)
                 if not template.violations(new):
                     derived.append(new)
-        candidates += [cfg for cfg in served_now + derived if cfg not in candidates]
+        # and what it serves in the other dtypes: a dtype's first configs start from its
+        # neighbours' tuned ones (float16 from bfloat16's, whose elements are as wide)
+        elsewhere = [cfg for other in DTYPES if other != dtype_name
+                     for cfg in served_configs(Path(args.zoo), op, arch, other, template)]
+        candidates += [cfg for cfg in served_now + derived + elsewhere if cfg not in candidates]
     for cfg in candidates:
         source = template.render(cfg, **found.context)
         code = _code_of(source)

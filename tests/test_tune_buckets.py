@@ -254,6 +254,32 @@ def test_served_configs_also_compete_with_the_knobs_added_since(tune_buckets, tm
             assert dataclasses.replace(cfg, persist_full_rows=False) in configs
 
 
+def test_a_dtype_starts_from_the_configs_the_zoo_serves_in_the_other_dtypes(tune_buckets,
+                                                                              tmp_path):
+    import argparse
+    import shutil
+
+    import tasks
+    from agent.plan import plan
+
+    zoo = tmp_path / "zoo"
+    # amax 1.2.0: sm_90 configs in bfloat16 only
+    shutil.copytree(ROOT / "kernel_zoo" / "entries" / "amax" / "1.2.0", zoo / "amax" / "1.2.0")
+    task = tasks.load(ROOT / "tasks" / "amax.py")
+    found = plan(task)
+    tpl = get_template("reduce")
+    bf16 = tune_buckets.served_configs(zoo, "amax", "sm_90", "bfloat16", tpl)
+    assert bf16 and tune_buckets.served_configs(zoo, "amax", "sm_90", "float16", tpl) == []
+    args = argparse.Namespace(samples=0, seed=0, zoo=str(zoo), buckets=[])
+    _, configs, _, served = tune_buckets.candidate_sources("amax", "float16", args, task, found,
+                                                           "sm_90")
+    assert all(cfg in configs for cfg in bf16)
+    assert served == {}  # nothing serves float16: every bucket is open to the winner
+    args = argparse.Namespace(samples=0, seed=0, zoo=None, buckets=[])
+    _, plain, _, _ = tune_buckets.candidate_sources("amax", "float16", args, task, found, None)
+    assert not all(cfg in plain for cfg in bf16)  # without --zoo: the template's own candidates
+
+
 def test_without_a_persistent_grid_persist_full_rows_renders_the_same_code(tune_buckets):
     """The norm template's persist_full_rows only matters with programs_per_sm > 0; without one
     both choices render one code, which this script then times once."""
