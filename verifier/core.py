@@ -459,6 +459,7 @@ class Verifier:
         wall, event_ms = min(combined)
         return wall - min(flush_only), event_ms
 
+
 def _judge(outs, ref64, ref_same, tol, run: str, comparisons: list) -> list[Problem]:
     for i, (got, exp64, same) in enumerate(zip(outs, ref64, ref_same)):
         comp = tolerance.compare(got, exp64, same, tol)

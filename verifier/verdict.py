@@ -96,7 +96,7 @@ class Verdict:
     device: str | None = None
     copy_gbps: float | None = None
     # how the shapes' ms were timed (verifier.timing.bench): "host_ahead", the GPU's work with the
-    # host kept ahead of it, since GPU round 183; None in a verdict from before (the host's time
+    # host kept ahead of it, since GPU round 184; None in a verdict from before (the host's time
     # counted where it outlasted the L2 flush)
     timer: str | None = None
 
