@@ -1,0 +1,54 @@
+"""bench/memory_bound.py's summaries, without a GPU: the issue's bars and how far two timers agree."""
+
+import importlib.util
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="module")
+def memory_bound():
+    spec = importlib.util.spec_from_file_location("memory_bound", ROOT / "bench" / "memory_bound.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["memory_bound"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def _row(task, graph_vs_compile, ahead_vs_compile, against_graph, large=False):
+    return {"task": task, "op": task, "dtype": "bfloat16", "shape": {"rows": 1}, "large": large,
+            "zoo_rel_l2_err": 1e-3, "speedup_vs_compile": graph_vs_compile,
+            "zoo": {"fraction_of_copy": 0.95},
+            "host_ahead": {"zoo": {"against_graph": against_graph[0]},
+                           "eager": {"against_graph": against_graph[1]},
+                           "compile": {"against_graph": against_graph[2]},
+                           "speedup_vs_compile": ahead_vs_compile}}
+
+
+def test_timer_agreement_names_the_rows_apart_and_the_verdicts_that_flip(memory_bound):
+    rows = [_row("sum", 1.05, 1.04, (1.01, 1.0, 1.0)),
+            _row("argmax", 1.05, 0.99, (1.09, 1.0, 1.02)),  # the verdict against compile flips
+            _row("mean", 0.98, 0.97, (0.99, 1.05, 1.0))]
+    agreement = memory_bound.timer_agreement(rows)
+    assert agreement["zoo"]["median"] == pytest.approx(1.01)
+    assert agreement["zoo"]["min"] == pytest.approx(0.99)
+    assert agreement["zoo"]["max"] == pytest.approx(1.09)
+    assert [r.split(" ")[0] for r in agreement["zoo"]["rows_off_by_3pct"]] == ["argmax"]
+    assert [r.split(" ")[0] for r in agreement["eager"]["rows_off_by_3pct"]] == ["mean"]
+    assert agreement["compile"]["rows_off_by_3pct"] == []
+    assert [r.split(" ")[0] for r in agreement["verdict_vs_compile_differs"]] == ["argmax"]
+
+
+def test_acceptance_reads_the_bars_from_the_rows(memory_bound):
+    rows = [_row("sum", 1.3, 1.3, (1, 1, 1), large=True),
+            _row("mean", 1.25, 1.25, (1, 1, 1))]
+    assert memory_bound.acceptance(rows)["passes"]
+    rows.append(_row("amax", 0.99, 0.99, (1, 1, 1)))
+    verdict = memory_bound.acceptance(rows)
+    assert not verdict["passes"] and [r.split(" ")[0] for r in verdict["slower_than_compile"]] == [
+        "amax"]
+    rows[0]["zoo"]["fraction_of_copy"] = 0.85  # a large shape under 90% of the copy bandwidth
+    assert memory_bound.acceptance(rows)["large_below_90pct_of_copy"]
