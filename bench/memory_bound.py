@@ -261,14 +261,14 @@ def timer_agreement(rows: list[dict]) -> dict:
     the two timers disagree on."""
     out: dict = {}
     for name in ("zoo", "eager", "compile"):
-        ratios = sorted(r["host_ahead"][name]["against_graph"] for r in rows if "host_ahead" in r)
-        if not ratios:
+        against = [(r, r["host_ahead"][name]["against_graph"]) for r in rows if "host_ahead" in r]
+        if not against:
             continue
-        off = [(r, r["host_ahead"][name]["against_graph"]) for r in rows if "host_ahead" in r]
+        ratios = sorted(x for _, x in against)
         out[name] = {
             "median": ratios[len(ratios) // 2], "min": ratios[0], "max": ratios[-1],
             "rows_off_by_3pct": [f"{r['task']} {r['dtype']} {r['shape']}: {x:.3f}"
-                                 for r, x in off if abs(x - 1.0) > 0.03],
+                                 for r, x in against if abs(x - 1.0) > 0.03],
         }
     out["verdict_vs_compile_differs"] = [
         f"{r['task']} {r['dtype']} {r['shape']}: graphs {r['speedup_vs_compile']:.3f}x, "
