@@ -31,7 +31,8 @@ serves (every bucket's, rendered by today's template) compete among the candidat
 changes hands only to a config faster there than what serves it, and a bucket whose winner renders
 the very code it is served with already is left as it is; so do the configs it serves in the other
 dtypes, so that a dtype without configs starts from its neighbours' tuned ones (GPU rounds
-189-191 tuned float32 without them). Each bucket's stored kernel file is timed
+189-191 tuned float32 without them); with `--siblings`, also those the zoo serves for the other ops
+of the same template (LayerNorm from RMSNorm's, log-softmax from softmax's). Each bucket's stored kernel file is timed
 too, as it is (and the served params with the knobs added since, `SERVED_VARIANTS`); a config more
 than `SHAPE_SLACK` slower than that file at any one of the bucket's shapes does not take the
 bucket, whatever its geometric mean (the issue's bar is per shape), nor does one less than
@@ -152,7 +153,10 @@ VARIANTS = {
 # Applied to each config the zoo serves (with --zoo): what serves now with a knob added since, which
 # lets one config treat the bucket's emptier rows (4097 wide) apart from its full ones (8192).
 SERVED_VARIANTS = {
-    "norm": [dict(persist_full_rows=False)],
+    # LayerNorm's looped rows in one statistics pass (layer_norm float32 at 256x65536: the
+    # three-pass kernel's best was 88 us against torch.compile's 75 in round 189)
+    "norm": [dict(persist_full_rows=False), dict(one_pass_stats=True),
+             dict(one_pass_stats=True, persist_full_rows=False)],
     "reduce": [dict(one_pass_min_fill=75), dict(one_pass_min_fill=75, row_block_max=8192)],
     "softmax": [
         # over a non-last dim (GPU round 127): one-pass tiles of 16384 elements read 1000
@@ -327,6 +331,11 @@ def served_configs(zoo: Path, op: str, arch: str, dtype_name: str, template) -> 
     return found
 
 
+def zoo_ops(zoo: Path) -> list[str]:
+    """The ops `zoo` holds entries for (its op folders)."""
+    return sorted(p.name for p in zoo.iterdir() if p.is_dir() and not p.name.startswith("."))
+
+
 def served_file(zoo: Path, op: str, arch: str, dtype_name: str,
                 bucket: str) -> tuple[dict, str] | None:
     """The params and source of the kernel file `zoo`'s newest entry serves `bucket` with: the
@@ -369,6 +378,11 @@ def candidate_sources(op: str, dtype_name: str, args, task, found,
         # neighbours' tuned ones (float16 from bfloat16's, whose elements are as wide)
         elsewhere = [cfg for other in DTYPES if other != dtype_name
                      for cfg in served_configs(Path(args.zoo), op, arch, other, template)]
+        if getattr(args, "siblings", False):  # and for the other ops of this template
+            elsewhere += [cfg for sibling in zoo_ops(Path(args.zoo)) if sibling != op
+                          for other in DTYPES
+                          for cfg in served_configs(Path(args.zoo), sibling, arch, other,
+                                                    template)]
         candidates += [cfg for cfg in served_now + derived + elsewhere if cfg not in candidates]
     for cfg in candidates:
         source = template.render(cfg, **found.context)
@@ -614,6 +628,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--budget-ms", type=float, default=600.0,
                         help="GPU time spent timing each shape's variants together")
     parser.add_argument("--zoo", help="promote winners into this zoo folder")
+    parser.add_argument("--siblings", action="store_true",
+                        help="with --zoo: the configs the zoo serves the other ops of the same "
+                             "template with (any dtype) compete too")
     parser.add_argument("--only-uncovered", action="store_true",
                         help="with --zoo: verify and promote only the buckets the zoo's newest "
                              "entry does not serve yet for this GPU and dtype")
@@ -634,6 +651,8 @@ def main(argv: list[str] | None = None) -> int:
     if set(args.buckets) - known:
         parser.error(f"unknown bucket: {', '.join(sorted(set(args.buckets) - known))} (these ops "
                      f"have {', '.join(sorted(known))})")
+    if args.siblings and not args.zoo:
+        parser.error("--siblings needs --zoo: the zoo whose configs for the other ops compete")
     if args.only_uncovered and not args.zoo:
         parser.error("--only-uncovered needs --zoo: the zoo whose buckets it leaves as they are")
     if not torch.cuda.is_available():

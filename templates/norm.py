@@ -20,7 +20,10 @@ took RMSNorm at 4096x4097 (half its 8192-wide tile masked) from 45.6 to 35.9 us 
 from 175.3 to 188.3, and the two shapes share a bucket; round 121: a one-step walk over a full
 grid kept the 190 us, so full rows take the plain kernel, not just the full grid. `align_rows`
 starts rows whose width breaks 16-byte alignment (4097, say) at the aligned address below them, so
-loads and stores stay vectorized.
+loads and stores stay vectorized. `one_pass_stats` gives LayerNorm's looped kernel one statistics
+pass (each block's mean and centred sum of squares merged into the row's, as in Chan et al.'s
+parallel variance) instead of a mean pass and a centred-variance pass: the row is read twice in
+all, not three times (RMSNorm has one statistics pass either way).
 """
 
 from __future__ import annotations
@@ -46,6 +49,7 @@ class NormConfig:
     keep_in_l2: bool
     align_rows: bool
     persist_full_rows: bool
+    one_pass_stats: bool
 
 
 SPACE = (
@@ -59,6 +63,7 @@ SPACE = (
     Param("keep_in_l2", (False, True)),
     Param("align_rows", (False, True)),
     Param("persist_full_rows", (True, False), legacy=True),
+    Param("one_pass_stats", (False, True), legacy=False),
 )
 
 # 16 values per thread: 16 warps for an 8192-wide row, as Inductor's persistent reductions use.
@@ -67,6 +72,7 @@ SPACE = (
 DEFAULT = NormConfig(
     single_pass_max=16384, tile_elems=4096, elems_per_thread=16, loop_block=4096, loop_warps=8,
     num_stages=2, programs_per_sm=0, keep_in_l2=True, align_rows=False, persist_full_rows=True,
+    one_pass_stats=False,
 )
 
 

@@ -64,3 +64,45 @@ def test_full_rows_leave_the_persistent_grid_when_told(tmp_path, monkeypatch):
                 expected = 8 if persist or cols == 160 else tiles
                 assert grid == (expected,), (name, persist, cols, grid)
 
+
+
+def test_layer_norm_one_pass_stats_matches_pytorch_on_looped_rows(tmp_path):
+    """one_pass_stats: LayerNorm's looped kernel merges each block's mean and centred sum of
+    squares (Chan's update) in one pass. Rows of 3 to 5 blocks with a ragged last block, and
+    means far from zero against the spread, where E[x^2] - mean^2 would cancel: the error against
+    a float64 reference stays within PyTorch's own float32 error (or 1e-5)."""
+    norm = plan(tasks.load(ROOT / "tasks" / "layer_norm.py")).template_object()
+    cfg = dataclasses.replace(norm.default, single_pass_max=4096, loop_block=1024,
+                              one_pass_stats=True)
+    module = _module("layer_norm", cfg, tmp_path)
+    torch.manual_seed(0)
+    for rows, cols, offset, scale in ((3, 4097, 0.0, 1.0), (2, 5000, 1000.0, 0.01),
+                                      (2, 5000, 100.0, 1.0), (4, 3072, -50.0, 1.0)):
+        x = torch.randn(rows, cols) * scale + offset
+        w, b = torch.randn(cols), torch.randn(cols)
+        want = F.layer_norm(x.double(), (cols,), w.double(), b.double())
+        torch_err = (F.layer_norm(x, (cols,), w, b).double() - want).abs().max().item()
+        got = module.launch_layer_norm(x, (cols,), w, b)
+        assert got.dtype == torch.float32 and got.shape == x.shape
+        err = (got.double() - want).abs().max().item()
+        assert err <= max(2 * torch_err, 1e-5), (rows, cols, offset, err, torch_err)
+
+
+def test_one_pass_stats_changes_only_layer_norms_looped_kernel():
+    """RMSNorm has one statistics pass either way, so its render is the same; LayerNorm's
+    differs."""
+    for name, differs in (("rms_norm", False), ("layer_norm", True)):
+        found = plan(tasks.load(ROOT / "tasks" / f"{name}.py"))
+        norm = found.template_object()
+        on = dataclasses.replace(norm.default, one_pass_stats=True)
+        assert (_code(norm, on, found) != _code(norm, norm.default, found)) == differs
+
+
+def _code_of(source: str) -> str:
+    """A render without the lines that only record its params."""
+    return "\n".join(line for line in source.splitlines()
+                     if not line.startswith(("Params: ", "PARAMS = ")))
+
+
+def _code(template, cfg, found) -> str:
+    return _code_of(template.render(cfg, **found.context))

@@ -280,6 +280,36 @@ def test_a_dtype_starts_from_the_configs_the_zoo_serves_in_the_other_dtypes(tune
     assert not all(cfg in plain for cfg in bf16)  # without --zoo: the template's own candidates
 
 
+def test_with_siblings_an_op_starts_from_the_configs_of_its_templates_other_ops(tune_buckets,
+                                                                                tmp_path):
+    """--siblings: LayerNorm's candidates take the configs the zoo serves RMSNorm with (the
+    same norm template), in every dtype; without it they do not."""
+    import argparse
+    import shutil
+
+    import tasks
+    from agent.plan import plan
+
+    zoo = tmp_path / "zoo"
+    newest = max((ROOT / "kernel_zoo" / "entries" / "rms_norm").iterdir(),
+                 key=lambda p: tuple(int(n) for n in p.name.split(".")))
+    shutil.copytree(newest, zoo / "rms_norm" / newest.name)
+    task = tasks.load(ROOT / "tasks" / "layer_norm.py")
+    found = plan(task)
+    tpl = get_template("norm")
+    rms = [cfg for dtype in tune_buckets.DTYPES
+           for cfg in tune_buckets.served_configs(zoo, "rms_norm", "sm_90", dtype, tpl)]
+    assert len(rms) > 3
+    kw = dict(samples=0, seed=0, zoo=str(zoo), buckets=[])
+    _, with_them, _, served = tune_buckets.candidate_sources(
+        "layer_norm", "float32", argparse.Namespace(siblings=True, **kw), task, found, "sm_90")
+    assert all(cfg in with_them for cfg in rms)
+    assert served == {}  # the zoo serves LayerNorm nothing: borrowed configs serve no bucket
+    _, without, _, _ = tune_buckets.candidate_sources(
+        "layer_norm", "float32", argparse.Namespace(siblings=False, **kw), task, found, "sm_90")
+    assert not all(cfg in without for cfg in rms)
+
+
 def test_without_a_persistent_grid_persist_full_rows_renders_the_same_code(tune_buckets):
     """The norm template's persist_full_rows only matters with programs_per_sm > 0; without one
     both choices render one code, which this script then times once."""
