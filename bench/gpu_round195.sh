@@ -6,7 +6,15 @@
 # log-softmax at 8x4097x257 (0.50x, 0.32x) and log-softmax at 64x128x4096 (0.74x), with the
 # configs bfloat16 serves them with (1.32-1.45x there; they did not compete in rounds 189-190),
 # each other's (--siblings) and 24 random ones.
-# Outcome: not run yet.
+# Outcome (stop 33, 2026-11-24; runs/tune-buckets-h100-20261124-075706.json, -075810.json,
+# -080002.json): layer_norm float32 cols_le_65536 promoted (1.11.0): one_pass_stats on, 72.4 us
+# against torch.compile's 77.8 at 256x65536 in the sweep, 1.09x compile and 2.12x eager by the
+# verifier; cols_le_1024 too (1.10.0, 1.14x compile). log_softmax float32 inner_dim (1.10.0):
+# 1.16x compile by the verifier (the served config's sweep geomean 0.71x, 0.32x at 8x4097x257).
+# softmax float32 inner_dim stayed: a config at 1.01-1.39x compile at every shape (geomean 1.13x
+# against the served 1.03x, which is 0.51x at 8x4097x257) was 23% slower than the served one at
+# 32x1000x1024, which choose() then vetoed; it now allows that where the config still beats
+# min(eager, compile) at the shape (round 196).
 set -uo pipefail
 export PYTHONUNBUFFERED=1
 export KZOO_HOME=/tmp/kzoo-round195

@@ -34,8 +34,9 @@ dtypes, so that a dtype without configs starts from its neighbours' tuned ones (
 189-191 tuned float32 without them); with `--siblings`, also those the zoo serves for the other ops
 of the same template (LayerNorm from RMSNorm's, log-softmax from softmax's). Each bucket's stored kernel file is timed
 too, as it is (and the served params with the knobs added since, `SERVED_VARIANTS`); a config more
-than `SHAPE_SLACK` slower than that file at any one of the bucket's shapes does not take the
-bucket, whatever its geometric mean (the issue's bar is per shape), nor does one less than
+than `SHAPE_SLACK` slower than that file at any one of the bucket's shapes, and slower there than
+min(eager, torch.compile), does not take the bucket, whatever its geometric mean (the issue's bar
+is per shape), nor does one less than
 `MIN_GAIN` faster on it. `--only-uncovered` leaves the buckets the target zoo's newest entry holds
 a config for (for this GPU and dtype) as they are.
 
@@ -507,14 +508,20 @@ def choose(result: dict) -> dict[str, dict]:
         served = (result.get("served") or {}).get(bucket)
         if served not in correct:
             served = None
+        baseline = {s: min(result["shapes"][s]["eager_ms"], result["shapes"][s]["compile_ms"])
+                    for s in idx}
         for c in correct:
             ms = result["rows"][c]["ms"]
+            # The issue's bar is per shape: no trading a shape below the best baseline for the
+            # others. Losing ground at a shape while staying at or above the baseline there is
+            # allowed (round 195: the dim-1 softmax's served config, 1.37x torch.compile at
+            # 32x1000x1024 and 0.51x at 8x4097x257, against one at 1.06x and 1.01x).
             if served is not None and any(
-                    ms[s] > result["rows"][served]["ms"][s] * SHAPE_SLACK for s in idx):
-                slower.append(c)  # the issue's bar is per shape: no trading one for another
+                    ms[s] > result["rows"][served]["ms"][s] * SHAPE_SLACK and ms[s] > baseline[s]
+                    for s in idx):
+                slower.append(c)
                 continue
-            vs_best = [min(result["shapes"][s]["eager_ms"], result["shapes"][s]["compile_ms"])
-                       / ms[s] for s in idx]
+            vs_best = [baseline[s] / ms[s] for s in idx]
             vs_eager = [result["shapes"][s]["eager_ms"] / ms[s] for s in idx]
             vs_compile = [result["shapes"][s]["compile_ms"] / ms[s] for s in idx]
             scored.append((geomean(vs_best), c, min(vs_eager), geomean(vs_compile)))
@@ -676,7 +683,8 @@ def main(argv: list[str] | None = None) -> int:
                   "eager at each shape; the winner re-checked and re-timed by the verifier and "
                   f"promoted when faster than eager at each shape and at least {COMPILE_FLOOR}x "
                   "torch.compile on the geometric mean; with --zoo, no config more than "
-                  f"{SHAPE_SLACK}x slower than the served one at a shape of the bucket wins it",
+                  f"{SHAPE_SLACK}x slower than the served one at a shape of the bucket, and "
+                  "slower than min(eager, compile) there, wins it",
         "results": [],
     }
     with tempfile.TemporaryDirectory() as tmp:

@@ -191,6 +191,20 @@ def test_a_config_much_slower_than_the_served_one_at_one_shape_does_not_take_the
         "cols_le_16384"]["config"] == 1
 
 
+def test_a_config_may_lose_ground_at_a_shape_where_it_still_beats_the_baselines(tune_buckets):
+    """Round 195's dim-1 softmax: the served config is 1.37x torch.compile at one shape and 0.51x
+    at another; a config at 1.06x and 1.01x there takes the bucket, though 23% slower than the
+    served one at the first shape. One that falls below torch.compile where it loses does not."""
+    shapes = [("inner_dim", 900.0, 134.5), ("inner_dim", 4400.0, 61.8)]
+    rows = [[98.2, 121.2],    # served: 1.37x and 0.51x
+            [126.9, 61.2],    # 1.06x and 1.01x
+            [140.0, 50.0]]    # 0.96x at the first shape: below torch.compile where it loses
+    result = {**_result(shapes, rows), "served": {"inner_dim": 0}}
+    choice = tune_buckets.choose(result)["inner_dim"]
+    assert choice["config"] == 1
+    assert choice["slower_than_served_at_a_shape"] == [2]
+
+
 def test_buckets_select_shapes_and_the_stored_file_competes_as_it_is(tune_buckets, tmp_path):
     import argparse
     import shutil
