@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import copy_entry
 
 from templates import get_template
 
@@ -90,12 +91,11 @@ def test_the_verifier_must_measure_it_faster_than_eager_everywhere_and_near_comp
 
 
 def test_only_uncovered_reads_the_newest_entrys_buckets_for_the_arch_and_dtype(tune_buckets, tmp_path):
-    import shutil
 
     zoo = tmp_path / "zoo"
     assert tune_buckets.covered_buckets(zoo, "amax", "sm_90", "bfloat16") == set()
     # entries are immutable: amax 1.0.0 serves sm_90 bfloat16 rows up to 1024 wide, nothing else
-    shutil.copytree(ROOT / "kernel_zoo" / "entries" / "amax" / "1.0.0", zoo / "amax" / "1.0.0")
+    copy_entry(ROOT / "kernel_zoo" / "entries", "amax", "1.0.0", zoo)
     assert tune_buckets.covered_buckets(zoo, "amax", "sm_90", "bfloat16") == {"cols_le_1024"}
     assert tune_buckets.covered_buckets(zoo, "amax", "sm_90", "float16") == set()
     assert tune_buckets.covered_buckets(zoo, "amax", "sm_80", "bfloat16") == set()
@@ -142,11 +142,10 @@ def test_screening_compares_every_output_and_integers_exactly(tune_buckets):
 
 def test_what_the_zoo_serves_competes_and_is_recognised(tune_buckets, tmp_path):
     import dataclasses
-    import shutil
 
     zoo = tmp_path / "zoo"
     # amax 1.2.0 (immutable): sm_90 bfloat16 configs for three buckets, stored before packed_keys
-    shutil.copytree(ROOT / "kernel_zoo" / "entries" / "amax" / "1.2.0", zoo / "amax" / "1.2.0")
+    copy_entry(ROOT / "kernel_zoo" / "entries", "amax", "1.2.0", zoo)
     tpl = get_template("reduce")
     served = tune_buckets.served_configs(zoo, "amax", "sm_90", "bfloat16", tpl)
     assert len(served) == 3 and all(cfg.packed_keys is False for cfg in served)
@@ -193,14 +192,13 @@ def test_a_config_much_slower_than_the_served_one_at_one_shape_does_not_take_the
 
 def test_buckets_select_shapes_and_the_stored_file_competes_as_it_is(tune_buckets, tmp_path):
     import argparse
-    import shutil
 
     import tasks
     from agent.plan import plan
 
     zoo = tmp_path / "zoo"
     # amax 1.2.0 (immutable) was rendered before today's template (packed_keys, _unit)
-    shutil.copytree(ROOT / "kernel_zoo" / "entries" / "amax" / "1.2.0", zoo / "amax" / "1.2.0")
+    copy_entry(ROOT / "kernel_zoo" / "entries", "amax", "1.2.0", zoo)
     task = tasks.load(ROOT / "tasks" / "amax.py")
     found = plan(task)
     args = argparse.Namespace(samples=0, seed=0, zoo=str(zoo), buckets=["cols_le_16384"])
@@ -234,14 +232,12 @@ def test_a_gain_inside_the_timers_spread_leaves_the_bucket_with_the_served_confi
 def test_served_configs_also_compete_with_the_knobs_added_since(tune_buckets, tmp_path):
     import argparse
     import dataclasses
-    import shutil
 
     import tasks
     from agent.plan import plan
 
     zoo = tmp_path / "zoo"
-    shutil.copytree(ROOT / "kernel_zoo" / "entries" / "rms_norm" / "1.8.0",
-                    zoo / "rms_norm" / "1.8.0")
+    copy_entry(ROOT / "kernel_zoo" / "entries", "rms_norm", "1.8.0", zoo)
     task = tasks.load(ROOT / "tasks" / "rms_norm.py")
     found = plan(task)
     args = argparse.Namespace(samples=0, seed=0, zoo=str(zoo), buckets=["cols_le_16384"])
@@ -257,14 +253,13 @@ def test_served_configs_also_compete_with_the_knobs_added_since(tune_buckets, tm
 def test_a_dtype_starts_from_the_configs_the_zoo_serves_in_the_other_dtypes(tune_buckets,
                                                                               tmp_path):
     import argparse
-    import shutil
 
     import tasks
     from agent.plan import plan
 
     zoo = tmp_path / "zoo"
     # amax 1.2.0: sm_90 configs in bfloat16 only
-    shutil.copytree(ROOT / "kernel_zoo" / "entries" / "amax" / "1.2.0", zoo / "amax" / "1.2.0")
+    copy_entry(ROOT / "kernel_zoo" / "entries", "amax", "1.2.0", zoo)
     task = tasks.load(ROOT / "tasks" / "amax.py")
     found = plan(task)
     tpl = get_template("reduce")
@@ -307,7 +302,6 @@ def test_softmax_tasks_take_the_dim_from_the_plan_and_borrowed_buckets_are_guard
     cols_gt_65536) is guarded by the config dispatch serves it with, the entry's "any"."""
     import argparse
     import dataclasses
-    import shutil
 
     import tasks
     from agent.plan import plan
@@ -315,7 +309,7 @@ def test_softmax_tasks_take_the_dim_from_the_plan_and_borrowed_buckets_are_guard
 
     zoo = tmp_path / "zoo"
     entry = zoo / "softmax" / "1.4.0"
-    shutil.copytree(ROOT / "kernel_zoo" / "entries" / "softmax" / "1.4.0", entry)
+    copy_entry(ROOT / "kernel_zoo" / "entries", "softmax", "1.4.0", zoo)
     manifest = json.loads((entry / "manifest.json").read_text())
     stored = {c["shape_bucket"]: read_entry_file(entry, manifest, c["file"]).decode()
               for c in manifest["configs"] if c["dtype"] == "bfloat16"}
@@ -346,14 +340,12 @@ def test_softmax_tasks_take_the_dim_from_the_plan_and_borrowed_buckets_are_guard
 def test_cross_entropy_buckets_by_rows_both_served_by_its_any_config(tune_buckets, tmp_path):
     import argparse
     import dataclasses
-    import shutil
 
     import tasks
     from agent.plan import plan
 
     zoo = tmp_path / "zoo"
-    shutil.copytree(ROOT / "kernel_zoo" / "entries" / "cross_entropy" / "1.2.0",
-                    zoo / "cross_entropy" / "1.2.0")
+    copy_entry(ROOT / "kernel_zoo" / "entries", "cross_entropy", "1.2.0", zoo)
     task = tasks.load(ROOT / "tasks" / "cross_entropy.py")
     found = plan(task)
     args = argparse.Namespace(samples=0, seed=0, zoo=str(zoo), buckets=[])
