@@ -6,9 +6,10 @@
     kzoo zoo verify [OP] [--version V] sha256 of every file, then correctness on this device
     kzoo zoo export OP --out FILE      one version as a single JSON bundle (kernel_zoo.bundle)
     kzoo zoo import FILE               a bundle into the user zoo, hashes checked first
+    kzoo zoo migrate                   schema-1 entries of one zoo folder to schema 2 (blobs)
 
 Every command takes `--json` (the result as JSON on stdout) and `--zoo DIR` (that zoo folder only,
-instead of the user zoo layered over the shipped one; for import, the zoo to add to).
+instead of the user zoo layered over the shipped one; for import and migrate, the zoo to change).
 
 Exit codes: 0 success; 1 a file whose sha256 does not match, a kernel found wrong on this device,
 or an import refused because that version exists with other content; 2 a usage error (unknown op
@@ -47,7 +48,7 @@ def add_zoo_parser(subparsers: Any) -> None:
     """Add the `zoo` command and its subcommands to the main parser's subparsers."""
     zoo = subparsers.add_parser(
         "zoo",
-        help="inspect, verify, export and import kernel-zoo entries",
+        help="inspect, verify, export, import and migrate kernel-zoo entries",
         description="Work with the kernel zoo: the user zoo ($KZOO_HOME/zoo) layered over the "
         "shipped one. Exit 0 on success, 1 on a hash or correctness failure, 2 on a usage error.",
     )
@@ -116,6 +117,17 @@ def add_zoo_parser(subparsers: Any) -> None:
         "the zoo folder to add to (default $KZOO_HOME/zoo); created if missing",
     )
     importing.add_argument("file", type=Path, metavar="FILE")
+    command(
+        "migrate", "store a zoo's schema-1 entries as schema 2 (each kernel once, in blobs/)",
+        "Convert every schema-1 entry of one zoo folder, in place, to schema 2: each file is "
+        "checked against its sha256, written once per op as <op>/blobs/<sha256>.py, the "
+        "manifest is replaced by the same one with \"schema\": 2, and then the entry's own "
+        "copies are deleted. Only storage changes (configs, hashes, versions stay); an entry "
+        "stays loadable throughout. A missing or modified file stops it (exit 1) with that "
+        "entry untouched. Running it again changes nothing.",
+        "the zoo folder to convert (default $KZOO_HOME/zoo); the shipped zoo is "
+        "kernel_zoo/entries",
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -536,7 +548,8 @@ def _verify_entry(
             print(f"  {label}: {_config_status(result, checker.mode)}", file=report, flush=True)
             if result["status"] != "correct":
                 status = _config_status(result, checker.mode)
-                failures.append(f"{where} ({entry.path / config['file']}): {status}")
+                path = store.entry_file_path(entry.path, entry.manifest, config["file"])
+                failures.append(f"{where} ({path}): {status}")
         configs.append({"arch": config["arch"], "dtype": config["dtype"],
                         "shape_bucket": config["shape_bucket"], "file": config["file"], **result})
     ok = not failures
@@ -663,6 +676,27 @@ def _import(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+# ---------------------------------------------------------------------------------------------
+# migrate
+
+
+def _migrate(args: argparse.Namespace) -> int:
+    zoo = args.zoo.expanduser() if args.zoo is not None else _home.user_zoo()
+    summary = store.migrate(zoo)
+    if args.json:
+        _print_json(summary)
+    elif not summary["migrated"]:
+        print(f"nothing to migrate: all {summary['entries']} entries in {summary['zoo']} are "
+              f"schema {store.SCHEMA}"
+              + (f" (removed {summary['files_removed']} file(s) an interrupted migration left)"
+                 if summary["files_removed"] else ""))
+    else:
+        print(f"migrated {len(summary['migrated'])} of {summary['entries']} entries in "
+              f"{summary['zoo']} to schema {store.SCHEMA}: wrote {summary['blobs_written']} "
+              f"blob(s), removed {summary['files_removed']} kernel file(s)")
+    return EXIT_OK
+
+
 _COMMANDS = {
     "list": _list,
     "show": _show,
@@ -670,6 +704,7 @@ _COMMANDS = {
     "verify": _verify,
     "export": _export,
     "import": _import,
+    "migrate": _migrate,
 }
 
 

@@ -48,8 +48,9 @@ def main() -> None:
             print(f"{op} {shape} [{bucket}]: no zoo config (the reference runs); skipped")
             rows.append({"op": op, "shape": shape, "bucket": bucket, "skipped": "no zoo config"})
             continue
-        _, config, entry_dir = found_config
-        module = load_candidate((entry_dir / config["file"]).read_text(), Path("/tmp/probe"))
+        manifest, config, entry_dir = found_config
+        source = store.read_entry_file(entry_dir, manifest, config["file"]).decode()
+        module = load_candidate(source, Path("/tmp/probe"))
         candidate = module.ModelNew(*task.module.get_init_inputs()).cuda()
         candidate.load_state_dict(model.state_dict(), strict=False, assign=True)
         weight, eps, n = model.get_parameter(found.context["weight_path"]), found.context["eps"], \

@@ -28,7 +28,7 @@ def main() -> None:
     env = environment()
     manifest, config, entry_dir = store.find_config("softmax", env["arch"], "bfloat16",
                                                     [_home.SHIPPED_ZOO])
-    source = (entry_dir / config["file"]).read_text()
+    source = store.read_entry_file(entry_dir, manifest, config["file"]).decode()
     module = load_candidate(source, Path("/tmp/kzoo-timing"))
     flusher = L2Flusher(torch.device("cuda"))
     direct = []

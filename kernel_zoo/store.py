@@ -1,8 +1,12 @@
-"""Zoo entries on disk: `<zoo>/<op>/<version>/` holds kernel sources and `manifest.json`.
+"""Zoo entries on disk: `<zoo>/<op>/<version>/manifest.json`, and each kernel source once per op
+as `<zoo>/<op>/blobs/<sha256>.py` (schema 2; schema-1 entries, which hold their sources in their
+own folder, are still read, and `migrate` converts them).
 
-An entry is immutable once it is renamed into place; a better kernel is a new version. Several zoos
-are layered (the user zoo over the shipped one) and looked up in order. Loading a kernel checks the
-source's sha256 against its manifest first, so a file edited after verification is never run.
+An entry is immutable once it is renamed into place; a better kernel is a new version. A blob is
+named by the sha256 of its bytes and shared by every entry that lists them; nothing rewrites or
+deletes one. Several zoos are layered (the user zoo over the shipped one) and looked up in order.
+Loading a kernel checks the source's sha256 against its manifest first, so a file edited after
+verification is never run.
 
 This module imports only the standard library: the kernel modules it loads bring their own torch and
 triton imports, at load time.
@@ -20,7 +24,9 @@ import importlib.util
 import json
 import os
 import re
+import secrets
 import shutil
+import stat
 import sys
 import tempfile
 import threading
@@ -31,8 +37,10 @@ from typing import Any
 
 from kernel_zoo import _home, buckets
 
-SCHEMA = 1
+SCHEMA = 2  # what promote, import_entry and migrate write
+READ_SCHEMAS = (1, 2)  # what readers accept: 1 holds files in the entry folder, 2 in blobs/
 MANIFEST = "manifest.json"
+BLOBS = "blobs"  # <zoo>/<op>/blobs/<sha256>.py; not a version name, so never taken for an entry
 LOCK_FILE = ".lock"
 ANY_SHAPE = buckets.ANY
 
@@ -168,7 +176,8 @@ def _check_config(config: object, where: str, *, op: str, needs_file: bool) -> N
 
 
 def validate_manifest(manifest: object, source: str = MANIFEST) -> dict[str, Any]:
-    """Check a schema-1 manifest; `source` names the file in the error. Returns the manifest."""
+    """Check a schema-1 or schema-2 manifest (their fields are the same; only where the files
+    live differs); `source` names the file in the error. Returns the manifest."""
     if not isinstance(manifest, dict):
         raise ZooError(f"{source}: the manifest must be a JSON object")
     for field, kind in _TOP_FIELDS.items():
@@ -180,8 +189,9 @@ def validate_manifest(manifest: object, source: str = MANIFEST) -> dict[str, Any
             raise ZooError(
                 f"{source}: field {field!r} must be {kind.__name__}, got {type(value).__name__}"
             )
-    if manifest["schema"] != SCHEMA:
-        raise ZooError(f"{source}: schema {manifest['schema']} is not supported (want {SCHEMA})")
+    if manifest["schema"] not in READ_SCHEMAS:
+        wanted = " or ".join(str(schema) for schema in READ_SCHEMAS)
+        raise ZooError(f"{source}: schema {manifest['schema']} is not supported (want {wanted})")
     try:
         _check_name("op", manifest["op"])
         parse_version(manifest["version"])
@@ -487,12 +497,14 @@ def promote(op: str, source: str, record: dict[str, Any], *, zoo_dir: Path) -> d
     `record` is one manifest config without "file". The new version is the next minor of the
     newest one in this zoo ("1.0.0" for the first) and keeps every config of that newest version
     except the one with the same (arch, dtype, shape_bucket), whose place the new kernel takes.
-    Carried files are re-checked against their sha256 and copied byte for byte.
+    Carried files are re-checked against their sha256 and keep their blob (a schema-1 previous
+    version's files become blobs); nothing is copied.
 
-    The version is built in a temp folder under `zoo_dir/op` and renamed into place, so readers
-    never see half an entry. The whole read-previous/build/rename runs under an exclusive flock on
-    `zoo_dir/.lock`: the new version's contents depend on the previous newest one, so two
-    concurrent promotions must be serialized end to end, or one would drop the other's config.
+    The source's blob is written first, then the manifest-only version is built in a temp folder
+    under `zoo_dir/op` and renamed into place, so readers never see half an entry. The whole
+    read-previous/build/rename runs under an exclusive flock on `zoo_dir/.lock`: the new version's
+    contents depend on the previous newest one, so two concurrent promotions must be serialized
+    end to end, or one would drop the other's config.
     """
     _check_name("op", op)
     if "file" in record:
@@ -515,14 +527,13 @@ def promote(op: str, source: str, record: dict[str, Any], *, zoo_dir: Path) -> d
         previous = _newest_version(op_dir)
         version = "1.0.0"
         kept: list[dict[str, Any]] = []
-        previous_files: dict[str, str] = {}
+        previous_manifest: dict[str, Any] = {}
         previous_dir = op_dir
         if previous is not None:
             major, minor, _ = parse_version(previous)
             version = f"{major}.{minor + 1}.0"
             previous_dir = op_dir / previous
             previous_manifest = read_manifest(previous_dir)
-            previous_files = previous_manifest["files"]
             kept = [
                 config
                 for config in previous_manifest["configs"]
@@ -538,7 +549,7 @@ def promote(op: str, source: str, record: dict[str, Any], *, zoo_dir: Path) -> d
         for config in kept:
             name = config["file"]
             if name not in contents:  # several configs may share one source file
-                contents[name] = _read_verified(previous_dir / name, previous_files[name])
+                contents[name] = read_entry_file(previous_dir, previous_manifest, name)
         contents[file_name] = source_bytes
         manifest = {
             "schema": SCHEMA,
@@ -553,14 +564,55 @@ def promote(op: str, source: str, record: dict[str, Any], *, zoo_dir: Path) -> d
     return {"op": op, "version": version, "path": str(final_dir)}
 
 
+def _store_blob(blobs_dir: Path, data: bytes) -> bool:
+    """Make `blobs_dir/<sha256 of data>.py` hold `data`; True when it was written, False when it
+    was there already. The caller holds the zoo lock and fsyncs `blobs_dir` afterwards.
+
+    A blob that is there is reused only if its bytes hash to its name: every entry naming it
+    shares it, so a modified one is refused, neither trusted nor overwritten.
+    """
+    digest = sha256_bytes(data)
+    path = blobs_dir / f"{digest}.py"
+    if os.path.lexists(path):
+        try:
+            actual: str | None = sha256_bytes(path.read_bytes())
+        except OSError:  # a dangling link, a folder, an unreadable file
+            actual = None
+        if actual != digest:
+            found = "cannot be read" if actual is None else f"hashes to {actual}"
+            raise ZooIntegrityError(
+                f"{path.resolve()}: the blob {found}, not to its name; the zoo's blob store "
+                "was modified, so it is neither reused nor overwritten"
+            )
+        return False
+    tmp = blobs_dir / f".tmp-{digest[:16]}-{secrets.token_hex(4)}"
+    try:
+        _write_durably(tmp, data)
+        os.rename(tmp, path)  # under the zoo lock nothing else creates `path` meanwhile
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    return True
+
+
+def _write_blobs(op_dir: Path, files: dict[str, bytes]) -> int:
+    """Store each file's bytes as a blob of `op_dir`, durably; how many blobs were new."""
+    blobs_dir = op_dir / BLOBS
+    blobs_dir.mkdir(exist_ok=True)
+    written = sum(_store_blob(blobs_dir, data) for data in files.values())
+    _fsync_dir(blobs_dir)
+    _fsync_dir(op_dir)  # the blobs folder itself, when it is new
+    return written
+
+
 def _write_entry(op_dir: Path, final_dir: Path, files: dict[str, bytes],
                  manifest: dict[str, Any]) -> None:
-    """Build an entry in a temp folder beside its final place and rename it there: readers see a
-    whole entry or none. The caller holds the zoo lock."""
+    """Write the files as blobs, then build the manifest-only entry in a temp folder beside its
+    final place and rename it there: readers see a whole entry, its blobs on disk, or none. The
+    caller holds the zoo lock; `manifest` is schema 2 and lists exactly `files`."""
+    _write_blobs(op_dir, files)
     tmp_dir = Path(tempfile.mkdtemp(prefix=f".tmp-{final_dir.name}-", dir=op_dir))
     try:
-        for name, data in files.items():
-            _write_durably(tmp_dir / name, data)
         text = json.dumps(manifest, indent=2) + "\n"
         _write_durably(tmp_dir / MANIFEST, text.encode("utf-8"))
         # mkdtemp makes the folder private; an entry is meant to be read by anyone
@@ -578,9 +630,11 @@ def import_entry(
     """Add an entry built elsewhere (an exported bundle) to `zoo_dir` under its own version.
 
     Every file must be listed in the manifest and hash to its sha256; `source` names where they
-    came from in errors. Returns {op, version, path, status}: status "imported", or "identical"
-    when the zoo already holds this exact entry (same manifest, files intact). The same version
-    with other content raises ZooConflictError: entries are immutable, never replaced.
+    came from in errors. The manifest may be schema 1 or 2; the entry is written as schema 2 (the
+    same manifest with "schema": 2, its files as blobs). Returns {op, version, path, status}:
+    status "imported", or "identical" when the zoo already holds this entry (the same manifest
+    but for "schema", which says only where the files are stored; its files intact). The same
+    version with other content raises ZooConflictError: entries are immutable, never replaced.
     """
     validate_manifest(manifest, source)
     op, version = manifest["op"], manifest["version"]
@@ -608,68 +662,183 @@ def import_entry(
     with _zoo_lock(zoo_dir):
         if final_dir.exists():
             existing = read_manifest(final_dir)
-            if existing != manifest:
+            if _content(existing) != _content(manifest):
                 raise ZooConflictError(
                     f"{final_dir} already holds {op} {version} with other content; entries are "
                     "immutable, so it was not replaced"
                 )
             # the same manifest over modified files is not the same entry
-            for name, digest in existing["files"].items():
-                _read_verified(final_dir / name, digest)
+            read_entry_files(final_dir, existing)
             return {**result, "status": "identical"}
-        _write_entry(op_dir, final_dir, files, manifest)
+        _write_entry(op_dir, final_dir, files, {**manifest, "schema": SCHEMA})
     return {**result, "status": "imported"}
+
+
+def _content(manifest: dict[str, Any]) -> dict[str, Any]:
+    """A manifest without "schema": what the entry is, apart from where its files are stored."""
+    return {field: value for field, value in manifest.items() if field != "schema"}
+
+
+# ---------------------------------------------------------------------------------------------
+# migration
+
+
+def migrate(zoo_dir: Path) -> dict[str, Any]:
+    """Convert every schema-1 entry of the zoo folder `zoo_dir` to schema 2, in place.
+
+    Per entry, under the zoo lock: every file is checked against its sha256 first (a missing or
+    modified one raises ZooIntegrityError naming it and stops the migration, that entry and the
+    ones after it untouched); then the files are written as blobs, manifest.json is replaced
+    atomically by the same manifest with "schema": 2, and only then are the entry's own copies
+    deleted. A reader opening the entry at any moment finds a loadable entry. Only storage
+    changes: configs, hashes, versions and dates stay as they were.
+
+    Idempotent: schema-2 entries are left as they are, except that the kernel files an
+    interrupted migration left beside their manifest are deleted once their blob checks out.
+    Returns {zoo, entries, migrated (["op version", ...]), blobs_written, files_removed}.
+    """
+    zoo_dir = Path(zoo_dir).expanduser().resolve()
+    if not zoo_dir.is_dir():
+        raise ZooError(f"no such zoo folder: {zoo_dir}")
+    summary: dict[str, Any] = {
+        "zoo": str(zoo_dir), "entries": 0, "migrated": [], "blobs_written": 0, "files_removed": 0
+    }
+    with _zoo_lock(zoo_dir):
+        for _zoo, _layer, op, version in _entry_dirs([zoo_dir]):
+            entry_dir = zoo_dir / op / version
+            manifest = read_manifest(entry_dir)
+            summary["entries"] += 1
+            if manifest["schema"] != SCHEMA:
+                # all of them, before anything is written
+                files = {
+                    name: _read_verified(entry_file_path(entry_dir, manifest, name), digest,
+                                         doing="migrated")
+                    for name, digest in manifest["files"].items()
+                }
+                summary["blobs_written"] += _write_blobs(entry_dir.parent, files)
+                manifest = {**manifest, "schema": SCHEMA}
+                validate_manifest(manifest, f"schema-2 manifest for {entry_dir}")
+                _replace_manifest(entry_dir, manifest)
+                summary["migrated"].append(f"{op} {version}")
+            summary["files_removed"] += _remove_migrated_files(entry_dir, manifest)
+    return summary
+
+
+def _replace_manifest(entry_dir: Path, manifest: dict[str, Any]) -> None:
+    """Swap `entry_dir/manifest.json` for `manifest` in one rename (fsynced before and after)."""
+    path = entry_dir / MANIFEST
+    tmp = entry_dir / f".{MANIFEST}.{secrets.token_hex(4)}.tmp"
+    try:
+        _write_durably(tmp, (json.dumps(manifest, indent=2) + "\n").encode("utf-8"))
+        tmp.chmod(stat.S_IMODE(path.stat().st_mode))
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    _fsync_dir(entry_dir)
+
+
+def _remove_migrated_files(entry_dir: Path, manifest: dict[str, Any]) -> int:
+    """Delete the copies a schema-2 entry's folder still holds of its files (and a temp manifest
+    an interrupted migration left), each only once both it and its blob hash to the manifest's
+    sha256; how many files went. The caller holds the zoo lock."""
+    removed = 0
+    for name, digest in manifest["files"].items():
+        copy = entry_dir / name  # where schema 1 kept it
+        if not os.path.lexists(copy):
+            continue
+        read_entry_file(entry_dir, manifest, name)  # the blob, which stays
+        try:
+            actual: str | None = sha256_bytes(copy.read_bytes())
+        except OSError:
+            actual = None
+        if actual != digest:
+            raise ZooIntegrityError(
+                f"{copy.resolve()}: left beside the schema-2 manifest by an interrupted "
+                f"migration, but it is not the verified file (sha256 {actual}, the manifest's "
+                f"{digest}); it was left in place, and the entry reads its blob"
+            )
+        copy.unlink()
+        removed += 1
+    for stale in entry_dir.glob(f".{MANIFEST}.*.tmp"):
+        stale.unlink()
+    if removed:
+        _fsync_dir(entry_dir)
+    return removed
 
 
 # ---------------------------------------------------------------------------------------------
 # loading
 
 
-def _read_verified(path: Path, expected_sha: str) -> bytes:
-    """The file's bytes, if and only if they hash to `expected_sha`."""
-    shown = path.resolve()
+def _read_verified(
+    path: Path, expected_sha: str, *, doing: str = "loaded", name: str | None = None
+) -> bytes:
+    """The file's bytes, if and only if they hash to `expected_sha`; the error names the path
+    (and the entry's file `name`, where the path is a blob) and says the entry will not be
+    `doing`."""
+    shown = str(path.resolve()) + (f" ({name})" if name not in (None, path.name) else "")
     try:
         data = path.read_bytes()
     except FileNotFoundError:
         raise ZooIntegrityError(
             f"{shown}: the kernel file is missing; the entry was modified after it was "
-            "verified and will not be loaded"
+            f"verified and will not be {doing}"
         ) from None
     actual = sha256_bytes(data)
     if actual != expected_sha:
         raise ZooIntegrityError(
             f"{shown}: sha256 {actual} does not match the manifest's {expected_sha}; the entry "
-            "was modified after it was verified and will not be loaded"
+            f"was modified after it was verified and will not be {doing}"
         )
     return data
 
 
+def entry_file_path(entry_dir: Path, manifest: dict[str, Any], name: str) -> Path:
+    """Where the bytes of the entry's file `name` are: `entry_dir/name` in a schema-1 entry,
+    `<zoo>/<op>/blobs/<sha256>.py` (named by the manifest's sha256 for `name`) in a schema-2 one.
+
+    Only the path: `read_entry_file` and `load_kernel` check the bytes. Raises ZooIntegrityError
+    when the manifest records no sha256 for `name`, ZooError for a schema it does not know.
+    """
+    files = manifest.get("files")
+    digest = files.get(name) if isinstance(files, dict) and isinstance(name, str) else None
+    if not isinstance(digest, str) or _SHA_RE.match(digest) is None:
+        raise ZooIntegrityError(
+            f"{Path(os.path.abspath(entry_dir)) / str(name)}: the manifest records no sha256 "
+            "for this file, so it is never read"
+        )
+    if _NAME_RE.match(name) is None or name in _RESERVED_FILES:
+        raise ZooError(f"{entry_dir}: {name!r} is not a plain file name")
+    schema = manifest.get("schema")
+    if schema == 1:
+        return Path(entry_dir) / name
+    if schema == 2:
+        # abspath, not resolve: the op folder is the entry folder's parent as named, as in
+        # read_manifest, even where the entry folder is a link
+        return Path(os.path.abspath(entry_dir)).parent / BLOBS / f"{digest}.py"
+    raise ZooError(f"{entry_dir}: schema {schema!r} is not supported")
+
+
 def read_entry_file(entry_dir: Path, manifest: dict[str, Any], name: str) -> bytes:
     """One file of an entry, if and only if it hashes to the manifest's sha256."""
-    expected = manifest["files"].get(name)
-    if expected is None:
-        raise ZooIntegrityError(
-            f"{Path(entry_dir).resolve() / name}: the manifest records no sha256 for this file; "
-            "it will not be read"
-        )
-    return _read_verified(Path(entry_dir) / name, expected)
+    path = entry_file_path(entry_dir, manifest, name)
+    return _read_verified(path, manifest["files"][name], name=name)
 
 
 def read_entry_files(entry_dir: Path, manifest: dict[str, Any]) -> dict[str, bytes]:
     """Every file the manifest lists, each checked against its sha256 (ZooIntegrityError names
     the first that fails)."""
-    return {
-        name: _read_verified(Path(entry_dir) / name, digest)
-        for name, digest in manifest["files"].items()
-    }
+    return {name: read_entry_file(entry_dir, manifest, name) for name in manifest["files"]}
 
 
 def check_files(entry_dir: Path, manifest: dict[str, Any]) -> list[dict[str, Any]]:
-    """Each listed file's hash check, as data: {name, path, sha256 (the manifest's), actual
-    (None when the file is missing), ok}. Reports every file rather than stopping at one."""
+    """Each listed file's hash check, as data: {name, path (where its bytes are: the entry folder
+    or the op's blobs), sha256 (the manifest's), actual (None when the file is missing), ok}.
+    Reports every file rather than stopping at one."""
     checks = []
     for name, digest in manifest["files"].items():
-        path = (Path(entry_dir) / name).resolve()
+        path = entry_file_path(entry_dir, manifest, name).resolve()
         try:
             actual: str | None = sha256_bytes(path.read_bytes())
         except OSError:  # missing, or replaced by something that is not a readable file
@@ -699,8 +868,9 @@ _modules: dict[tuple[str, str], types.ModuleType] = {}
 _modules_lock = threading.Lock()
 
 
-def _module_name(path: Path, sha: str) -> str:
-    stem = re.sub(r"\W", "_", path.stem)
+def _module_name(name: str, path: Path, sha: str) -> str:
+    # named after the logical file (a blob's own name is its sha256), unique per (path, sha)
+    stem = re.sub(r"\W", "_", Path(name).stem)
     tag = sha256_bytes(f"{path}\0{sha}".encode())[:12]
     return f"_kzoo_entry_{stem}_{tag}"
 
@@ -709,24 +879,20 @@ def load_kernel(entry_dir: Path, config: dict[str, Any], manifest: dict[str, Any
     """Import the source of one config after checking its sha256 against the manifest.
 
     Raises ZooIntegrityError when the file is missing or its bytes changed, and ZooError when
-    a verified file fails to import. Modules are cached per (path, sha256); the file is re-hashed
-    on every call, so a file edited after an earlier load is still refused.
+    a verified file fails to import. Modules are cached per (path, sha256): the versions sharing
+    a blob share one module. The file is re-hashed on every call, so a file edited after an
+    earlier load is still refused.
     """
     name = config.get("file")
-    expected = manifest.get("files", {}).get(name) if isinstance(name, str) else None
-    if expected is None:
-        raise ZooIntegrityError(
-            f"{Path(entry_dir).resolve() / str(name)}: the manifest records no sha256 for this "
-            "file; it will not be loaded"
-        )
-    path = (Path(entry_dir) / name).resolve()
-    data = _read_verified(path, expected)
+    path = entry_file_path(entry_dir, manifest, name).resolve()  # type: ignore[arg-type]
+    expected = manifest["files"][name]
+    data = _read_verified(path, expected, name=name)
     key = (str(path), expected)
     with _modules_lock:
         module = _modules.get(key)
         if module is not None:
             return module
-        module_name = _module_name(path, expected)
+        module_name = _module_name(name, path, expected)
         loader = _VerifiedSourceLoader(module_name, str(path), data)
         spec = importlib.util.spec_from_file_location(module_name, path, loader=loader)
         assert spec is not None

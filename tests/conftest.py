@@ -63,6 +63,24 @@ def run_kzoo(*args: str, env_home: Path, timeout: float = 600, cwd: Path = ROOT)
     )
 
 
+def copy_entry(src_zoo: Path, op: str, version: str, dst_zoo: Path) -> Path:
+    """Copy one entry byte for byte into another zoo folder, with the blobs it names when it is
+    schema 2 (a schema-2 entry folder holds only its manifest); returns the copy's folder."""
+    import shutil
+
+    from kernel_zoo import store
+
+    src, dst = Path(src_zoo) / op / version, Path(dst_zoo) / op / version
+    shutil.copytree(src, dst)
+    manifest = store.read_manifest(src)
+    if manifest["schema"] != 1:
+        (dst.parent / store.BLOBS).mkdir(exist_ok=True)
+        for name in manifest["files"]:
+            blob = store.entry_file_path(src, manifest, name)
+            shutil.copyfile(blob, dst.parent / store.BLOBS / blob.name)
+    return dst
+
+
 def of_this_run(proc: Path, home: Path) -> bool:
     """Whether a /proc entry belongs to the run under KZOO_HOME=home (Ray's workers inherit the
     driver's environment): other runs on the machine have actors too, not a test's to kill."""

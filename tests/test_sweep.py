@@ -9,7 +9,6 @@ import copy
 import json
 import os
 import re
-import shutil
 import signal
 import sqlite3
 import subprocess
@@ -18,7 +17,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, run_kzoo
+from conftest import ROOT, copy_entry, run_kzoo
 from test_zoo import kernel_source, make_record
 
 from agent import sweep
@@ -33,7 +32,7 @@ PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 def _copy_softmax_fixture(zoo: Path) -> None:
     """The shipped softmax entries 1.0.0 and 1.1.0 (H200-tuned), which these tests describe."""
     for version in ("1.0.0", "1.1.0"):
-        shutil.copytree(SHIPPED / "softmax" / version, zoo / "softmax" / version)
+        copy_entry(SHIPPED, "softmax", version, zoo)
 
 
 def _shipped_config(dtype: str) -> dict:
@@ -365,7 +364,8 @@ def _wrong_kernel_zoo(zoo: Path) -> None:
     manifest = copy.deepcopy(json.loads((SHIPPED / "softmax" / "1.1.0" /
                                          "manifest.json").read_text()))
     config = next(c for c in manifest["configs"] if c["dtype"] == "float32")
-    source = (SHIPPED / "softmax" / "1.1.0" / config["file"]).read_text()
+    source = store.read_entry_file(SHIPPED / "softmax" / "1.1.0", manifest,
+                                   config["file"]).decode()
     wrong = source.replace("tl.store(y_ptr + y_off, y.to(", "tl.store(y_ptr + y_off, (1.5 * y).to(")
     wrong = wrong.replace("tl.store(y_row + offs, y.to(", "tl.store(y_row + offs, (1.5 * y).to(")
     assert wrong.count("1.5 * y") == 2
@@ -448,7 +448,7 @@ def test_a_shape_buckets_kernel_is_tuned_in_a_study_of_its_own(tmp_path):
     """amax 1.0.0 serves only bfloat16 rows up to 1024 wide: its unit is that bucket's, and the
     tune step continues a study named for the bucket, started from the entry's params."""
     zoo, report, home = tmp_path / "zoo", tmp_path / "report", tmp_path / "home"
-    shutil.copytree(SHIPPED / "amax" / "1.0.0", zoo / "amax" / "1.0.0")
+    copy_entry(SHIPPED, "amax", "1.0.0", zoo)
     proc = run_kzoo("sweep", "--zoo", str(zoo), "--trials-per-op", "1", "--workers", "1",
                     "--seed", "0", "--report", str(report), env_home=home)
     assert proc.returncode == 0, proc.stdout + proc.stderr

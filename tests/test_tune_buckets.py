@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import copy_entry
 
 from templates import get_template
 
@@ -90,12 +91,11 @@ def test_the_verifier_must_measure_it_faster_than_eager_everywhere_and_near_comp
 
 
 def test_only_uncovered_reads_the_newest_entrys_buckets_for_the_arch_and_dtype(tune_buckets, tmp_path):
-    import shutil
 
     zoo = tmp_path / "zoo"
     assert tune_buckets.covered_buckets(zoo, "amax", "sm_90", "bfloat16") == set()
     # entries are immutable: amax 1.0.0 serves sm_90 bfloat16 rows up to 1024 wide, nothing else
-    shutil.copytree(ROOT / "kernel_zoo" / "entries" / "amax" / "1.0.0", zoo / "amax" / "1.0.0")
+    copy_entry(ROOT / "kernel_zoo" / "entries", "amax", "1.0.0", zoo)
     assert tune_buckets.covered_buckets(zoo, "amax", "sm_90", "bfloat16") == {"cols_le_1024"}
     assert tune_buckets.covered_buckets(zoo, "amax", "sm_90", "float16") == set()
     assert tune_buckets.covered_buckets(zoo, "amax", "sm_80", "bfloat16") == set()
@@ -142,11 +142,12 @@ def test_screening_compares_every_output_and_integers_exactly(tune_buckets):
 
 def test_what_the_zoo_serves_competes_and_is_recognised(tune_buckets, tmp_path):
     import dataclasses
-    import shutil
+
+    from kernel_zoo.store import entry_file_path
 
     zoo = tmp_path / "zoo"
     # amax 1.2.0 (immutable): sm_90 bfloat16 configs for three buckets, stored before packed_keys
-    shutil.copytree(ROOT / "kernel_zoo" / "entries" / "amax" / "1.2.0", zoo / "amax" / "1.2.0")
+    copy_entry(ROOT / "kernel_zoo" / "entries", "amax", "1.2.0", zoo)
     tpl = get_template("reduce")
     served = tune_buckets.served_configs(zoo, "amax", "sm_90", "bfloat16", tpl)
     assert len(served) == 3 and all(cfg.packed_keys is False for cfg in served)
@@ -161,9 +162,9 @@ def test_what_the_zoo_serves_competes_and_is_recognised(tune_buckets, tmp_path):
     config = next(c for c in manifest["configs"] if c["shape_bucket"] == "cols_le_1024")
     cfg = tpl.config(config["params"])
     source = tpl.render(cfg, op="amax", dim=2, rank=3, params=[])
-    kernel = zoo / "amax" / "1.2.0" / config["file"]
-    kernel.write_text(source)
     manifest["files"][config["file"]] = hashlib.sha256(source.encode()).hexdigest()
+    # where the edited manifest says the file is: its blob, named by the new sha256
+    entry_file_path(zoo / "amax" / "1.2.0", manifest, config["file"]).write_text(source)
     (zoo / "amax" / "1.2.0" / "manifest.json").write_text(json.dumps(manifest))
     assert tune_buckets.served_code(zoo, "amax", "sm_90", "bfloat16", "cols_le_1024") == \
         tune_buckets._code_of(source)
@@ -207,14 +208,13 @@ def test_a_config_may_lose_ground_at_a_shape_where_it_still_beats_the_baselines(
 
 def test_buckets_select_shapes_and_the_stored_file_competes_as_it_is(tune_buckets, tmp_path):
     import argparse
-    import shutil
 
     import tasks
     from agent.plan import plan
 
     zoo = tmp_path / "zoo"
     # amax 1.2.0 (immutable) was rendered before today's template (packed_keys, _unit)
-    shutil.copytree(ROOT / "kernel_zoo" / "entries" / "amax" / "1.2.0", zoo / "amax" / "1.2.0")
+    copy_entry(ROOT / "kernel_zoo" / "entries", "amax", "1.2.0", zoo)
     task = tasks.load(ROOT / "tasks" / "amax.py")
     found = plan(task)
     args = argparse.Namespace(samples=0, seed=0, zoo=str(zoo), buckets=["cols_le_16384"])
@@ -248,14 +248,12 @@ def test_a_gain_inside_the_timers_spread_leaves_the_bucket_with_the_served_confi
 def test_served_configs_also_compete_with_the_knobs_added_since(tune_buckets, tmp_path):
     import argparse
     import dataclasses
-    import shutil
 
     import tasks
     from agent.plan import plan
 
     zoo = tmp_path / "zoo"
-    shutil.copytree(ROOT / "kernel_zoo" / "entries" / "rms_norm" / "1.8.0",
-                    zoo / "rms_norm" / "1.8.0")
+    copy_entry(ROOT / "kernel_zoo" / "entries", "rms_norm", "1.8.0", zoo)
     task = tasks.load(ROOT / "tasks" / "rms_norm.py")
     found = plan(task)
     args = argparse.Namespace(samples=0, seed=0, zoo=str(zoo), buckets=["cols_le_16384"])
@@ -271,14 +269,13 @@ def test_served_configs_also_compete_with_the_knobs_added_since(tune_buckets, tm
 def test_a_dtype_starts_from_the_configs_the_zoo_serves_in_the_other_dtypes(tune_buckets,
                                                                               tmp_path):
     import argparse
-    import shutil
 
     import tasks
     from agent.plan import plan
 
     zoo = tmp_path / "zoo"
     # amax 1.2.0: sm_90 configs in bfloat16 only
-    shutil.copytree(ROOT / "kernel_zoo" / "entries" / "amax" / "1.2.0", zoo / "amax" / "1.2.0")
+    copy_entry(ROOT / "kernel_zoo" / "entries", "amax", "1.2.0", zoo)
     task = tasks.load(ROOT / "tasks" / "amax.py")
     found = plan(task)
     tpl = get_template("reduce")
@@ -351,7 +348,6 @@ def test_softmax_tasks_take_the_dim_from_the_plan_and_borrowed_buckets_are_guard
     cols_gt_65536) is guarded by the config dispatch serves it with, the entry's "any"."""
     import argparse
     import dataclasses
-    import shutil
 
     import tasks
     from agent.plan import plan
@@ -359,7 +355,7 @@ def test_softmax_tasks_take_the_dim_from_the_plan_and_borrowed_buckets_are_guard
 
     zoo = tmp_path / "zoo"
     entry = zoo / "softmax" / "1.4.0"
-    shutil.copytree(ROOT / "kernel_zoo" / "entries" / "softmax" / "1.4.0", entry)
+    copy_entry(ROOT / "kernel_zoo" / "entries", "softmax", "1.4.0", zoo)
     manifest = json.loads((entry / "manifest.json").read_text())
     stored = {c["shape_bucket"]: read_entry_file(entry, manifest, c["file"]).decode()
               for c in manifest["configs"] if c["dtype"] == "bfloat16"}
@@ -390,14 +386,12 @@ def test_softmax_tasks_take_the_dim_from_the_plan_and_borrowed_buckets_are_guard
 def test_cross_entropy_buckets_by_rows_both_served_by_its_any_config(tune_buckets, tmp_path):
     import argparse
     import dataclasses
-    import shutil
 
     import tasks
     from agent.plan import plan
 
     zoo = tmp_path / "zoo"
-    shutil.copytree(ROOT / "kernel_zoo" / "entries" / "cross_entropy" / "1.2.0",
-                    zoo / "cross_entropy" / "1.2.0")
+    copy_entry(ROOT / "kernel_zoo" / "entries", "cross_entropy", "1.2.0", zoo)
     task = tasks.load(ROOT / "tasks" / "cross_entropy.py")
     found = plan(task)
     args = argparse.Namespace(samples=0, seed=0, zoo=str(zoo), buckets=[])

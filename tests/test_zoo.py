@@ -76,6 +76,11 @@ def sha256_file(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
+def kernel_path(entry_dir: Path, name: str) -> Path:
+    """Where the entry's file `name` is stored: its blob, in a schema-2 entry."""
+    return store.entry_file_path(entry_dir, store.read_manifest(entry_dir), name)
+
+
 @pytest.fixture(autouse=True)
 def _isolated(isolated_zoo):
     """Every test here runs against zoos under tmp_path (conftest.isolated_zoo)."""
@@ -203,9 +208,10 @@ def test_promote_versions_carry_and_replace_configs(tmp_path: Path):
         ("sm_90", "float32"),
     ]
     bf16_file = "softmax_sm_90_bfloat16.py"
-    assert (zoo / "softmax/1.1.0" / bf16_file).read_bytes() == (
-        zoo / "softmax/1.0.0" / bf16_file
-    ).read_bytes()
+    # carried, not copied: both versions name the one blob
+    assert kernel_path(zoo / "softmax/1.1.0", bf16_file) == kernel_path(
+        zoo / "softmax/1.0.0", bf16_file
+    )
 
     third = store.promote("softmax", kernel_source("bf16-b"), make_record(), zoo_dir=zoo)
     assert third["version"] == "1.2.0"
@@ -214,19 +220,25 @@ def test_promote_versions_carry_and_replace_configs(tmp_path: Path):
         ("bfloat16", bf16_file),
         ("float32", "softmax_sm_90_float32.py"),
     ]
-    assert "bf16-b" in (zoo / "softmax/1.2.0" / bf16_file).read_text()
+    assert b"bf16-b" in store.read_entry_file(zoo / "softmax/1.2.0", v12, bf16_file)
     # immutability: the old version still holds the old kernel
-    assert "bf16-a" in (zoo / "softmax/1.0.0" / bf16_file).read_text()
+    v10 = store.read_manifest(zoo / "softmax/1.0.0")
+    assert b"bf16-a" in store.read_entry_file(zoo / "softmax/1.0.0", v10, bf16_file)
 
+    blobs = zoo / "softmax" / "blobs"
     for version in ("1.0.0", "1.1.0", "1.2.0"):
         entry_dir = zoo / "softmax" / version
         manifest = store.read_manifest(entry_dir)
-        on_disk = sorted(p.name for p in entry_dir.iterdir() if p.name != "manifest.json")
-        assert sorted(manifest["files"]) == on_disk
+        assert [p.name for p in entry_dir.iterdir()] == ["manifest.json"]
         for name, digest in manifest["files"].items():
-            assert sha256_file(entry_dir / name) == digest
-        assert manifest["schema"] == 1 and manifest["created"].endswith("+00:00")
-    assert [p.name for p in (zoo / "softmax").iterdir() if p.name.startswith(".")] == []
+            assert kernel_path(entry_dir, name) == blobs / f"{digest}.py"
+            assert sha256_file(blobs / f"{digest}.py") == digest
+        assert manifest["schema"] == 2 and manifest["created"].endswith("+00:00")
+    # three kernels promoted, three blobs: bf16-a, f32-a, bf16-b
+    assert len(list(blobs.iterdir())) == 3
+    assert sorted(p.name for p in (zoo / "softmax").iterdir()) == [
+        "1.0.0", "1.1.0", "1.2.0", "blobs"
+    ]
 
 
 def test_promote_names_shape_bucket_files_and_rejects_bad_input(tmp_path: Path):
@@ -335,7 +347,8 @@ def test_concurrent_promotions_from_two_processes(tmp_path: Path):
         f"sm_{w}{i}" for w in "89" for i in range(4)
     )
     for name, digest in newest["files"].items():
-        assert sha256_file(zoo / "softmax" / "1.7.0" / name) == digest
+        assert sha256_file(kernel_path(zoo / "softmax" / "1.7.0", name)) == digest
+    assert len(list((zoo / "softmax" / "blobs").iterdir())) == 8
 
 
 # ---------------------------------------------------------------------------------------------
@@ -348,7 +361,7 @@ def test_tampered_kernel_is_refused(tmp_path: Path):
     manifest, config, entry_dir = store.find_config("softmax", "sm_90", "bfloat16", [zoo])
     store.load_kernel(entry_dir, config, manifest)  # loads fine before the edit
 
-    kernel = Path(result["path"]) / config["file"]
+    kernel = kernel_path(Path(result["path"]), config["file"])
     data = bytearray(kernel.read_bytes())
     data[data.index(b"ok")] = ord("O")
     kernel.write_bytes(bytes(data))
@@ -359,9 +372,10 @@ def test_tampered_kernel_is_refused(tmp_path: Path):
     assert "modified after it was verified" in message and "will not be loaded" in message
 
     # promote must not carry a tampered file forward either, nor leave a half-built version
-    with pytest.raises(ZooIntegrityError):
+    with pytest.raises(ZooIntegrityError, match=str(kernel.resolve())):
         store.promote("softmax", "x = 1\n", make_record(dtype="float32"), zoo_dir=zoo)
-    assert sorted(p.name for p in (zoo / "softmax").iterdir()) == ["1.0.0"]
+    assert sorted(p.name for p in (zoo / "softmax").iterdir()) == ["1.0.0", "blobs"]
+    assert [p.name for p in (zoo / "softmax" / "blobs").iterdir()] == [kernel.name]
 
     kernel.unlink()
     with pytest.raises(ZooIntegrityError, match="missing"):
@@ -370,7 +384,7 @@ def test_tampered_kernel_is_refused(tmp_path: Path):
 
 def test_tampered_kernel_is_not_hidden_by_the_ops_fallback(tmp_path: Path):
     result = store.promote("softmax", kernel_source("ok"), make_record(), zoo_dir=_home.user_zoo())
-    (Path(result["path"]) / "softmax_sm_90_bfloat16.py").write_text("TAG = 'swapped'\n")
+    kernel_path(Path(result["path"]), "softmax_sm_90_bfloat16.py").write_text("TAG = 'swapped'\n")
     with pytest.raises(ZooIntegrityError):
         ops._zoo_launcher("softmax", "sm_90", "bfloat16")
 
@@ -380,7 +394,7 @@ def test_tampered_kernel_is_not_hidden_by_the_ops_fallback(tmp_path: Path):
     [
         (lambda m: m.pop("created"), "missing field 'created'"),
         (lambda m: m["configs"][0].pop("dtype"), "configs[0]: missing field 'dtype'"),
-        (lambda m: m.update(schema=2), "schema 2 is not supported"),
+        (lambda m: m.update(schema=3), "schema 3 is not supported (want 1 or 2)"),
         (lambda m: m["files"].clear(), "has no sha256"),
         (lambda m: m.update(version="1.0"), "not a MAJOR.MINOR.PATCH version"),
         (lambda m: m["configs"][0].update(params=[1]), "'params' must be dict"),
@@ -469,19 +483,22 @@ def test_load_kernel_imports_real_file_and_caches(tmp_path: Path):
     manifest, config, entry_dir = store.find_config("softmax", "sm_90", "float32", [zoo])
     module = store.load_kernel(entry_dir, config, manifest)
 
-    assert Path(module.__file__) == (entry_dir / config["file"]).resolve()
+    assert Path(module.__file__) == kernel_path(entry_dir, config["file"]).resolve()
     assert module.TAG == "real" and sys.modules[module.__name__] is module
     x = torch.randn(3, 7)
     torch.testing.assert_close(module.launch_softmax(x), torch.softmax(x, -1))
     assert module.calls == [(3, 7)]
     assert store.load_kernel(entry_dir, config, manifest) is module
 
-    # the same file carried into another version is a distinct module under a distinct name
+    # the same file carried into another version is the same blob, so the same module: one
+    # import (for a Triton kernel, one compile) however many versions carry it
     old_dir = entry_dir.parent / "1.0.0"
     old_manifest = store.read_manifest(old_dir)
     old = store.load_kernel(old_dir, old_manifest["configs"][0], old_manifest)
-    assert old is not module and old.__name__ != module.__name__ and old.TAG == "real"
+    assert old is module
+    assert module.__name__.startswith("_kzoo_entry_softmax_sm_90_float32_")
     assert not (entry_dir / "__pycache__").exists()
+    assert not (entry_dir.parent / "blobs" / "__pycache__").exists()
 
 
 @pytest.mark.gpu
@@ -812,7 +829,7 @@ def test_pin_errors_name_what_there_is(tmp_path: Path):
 
 def test_tampered_entry_is_refused_when_pinned(tmp_path: Path):
     promote_versions(_home.user_zoo(), ["v1"])
-    kernel = _home.user_zoo() / "softmax" / "1.0.0" / "softmax_sm_90_bfloat16.py"
+    kernel = kernel_path(_home.user_zoo() / "softmax" / "1.0.0", "softmax_sm_90_bfloat16.py")
     kernel.write_text(kernel.read_text().replace("v1", "v9"))
     with pytest.raises(ZooIntegrityError) as excinfo:
         kernel_zoo.load("softmax", version="1.0.0")
@@ -894,8 +911,9 @@ def test_import_entry_adds_refuses_conflicts_and_is_idempotent(tmp_path: Path):
     assert result["status"] == "imported" and result["version"] == "1.0.0"
     imported = Path(result["path"])
     assert store.read_manifest(imported) == entry.manifest
+    assert [p.name for p in imported.iterdir()] == ["manifest.json"]
     for name, data in files.items():
-        assert (imported / name).read_bytes() == data
+        assert kernel_path(imported, name).read_bytes() == data
     again = store.import_entry(entry.manifest, files, zoo_dir=target, source="test")
     assert again["status"] == "identical"
 
@@ -921,9 +939,10 @@ def test_import_entry_adds_refuses_conflicts_and_is_idempotent(tmp_path: Path):
     with pytest.raises(ZooError, match=r"missing \['" + name):
         store.import_entry(entry.manifest, {}, zoo_dir=tmp_path / "t3", source="bundle.json")
 
-    # the same manifest over a modified copy in the target is not "identical"
-    (imported / name).write_bytes(files[name] + b"#")
-    with pytest.raises(ZooIntegrityError, match=str(imported / name)):
+    # the same manifest over a modified blob in the target is not "identical"
+    blob = kernel_path(imported, name)
+    blob.write_bytes(files[name] + b"#")
+    with pytest.raises(ZooIntegrityError, match=str(blob)):
         store.import_entry(entry.manifest, files, zoo_dir=target, source="test")
 
 
@@ -932,7 +951,8 @@ def test_import_entry_adds_refuses_conflicts_and_is_idempotent(tmp_path: Path):
 
 
 def copy_shipped_entries() -> None:
-    """The real shipped softmax entries, into the test's stand-in for the shipped zoo."""
+    """The real shipped softmax entries (and their blobs), into the test's stand-in for the
+    shipped zoo."""
     shutil.copytree(REAL_SHIPPED_ZOO / "softmax", _home.SHIPPED_ZOO / "softmax")
 
 
@@ -1011,10 +1031,10 @@ def test_pinned_and_bucketed_dispatch_on_cuda_under_compile():
     newest_any = ops._zoo_launcher("softmax", arch, "float32", "cols_le_1024")
     assert pinned_old is not None and newest_wide is not None and newest_any is not None
     assert pinned_old.__globals__["TAG"] == "old" and newest_wide.__globals__["TAG"] == "wide"
-    assert newest_any.__globals__["TAG"] == "old"
-    assert pinned_old.__globals__["calls"] == [(2, 70000)]
+    # 1.1.0 carries 1.0.0's "any" kernel: one blob, so one module serves both entries
+    assert newest_any is pinned_old
+    assert pinned_old.__globals__["calls"] == [(2, 70000), (4, 100)]
     assert newest_wide.__globals__["calls"] == [(2, 70000)]
-    assert newest_any.__globals__["calls"] == [(4, 100)]
 
 
 def test_dispatch_decides_once_per_call_signature(monkeypatch):

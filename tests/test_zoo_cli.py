@@ -6,13 +6,13 @@
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import run_kzoo
-from test_zoo import REAL_SHIPPED_ZOO, kernel_source, make_record, run_cli
+from conftest import copy_entry, run_kzoo
+from test_zoo import REAL_SHIPPED_ZOO, kernel_path, kernel_source, make_record, run_cli
+from test_zoo_blobs import as_schema_1, promote_three
 
 from kernel_zoo import _home, bundle, store
 
@@ -30,10 +30,11 @@ def _isolated(isolated_zoo):
 @pytest.fixture
 def shipped_copy(tmp_path: Path) -> Path:
     """A zoo folder holding a byte-for-byte copy of the shipped softmax entries 1.0.0 and 1.1.0
-    (the versions these tests describe; later shipped versions do not change them)."""
+    and their blobs (the versions these tests describe; later shipped versions do not change
+    them)."""
     zoo = tmp_path / "shipped_copy"
     for version in ("1.0.0", "1.1.0"):
-        shutil.copytree(REAL_SHIPPED_ZOO / "softmax" / version, zoo / "softmax" / version)
+        copy_entry(REAL_SHIPPED_ZOO, "softmax", version, zoo)
     return zoo
 
 
@@ -222,13 +223,12 @@ def test_export_import_round_trip(shipped_copy: Path, tmp_path: Path, capsys):
     imported = _home.user_zoo() / "softmax" / "1.0.0"
     assert code == 0 and result["status"] == "imported"
     assert result["path"] == str(imported) and result["zoo"] == str(_home.user_zoo())
-    assert sorted(p.name for p in imported.iterdir()) == [
-        "manifest.json", "softmax_sm_90_bfloat16.py"
-    ]
-    assert (imported / "softmax_sm_90_bfloat16.py").read_bytes() == (
-        source_dir / "softmax_sm_90_bfloat16.py"
+    assert [p.name for p in imported.iterdir()] == ["manifest.json"]  # schema 2: blobs apart
+    assert kernel_path(imported, "softmax_sm_90_bfloat16.py").read_bytes() == kernel_path(
+        source_dir, "softmax_sm_90_bfloat16.py"
     ).read_bytes()
-    assert store.read_manifest(imported) == data["manifest"]
+    # the same manifest, stored as schema 2 whichever schema the bundle's was
+    assert store.read_manifest(imported) == {**data["manifest"], "schema": 2}
     # the imported entry is what the layered zoo now serves, and it loads
     found = store.find_config("softmax", "sm_90", "bfloat16")
     assert found is not None and found[2] == imported
@@ -309,13 +309,16 @@ def test_import_of_a_bundle_missing_a_file_exits_2(shipped_copy: Path, tmp_path:
 
 
 def test_export_refuses_a_tampered_entry(shipped_copy: Path, tmp_path: Path, capsys):
-    kernel = shipped_copy / "softmax" / "1.1.0" / "softmax_sm_90_float32.py"
+    name = "softmax_sm_90_float32.py"
+    kernel = kernel_path(shipped_copy / "softmax" / "1.1.0", name)
     flip_byte(kernel, b"NUM_STAGES = 2", b"NUM_STAGES = 3")
     out = tmp_path / "bundle.json"
     code, _, err = run_cli(
         ["zoo", "export", "softmax", "--out", str(out), "--zoo", str(shipped_copy)], capsys
     )
-    assert code == 1 and err.startswith(f"kzoo: error: {kernel.resolve()}: sha256 ")
+    # a blob is named with the file it holds; a schema-1 file is that name already
+    shown = str(kernel.resolve()) if kernel.name == name else f"{kernel.resolve()} ({name})"
+    assert code == 1 and err.startswith(f"kzoo: error: {shown}: sha256 ")
     assert not out.exists()
 
 
@@ -391,7 +394,7 @@ def test_verify_newest_runs_each_ops_newest_version_only(shipped_copy: Path, cap
 
 
 def test_verify_fails_naming_the_file_when_a_kernel_byte_changes(shipped_copy: Path, capsys):
-    kernel = shipped_copy / "softmax" / "1.0.0" / "softmax_sm_90_bfloat16.py"
+    kernel = kernel_path(shipped_copy / "softmax" / "1.0.0", "softmax_sm_90_bfloat16.py")
     flip_byte(kernel, b"LOOP_WARPS = 16", b"LOOP_WARPS = 32")
     argv = ["zoo", "verify", "softmax", "--version", "1.0.0", "--zoo", str(shipped_copy)]
     code, out, err = run_cli(argv, capsys)
@@ -416,7 +419,8 @@ def test_verify_fails_a_wrong_kernel_and_a_missing_task_and_a_broken_manifest(
     tmp_path: Path, capsys
 ):
     zoo = tmp_path / "zoo"
-    shipped_f32 = (REAL_SHIPPED_ZOO / "softmax/1.1.0/softmax_sm_90_float32.py").read_text()
+    shipped_f32 = kernel_path(REAL_SHIPPED_ZOO / "softmax/1.1.0",
+                              "softmax_sm_90_float32.py").read_text()
     wrong = shipped_f32.replace("    y = e * inv[:, None]\n", "    y = e * inv[:, None] * 1.01\n")
     assert wrong != shipped_f32
     # intact (its sha256 matches) and wrong: only running it can tell
@@ -452,7 +456,7 @@ def test_verify_fails_a_wrong_kernel_and_a_missing_task_and_a_broken_manifest(
 
     failures = err.split("kzoo: 4 failure(s):\n")[1].splitlines()
     assert failures[0] == f"  {broken.resolve() / 'manifest.json'}: missing field 'schema'"
-    kernel_file = zoo.resolve() / "softmax" / "1.0.0" / "softmax_sm_90_float32.py"
+    kernel_file = kernel_path(zoo / "softmax" / "1.0.0", "softmax_sm_90_float32.py").resolve()
     assert failures[1].startswith(
         f"  softmax 1.0.0 (custom) sm_90/float32/any ({kernel_file}): WRONG at correctness: "
     )
@@ -469,12 +473,64 @@ def test_verify_of_an_empty_zoo(tmp_path: Path, capsys):
 
 
 # ---------------------------------------------------------------------------------------------
+# migrate
+
+
+def test_migrate_converts_a_zoo_says_so_and_a_second_run_changes_nothing(tmp_path: Path, capsys):
+    zoo = tmp_path / "zoo"
+    promote_three(zoo)
+    as_schema_1(zoo)
+    code, out, err = run_cli(["zoo", "migrate", "--zoo", str(zoo)], capsys)
+    assert code == 0 and err == ""
+    assert out == (f"migrated 3 of 3 entries in {zoo.resolve()} to schema 2: wrote 3 blob(s), "
+                   "removed 5 kernel file(s)\n")
+    assert len(list(zoo.rglob("*.py"))) == 3
+    code, out, _ = run_cli(["zoo", "migrate", "--zoo", str(zoo)], capsys)
+    assert code == 0
+    assert out == f"nothing to migrate: all 3 entries in {zoo.resolve()} are schema 2\n"
+    code, summary, _ = run_json(["zoo", "migrate", "--json", "--zoo", str(zoo)], capsys)
+    assert code == 0 and summary == {"zoo": str(zoo.resolve()), "entries": 3, "migrated": [],
+                                     "blobs_written": 0, "files_removed": 0}
+
+    other = tmp_path / "other"
+    promote_three(other)
+    as_schema_1(other)
+    proc = run_kzoo("zoo", "migrate", "--json", "--zoo", str(other), env_home=tmp_path / "home")
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["migrated"] == ["softmax 1.0.0", "softmax 1.1.0",
+                                                   "softmax 1.2.0"]
+
+
+def test_migrate_defaults_to_the_user_zoo_and_refuses_a_modified_file(capsys):
+    zoo = _home.user_zoo()
+    promote_three(zoo)
+    as_schema_1(zoo)
+    kernel = zoo / "softmax" / "1.2.0" / "softmax_sm_90_float32.py"
+    flip_byte(kernel, b"TAG = 'f'", b"TAG = 'g'")
+    code, out, err = run_cli(["zoo", "migrate", "--json"], capsys)
+    assert code == 1 and out == "" and err.count("\n") == 1
+    assert err.startswith(f"kzoo: error: {kernel.resolve()}: sha256 ")
+    assert "will not be migrated" in err
+    assert store.read_manifest(zoo / "softmax" / "1.2.0")["schema"] == 1
+    flip_byte(kernel, b"TAG = 'g'", b"TAG = 'f'")
+    code, summary, _ = run_json(["zoo", "migrate", "--json"], capsys)
+    assert code == 0 and summary["migrated"] == ["softmax 1.2.0"]
+    assert summary["zoo"] == str(zoo.resolve())
+
+
+def test_migrate_of_a_missing_zoo_folder_exits_2(tmp_path: Path, capsys):
+    code, out, err = run_cli(["zoo", "migrate", "--zoo", str(tmp_path / "nowhere")], capsys)
+    assert code == 2 and out == ""
+    assert err == f"kzoo: error: no such zoo folder: {(tmp_path / 'nowhere').resolve()}\n"
+
+
+# ---------------------------------------------------------------------------------------------
 # through the real `kzoo` entry point
 
 
 def test_kzoo_zoo_commands_end_to_end(shipped_copy: Path, tmp_path: Path):
     home = tmp_path / "home"
-    kernel = shipped_copy / "softmax" / "1.1.0" / "softmax_sm_90_float32.py"
+    kernel = kernel_path(shipped_copy / "softmax" / "1.1.0", "softmax_sm_90_float32.py")
     flip_byte(kernel, b"TILE_ELEMS = 8192", b"TILE_ELEMS = 4096")
     proc = run_kzoo("zoo", "verify", "softmax", "--version", "1.1.0", "--zoo", str(shipped_copy),
                     env_home=home, timeout=300)
@@ -494,7 +550,8 @@ def test_kzoo_zoo_commands_end_to_end(shipped_copy: Path, tmp_path: Path):
     assert json.loads(proc.stdout)["path"] == str(home.resolve() / "zoo" / "softmax" / "1.0.0")
 
 
-@pytest.mark.parametrize("command", ["list", "show", "diff", "verify", "export", "import"])
+@pytest.mark.parametrize("command",
+                         ["list", "show", "diff", "verify", "export", "import", "migrate"])
 def test_every_zoo_command_takes_json_and_zoo(command: str, tmp_path: Path):
     proc = run_kzoo("zoo", command, "--help", env_home=tmp_path)
     assert proc.returncode == 0
