@@ -296,15 +296,15 @@ def test_with_siblings_an_op_starts_from_the_configs_of_its_templates_other_ops(
     """--siblings: LayerNorm's candidates take the configs the zoo serves RMSNorm with (the
     same norm template), in every dtype; without it they do not."""
     import argparse
-    import shutil
 
     import tasks
     from agent.plan import plan
+    from kernel_zoo.store import newest_entries
 
     zoo = tmp_path / "zoo"
-    newest = max((ROOT / "kernel_zoo" / "entries" / "rms_norm").iterdir(),
-                 key=lambda p: tuple(int(n) for n in p.name.split(".")))
-    shutil.copytree(newest, zoo / "rms_norm" / newest.name)
+    shipped = ROOT / "kernel_zoo" / "entries"
+    newest, = newest_entries("rms_norm", [shipped])
+    copy_entry(shipped, "rms_norm", newest.version, zoo)
     task = tasks.load(ROOT / "tasks" / "layer_norm.py")
     found = plan(task)
     tpl = get_template("norm")
