@@ -9,8 +9,8 @@
 # memory-bound-h100-graphs-float32.json: 75 rows, none wrong, geomean 1.051x torch.compile (1.004x
 # in round 190), 29 rows behind it, 5 of 39 large rows under 90% of copy. Verified on the GPU, every
 # shape of the task, all accepted: sum, mean, amax, amin, softmax, log_softmax, cross_entropy,
-# argmax (runs/zoo-verify-h100-float32-round192-194/ holds the four JSONs that came back: a run returns 8
-# files). Not verified for time: layer_norm, rms_norm, add_rms_norm, geglu, swiglu.
+# argmax (runs/zoo-verify-h100-float32-round192-194/ holds the four JSONs that came back: a run
+# returns 8 files). Not verified for time: layer_norm, rms_norm, add_rms_norm, geglu, swiglu.
 set -uo pipefail
 export PYTHONUNBUFFERED=1
 export KZOO_HOME=/tmp/kzoo-round192

@@ -31,9 +31,9 @@ serves (every bucket's, rendered by today's template) compete among the candidat
 changes hands only to a config faster there than what serves it, and a bucket whose winner renders
 the very code it is served with already is left as it is; so do the configs it serves in the other
 dtypes, so that a dtype without configs starts from its neighbours' tuned ones (GPU rounds
-189-191 tuned float32 without them); with `--siblings`, also those the zoo serves for the other ops
-of the same template (LayerNorm from RMSNorm's, log-softmax from softmax's). Each bucket's stored kernel file is timed
-too, as it is (and the served params with the knobs added since, `SERVED_VARIANTS`); a config more
+189-191 tuned float32 without them); with `--siblings`, also those the zoo serves for the other
+ops of the same template (LayerNorm from RMSNorm's, log-softmax from softmax's). Each bucket's
+stored kernel file is timed too, as it is (and the served params with the knobs added since, `SERVED_VARIANTS`); a config more
 than `SHAPE_SLACK` slower than that file at any one of the bucket's shapes, and slower there than
 min(eager, torch.compile), does not take the bucket, whatever its geometric mean (the issue's bar
 is per shape), nor does one less than

@@ -438,9 +438,10 @@ def find_config(
 
     A layer that has the (arch, dtype) at all wins over the layers below it, whatever its buckets,
     so a user's promotion is never shadowed by the shipped zoo; for an op whose buckets do not
-    borrow (`kernel_zoo.buckets`), a layer without the call's own bucket (or "any") is passed over. Only each layer's newest version
-    is consulted: promote carries every other config forward, so an older version never knows
-    something the newest does not (unless a config was replaced).
+    borrow (`kernel_zoo.buckets`), a layer without the call's own bucket (or "any") is passed
+    over. Only each layer's newest version is consulted: promote carries every other config
+    forward, so an older version never knows something the newest does not (unless a config was
+    replaced).
     Returns (manifest, config, entry_dir), or None when no layer fits.
     """
     for zoo, _layer in _layers(zoo_dirs):
