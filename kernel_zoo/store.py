@@ -786,6 +786,11 @@ def _read_verified(
             f"{shown}: the kernel file is missing; the entry was modified after it was "
             f"verified and will not be {doing}"
         ) from None
+    except OSError as err:  # a folder in its place, no permission to read it
+        raise ZooIntegrityError(
+            f"{shown}: the kernel file cannot be read ({err.strerror or err}); the entry will "
+            f"not be {doing}"
+        ) from None
     actual = sha256_bytes(data)
     if actual != expected_sha:
         raise ZooIntegrityError(

@@ -136,6 +136,22 @@ def test_a_missing_blob_is_refused(tmp_path: Path):
     assert [e["version"] for e in store.list_entries([zoo])] == ["1.0.0", "1.1.0", "1.2.0"]
 
 
+def test_a_blob_that_cannot_be_read_is_refused_as_an_integrity_error(tmp_path: Path):
+    """A folder where a blob should be (or any read error but a missing file) is refused with
+    the path named, as a missing or modified blob is, not raised as a bare OSError."""
+    zoo = tmp_path / "zoo"
+    promote_three(zoo)
+    blob = kernel_path(zoo / "softmax" / "1.2.0", F32)
+    blob.unlink()
+    blob.mkdir()
+    with pytest.raises(ZooIntegrityError, match=f"{blob.resolve()} .{F32}.: the kernel file "
+                       "cannot be read"):
+        load(zoo, "1.2.0", F32)
+    entry = store.find_entry("softmax", "1.2.0", [zoo])
+    with pytest.raises(ZooIntegrityError, match="cannot be read"):
+        store.read_entry_files(entry.path, entry.manifest)
+
+
 def test_a_blob_whose_bytes_do_not_match_its_name_is_neither_reused_nor_overwritten(
     tmp_path: Path,
 ):
