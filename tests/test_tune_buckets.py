@@ -341,6 +341,25 @@ def test_without_a_persistent_grid_persist_full_rows_renders_the_same_code(tune_
     assert code(grid) != code(dataclasses.replace(grid, persist_full_rows=False))
 
 
+def test_one_pass_stats_renders_new_code_for_layer_norm_only(tune_buckets):
+    """RMSNorm has one statistics pass either way, so one_pass_stats renders its code the same,
+    which this script then times once; LayerNorm's looped kernel differs."""
+    import dataclasses
+
+    import tasks
+    from agent.plan import plan
+
+    for name, differs in (("rms_norm", False), ("layer_norm", True)):
+        found = plan(tasks.load(ROOT / "tasks" / f"{name}.py"))
+        norm = found.template_object()
+
+        def code(cfg) -> str:
+            return tune_buckets._code_of(norm.render(cfg, **found.context))
+
+        on = dataclasses.replace(norm.default, one_pass_stats=True)
+        assert (code(on) != code(norm.default)) == differs
+
+
 def test_softmax_tasks_take_the_dim_from_the_plan_and_borrowed_buckets_are_guarded(
         tune_buckets, tmp_path):
     """softmax_dim1's calls all fall in softmax's inner_dim bucket (its Model fixes dim=1, so no
