@@ -68,6 +68,7 @@ from agent.loop import _promote  # noqa: E402
 from agent.sweep import SHAPE_SLACK  # noqa: E402
 from agent.plan import plan  # noqa: E402
 from kernel_zoo import buckets  # noqa: E402
+from kernel_zoo.store import op_names  # noqa: E402
 from templates import InvalidConfig, get_template, params_of  # noqa: E402
 from bench.tune_reduce import _close, _inputs  # noqa: E402  (the screening helpers)
 from verifier.core import DTYPES, Verifier, load_candidate  # noqa: E402
@@ -332,11 +333,6 @@ def served_configs(zoo: Path, op: str, arch: str, dtype_name: str, template) -> 
     return found
 
 
-def zoo_ops(zoo: Path) -> list[str]:
-    """The ops `zoo` holds entries for (its op folders)."""
-    return sorted(p.name for p in zoo.iterdir() if p.is_dir() and not p.name.startswith("."))
-
-
 def served_file(zoo: Path, op: str, arch: str, dtype_name: str,
                 bucket: str) -> tuple[dict, str] | None:
     """The params and source of the kernel file `zoo`'s newest entry serves `bucket` with: the
@@ -380,7 +376,7 @@ def candidate_sources(op: str, dtype_name: str, args, task, found,
         elsewhere = [cfg for other in DTYPES if other != dtype_name
                      for cfg in served_configs(Path(args.zoo), op, arch, other, template)]
         if getattr(args, "siblings", False):  # and for the other ops of this template
-            elsewhere += [cfg for sibling in zoo_ops(Path(args.zoo)) if sibling != op
+            elsewhere += [cfg for sibling in op_names([Path(args.zoo)]) if sibling != op
                           for other in DTYPES
                           for cfg in served_configs(Path(args.zoo), sibling, arch, other,
                                                     template)]

@@ -384,17 +384,22 @@ def find_entry(op: str, version: str | None = None, zoo_dirs: list[Path] | None 
             f"{op} has no version {version} in {_where(layers)}; versions there: "
             + ", ".join(held)
         )
-    ops = sorted(
+    listing = ", ".join(op_names(zoo_dirs)) or "none"
+    raise ZooError(f"no zoo entry for op {op!r} in {_where(layers)}; ops there: {listing}")
+
+
+def op_names(zoo_dirs: list[Path] | None = None) -> list[str]:
+    """The ops with at least one version in the given zoos (default: user zoo, then shipped
+    zoo), sorted."""
+    return sorted(
         {
             op_dir.name
-            for zoo, _ in layers
+            for zoo, _ in _layers(zoo_dirs)
             if zoo.is_dir()
             for op_dir in zoo.iterdir()
             if op_dir.is_dir() and _versions(op_dir)
         }
     )
-    listing = ", ".join(ops) if ops else "none"
-    raise ZooError(f"no zoo entry for op {op!r} in {_where(layers)}; ops there: {listing}")
 
 
 def newest_entries(op: str, zoo_dirs: list[Path] | None = None) -> list[Entry]:
