@@ -22,6 +22,15 @@ reads (128 chunks at (4, 32768, 16) took 20 us against 64 chunks' 14-15). `one_p
 caps the columns of a one-pass tile (0: as many as `tile_elems` holds): a tile of 16384 elements
 reads 1000 channels in one pass, but as 128 columns of 128 channels it is slower than 64 columns
 (GPU round 127).
+
+Both looped paths (a last-dim row wider than `single_pass_max`, and the unsplit column loop) read
+their data twice: the second pass finds it in L2 only if what every program in flight reads fits
+there (256 float32 rows of 128256 are 131 MB against an H100's 50 MB). `loop_programs_per_sm` > 0
+puts them on a grid of that many programs per SM, each walking rows (or column tiles) with the
+grid's stride, so fewer are in flight; `reverse_last_pass` walks the second pass from the end,
+where the blocks the first pass read last are the likeliest still in L2. With either knob set
+and `keep_in_l2`, the second pass also stores its output as streaming (`.cs`), so the output
+does not push the input out of L2.
 """
 
 from __future__ import annotations
@@ -48,6 +57,8 @@ class SoftmaxConfig:
     col_block_inner: int
     col_split_per_sm: int
     one_pass_block_inner: int
+    loop_programs_per_sm: int
+    reverse_last_pass: bool
 
 
 SPACE = (
@@ -63,13 +74,15 @@ SPACE = (
     Param("col_block_inner", (16, 32, 64, 128, 256), legacy=128),
     Param("col_split_per_sm", (0, 4, 8, 16), legacy=0),
     Param("one_pass_block_inner", (0, 32, 64, 128), legacy=0),
+    Param("loop_programs_per_sm", (0, 1, 2, 4), legacy=0),
+    Param("reverse_last_pass", (False, True), legacy=False),
 )
 
 # The bfloat16 winner of 40 trials on an H200 (zoo entry softmax 1.1.0), a strong start anywhere.
 DEFAULT = SoftmaxConfig(
     single_pass_max=32768, tile_elems=1024, elems_per_thread=32, loop_block=4096, loop_warps=16,
     num_stages=3, programs_per_sm=0, keep_in_l2=False, align_rows=False, col_block_inner=128,
-    col_split_per_sm=0, one_pass_block_inner=0,
+    col_split_per_sm=0, one_pass_block_inner=0, loop_programs_per_sm=0, reverse_last_pass=False,
 )
 
 # Over a dim that is not the last, the tile holds the whole reduced dim when it is at most

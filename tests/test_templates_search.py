@@ -243,3 +243,42 @@ def test_column_split_knobs_choose_the_split_and_stay_correct(tmp_path, monkeypa
                                rtol=1e-5, atol=1e-5)
     assert [grid for _, grid in launched] == [(1, 1, 16), (1, 1, 16)]
 
+
+
+@pytest.mark.parametrize("log", [False, True])
+def test_loop_grid_knobs_walk_rows_and_column_tiles_and_stay_correct(tmp_path, monkeypatch, log):
+    """loop_programs_per_sm puts the looped paths (rows wider than single_pass_max, the unsplit
+    column loop) on a grid of that many programs per SM, each walking rows or column tiles with
+    the grid's stride; reverse_last_pass walks the second pass backward. Every row and tile is
+    still written once and right, ragged last blocks included. The interpreter counts 4 SMs."""
+    import torch
+
+    from verifier.core import load_candidate
+
+    base = dataclasses.replace(SOFTMAX.default, single_pass_max=2048, tile_elems=4096,
+                               loop_block=1024, loop_warps=4)
+    cases = [  # (knobs, shape, dim, expected kernel, expected grid)
+        (dict(loop_programs_per_sm=1), (9, 5000), 1, "_softmax_online_grid_kernel", 4),
+        (dict(loop_programs_per_sm=2, reverse_last_pass=True, keep_in_l2=True), (9, 5000), 1,
+         "_softmax_online_grid_kernel", 8),
+        (dict(reverse_last_pass=True), (3, 2500), 1, "_softmax_online_grid_kernel", 3),
+        # 2 x 700 x 300 in blocks of 64 columns: 10 tiles, walked by 4 programs
+        (dict(loop_programs_per_sm=1, reverse_last_pass=True), (2, 700, 300), 1,
+         "_softmax_columns_grid_kernel", 4),
+        (dict(reverse_last_pass=True), (2, 700, 300), 1, "_softmax_columns_grid_kernel", 10),
+        # 4 x 900 x 70: 8 tiles of 64 columns (two of them ragged), walked by 4 programs
+        (dict(loop_programs_per_sm=1, keep_in_l2=True), (4, 900, 70), 1,
+         "_softmax_columns_grid_kernel", 4),
+    ]
+    gen = torch.Generator().manual_seed(5)
+    op = "log_softmax" if log else "softmax"
+    for knobs, shape, dim, kernel, grid in cases:
+        cfg = dataclasses.replace(base, **knobs)
+        assert not SOFTMAX.violations(cfg)
+        module = load_candidate(SOFTMAX.render(cfg, op=op, log=log, dim=dim, params=[]), tmp_path)
+        launched = _record_launches(module, monkeypatch)
+        x = torch.randn(*shape, generator=gen) * 4.0
+        expected = (torch.log_softmax if log else torch.softmax)(x, dim=dim)
+        torch.testing.assert_close(module.ModelNew()(x), expected, rtol=1e-5, atol=1e-5,
+                                   msg=str((knobs, shape)))
+        assert launched == [(kernel, (grid,))], (knobs, shape, launched)
