@@ -23,7 +23,9 @@ starts rows whose width breaks 16-byte alignment (4097, say) at the aligned addr
 loads and stores stay vectorized. `one_pass_stats` gives LayerNorm's looped kernel one statistics
 pass (each block's mean and centred sum of squares merged into the row's, as in Chan et al.'s
 parallel variance) instead of a mean pass and a centred-variance pass: the row is read twice in
-all, not three times (RMSNorm has one statistics pass either way).
+all, not three times (RMSNorm has one statistics pass either way). `reverse_last_pass` walks the
+looped kernel's normalize pass from the row's end: the blocks the pass before it read last are the
+likeliest still in L2, so they are read first.
 """
 
 from __future__ import annotations
@@ -50,6 +52,7 @@ class NormConfig:
     align_rows: bool
     persist_full_rows: bool
     one_pass_stats: bool
+    reverse_last_pass: bool
 
 
 SPACE = (
@@ -64,6 +67,7 @@ SPACE = (
     Param("align_rows", (False, True)),
     Param("persist_full_rows", (True, False), legacy=True),
     Param("one_pass_stats", (False, True), legacy=False),
+    Param("reverse_last_pass", (False, True), legacy=False),
 )
 
 # 16 values per thread: 16 warps for an 8192-wide row, as Inductor's persistent reductions use.
@@ -72,7 +76,7 @@ SPACE = (
 DEFAULT = NormConfig(
     single_pass_max=16384, tile_elems=4096, elems_per_thread=16, loop_block=4096, loop_warps=8,
     num_stages=2, programs_per_sm=0, keep_in_l2=True, align_rows=False, persist_full_rows=True,
-    one_pass_stats=False,
+    one_pass_stats=False, reverse_last_pass=False,
 )
 
 

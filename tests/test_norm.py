@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
+import pytest
 import torch
 import torch.nn.functional as F
 
@@ -86,3 +87,28 @@ def test_layer_norm_one_pass_stats_matches_pytorch_on_looped_rows(tmp_path):
         assert got.dtype == torch.float32 and got.shape == x.shape
         err = (got.double() - want).abs().max().item()
         assert err <= max(2 * torch_err, 1e-5), (rows, cols, offset, err, torch_err)
+
+
+@pytest.mark.parametrize("name", ["rms_norm", "layer_norm", "add_rms_norm"])
+def test_reverse_last_pass_matches_pytorch_on_looped_rows(name, tmp_path):
+    """reverse_last_pass walks the looped kernel's normalize pass from the row's end (the blocks
+    read last are the likeliest in L2): every block, the ragged last one included, is still
+    written once and right."""
+    cfg = dataclasses.replace(plan(tasks.load(ROOT / "tasks" / f"{name}.py")).template_object()
+                              .default, single_pass_max=4096, loop_block=1024,
+                              reverse_last_pass=True)
+    module = _module(name, cfg, tmp_path)
+    launch = getattr(module, f"launch_{name}")
+    torch.manual_seed(1)
+    for rows, cols in ((3, 4097), (2, 5000), (4, 3072)):
+        x = torch.randn(rows, cols)
+        w, b, res = torch.randn(cols), torch.randn(cols), torch.randn(rows, cols)
+        if name == "rms_norm":
+            got, want = launch(x, (cols,), w), F.rms_norm(x, (cols,), w)
+        elif name == "layer_norm":
+            got, want = launch(x, (cols,), w, b), F.layer_norm(x, (cols,), w, b)
+        else:
+            got, summed = launch(x, res, w)
+            torch.testing.assert_close(summed, x + res)
+            want = F.rms_norm(x + res, (cols,), w, eps=1e-6)
+        torch.testing.assert_close(got, want, rtol=1e-5, atol=1e-5, msg=str((name, rows, cols)))
