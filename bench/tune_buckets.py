@@ -158,7 +158,10 @@ SERVED_VARIANTS = {
     # LayerNorm's looped rows in one statistics pass (layer_norm float32 at 256x65536: the
     # three-pass kernel's best was 88 us against torch.compile's 75 in round 189)
     "norm": [dict(persist_full_rows=False), dict(one_pass_stats=True),
-             dict(one_pass_stats=True, persist_full_rows=False)],
+             dict(one_pass_stats=True, persist_full_rows=False),
+             # the normalize pass from the row's end (add_rms_norm float32 at 256x65536 read
+             # 0.83 of the copy bandwidth in round 192: the sum's re-read missing L2)
+             dict(reverse_last_pass=True), dict(reverse_last_pass=True, one_pass_stats=True)],
     "reduce": [dict(one_pass_min_fill=75), dict(one_pass_min_fill=75, row_block_max=8192)],
     "softmax": [
         # over a non-last dim (GPU round 127): one-pass tiles of 16384 elements read 1000
@@ -176,6 +179,15 @@ SERVED_VARIANTS = {
         dict(keep_in_l2=True), dict(loop_block=8192, loop_warps=16),
         dict(loop_block=2048, loop_warps=8), dict(num_stages=4),
         dict(loop_block=8192, loop_warps=16, keep_in_l2=True),
+        # the looped paths on a smaller grid, their second pass backward: float32 rows of 128256
+        # and 32x1000x1024 over dim 1 read 0.62-0.68 of the copy bandwidth in round 196, their
+        # second pass missing L2
+        dict(reverse_last_pass=True), dict(loop_programs_per_sm=1),
+        dict(loop_programs_per_sm=1, reverse_last_pass=True),
+        dict(loop_programs_per_sm=2, reverse_last_pass=True),
+        dict(loop_programs_per_sm=1, reverse_last_pass=True, keep_in_l2=True),
+        dict(loop_programs_per_sm=2, reverse_last_pass=True, keep_in_l2=True),
+        dict(loop_programs_per_sm=1, reverse_last_pass=True, loop_block=8192, loop_warps=16),
     ],
     "pointwise": [
         # GeGLU's served config (8 warps over 4096-element blocks) read 0.97-0.98x torch.compile
@@ -569,14 +581,75 @@ def covered_buckets(zoo: Path, op: str, arch: str, dtype_name: str) -> set[str]:
             for c in entry.manifest["configs"] if c["arch"] == arch and c["dtype"] == dtype_name}
 
 
+def borrowers(op: str, task, found, bucket: str, present: set[str]) -> dict[str, list]:
+    """The buckets of the task's shapes (every shape, whatever `--buckets` chose) that have no
+    config of their own and that dispatch would serve with `bucket`'s config once `bucket` has
+    one: a promotion there changes the kernel they run. Each with its shapes."""
+    dim = found.context.get("dim")
+    after = present | {bucket}
+    out: dict[str, list] = {}
+    for shape in task.shapes:
+        other = shape_bucket(op, task, shape, dim)
+        if other != bucket and other not in present and buckets.pick(op, other, after) == bucket:
+            out.setdefault(other, []).append(shape)
+    return out
+
+
+def pin_borrowers(result: dict, bucket: str, cfg, source: str, verifier, args, env: dict,
+                  present: set[str], choice: dict) -> tuple[bool, str]:
+    """Before `bucket` of a borrowing op (the softmaxes) takes `source`, give each bucket that
+    would borrow it (`borrowers`) a config of its own, so that a promotion for one bucket never
+    changes, untimed, the kernel another runs: the config the zoo serves it now, its stored file
+    verified at the bucket's shapes; or, where none serves it (the reference runs), `source`
+    itself, verified and promotable there. Each is recorded in `choice["pinned"]`.
+    Returns (whether `bucket` may be promoted, why not)."""
+    task, found, op = result["task"], result["plan"], result["op"]
+    template = get_template(result["template"])
+    zoo = Path(args.zoo)
+    for other, shapes in sorted(borrowers(op, task, found, bucket, present).items()):
+        stored = served_file(zoo, op, env["arch"], result["dtype"], other)
+        kept, kept_cfg = source, cfg
+        if stored is not None:
+            params, kept = stored
+            try:
+                kept_cfg = template.config(params)
+            except InvalidConfig:
+                return False, (f"`{other}` borrows this bucket, and the params of the kernel it "
+                               "runs no longer name a config to keep it by")
+        verdict = verifier.verify(dataclasses.replace(task, shapes=tuple(shapes)), kept,
+                                  result["dtype"], refresh_baselines=True)
+        summary = verdict.summary()
+        ok = bool(summary.get("accepted")) if stored is not None else promotable(summary)[0]
+        if not ok:
+            return False, (f"`{other}` would borrow it, and at its shapes "
+                           + ("the verifier rejects the kernel it runs now" if stored is not None
+                              else "it is not promotable"))
+        kept_at = _promote(task, dataclasses.replace(found, shape_bucket=other), template,
+                           kept_cfg, kept, result["dtype"], summary, env, zoo)
+        present.add(other)
+        print(f"{op} {result['dtype']} [{other}]: given "
+              + ("the kernel it borrowed" if stored is not None else f"[{bucket}]'s new config")
+              + f" as its own before [{bucket}] changes; promoted {kept_at['version']}",
+              flush=True)
+        choice.setdefault("pinned", []).append(
+            {"bucket": other, "kept": "served" if stored is not None else "new",
+             "version": kept_at["version"], "verdict": summary})
+    return True, ""
+
+
 def verify_and_promote(result: dict, choices: dict, args, env: dict, cache: Path) -> None:
     verifier = Verifier("gpu", cache)
     task, found = result["task"], result["plan"]
     template = get_template(result["template"])
     present = (covered_buckets(Path(args.zoo), result["op"], env["arch"], result["dtype"])
                if args.zoo else set())
-    covered = present if args.only_uncovered else set()
-    for bucket, choice in sorted(choices.items()):
+    covered = set(present) if args.only_uncovered else set()
+    # buckets others would borrow from go last, so the others' own winners land first and need
+    # no pinning (`pin_borrowers`)
+    order = sorted(choices, key=lambda b: (bool(borrowers(result["op"], task, found, b, present)),
+                                           b))
+    for bucket in order:
+        choice = choices[bucket]
         c = choice["config"]
         if c is None:
             serving = buckets.pick(result["op"], bucket, present)
@@ -609,10 +682,15 @@ def verify_and_promote(result: dict, choices: dict, args, env: dict, cache: Path
                    f"{summary['speedup_vs_compile']:.2f}x compile" if verdict.accepted and
                    verdict.timed else f"rejected: {verdict.reasons[:1]}"))
         if passed and args.zoo:
+            passed, why = pin_borrowers(result, bucket, result["configs"][c],
+                                        result["sources"][c], verifier, args, env, present,
+                                        choice)
+        if passed and args.zoo:
             plan_for_bucket = dataclasses.replace(found, shape_bucket=bucket)
             choice["promoted"] = _promote(
                 task, plan_for_bucket, template, result["configs"][c], result["sources"][c],
                 result["dtype"], summary, env, Path(args.zoo))
+            present.add(bucket)
             line += f"; promoted {choice['promoted']['version']}"
         elif not passed:
             choice["not_promoted"] = why

@@ -1,5 +1,6 @@
 """bench/tune_buckets.py's choices, without a GPU: which config wins a bucket, and when none does."""
 
+import argparse
 import hashlib
 import importlib.util
 import json
@@ -426,3 +427,70 @@ def test_cross_entropy_buckets_by_rows_both_served_by_its_any_config(tune_bucket
     tpl = get_template("cross_entropy")
     assert dataclasses.replace(tpl.config(params), split_per_sm=8) in configs
     assert all(not tpl.violations(cfg) for cfg in configs)
+
+
+def test_a_promotion_first_gives_the_buckets_borrowing_it_their_kernel_as_their_own(
+        tune_buckets, tmp_path):
+    """log_softmax's float32 entry holds cols_gt_65536 and inner_dim configs, so its narrower
+    last-dim buckets borrow cols_gt_65536's. Promoting a new config there would change, untimed,
+    what they run (GPU round 200: 4096x4097 fell to 0.73x torch.compile). pin_borrowers first
+    gives each its current kernel file as its own config, verified at its shapes; where nothing
+    serves a borrower, the new config must be promotable there itself, which a CPU run, timing
+    nothing, cannot show."""
+    import dataclasses
+
+    import tasks
+    from agent.plan import plan
+    from kernel_zoo.store import newest_entries, read_entry_file
+    from verifier.core import Verifier
+    from verifier.environment import environment
+    from verifier.worker import detect_mode
+
+    zoo = tmp_path / "zoo"
+    copy_entry(ROOT / "kernel_zoo" / "entries", "log_softmax", "1.10.0", zoo)
+    task = tasks.load(ROOT / "tasks" / "log_softmax.py")
+    found = plan(task)
+    small = dataclasses.replace(task, shapes=({"batch_size": 3, "dim": 1000},
+                                              {"batch_size": 2, "dim": 3000},
+                                              {"batch_size": 2, "dim": 70000}))
+    present = tune_buckets.covered_buckets(zoo, "log_softmax", "sm_90", "float32")
+    assert present == {"cols_gt_65536", "inner_dim"}
+    lent = tune_buckets.borrowers("log_softmax", small, found, "cols_gt_65536", present)
+    assert lent == {"cols_le_1024": [small.shapes[0]], "cols_le_4096": [small.shapes[1]]}
+    before = {b: tune_buckets.served_file(zoo, "log_softmax", "sm_90", "float32", b)
+              for b in lent}
+    assert before["cols_le_1024"][1] == before["cols_le_4096"][1]  # cols_gt_65536's file
+
+    tpl = get_template("softmax")
+    new_cfg = dataclasses.replace(tpl.default, loop_programs_per_sm=1, reverse_last_pass=True)
+    new_source = tpl.render(new_cfg, **found.context)
+    result = {"task": small, "plan": found, "op": "log_softmax", "dtype": "float32",
+              "template": "softmax"}
+    args = argparse.Namespace(zoo=str(zoo))
+    env = dict(environment(), arch="sm_90", gpu="Triton interpreter")  # as if for an H100
+    verifier = Verifier(detect_mode(), tmp_path / "cache")
+    choice: dict = {}
+    ok, why = tune_buckets.pin_borrowers(result, "cols_gt_65536", new_cfg, new_source, verifier,
+                                         args, env, set(present), choice)
+    assert ok, why
+    assert [(p["bucket"], p["kept"]) for p in choice["pinned"]] == [
+        ("cols_le_1024", "served"), ("cols_le_4096", "served")]
+    (entry,) = newest_entries("log_softmax", [zoo])
+    by_bucket = {c["shape_bucket"]: c for c in entry.manifest["configs"]
+                 if c["dtype"] == "float32"}
+    assert set(by_bucket) == {"cols_gt_65536", "inner_dim", "cols_le_1024", "cols_le_4096"}
+    for bucket in lent:  # the kernel each ran, byte for byte, now its own
+        assert read_entry_file(entry.path, entry.manifest, by_bucket[bucket]["file"]).decode() \
+            == before[bucket][1]
+    # nothing left to pin: a second call promotes nothing more
+    assert tune_buckets.borrowers("log_softmax", small, found, "cols_gt_65536",
+                                  set(by_bucket)) == {}
+
+    # a zoo without the op: the borrowers would run the new config, which must then be
+    # promotable at their shapes; on a CPU nothing is timed, so the promotion is refused
+    choice = {}
+    ok, why = tune_buckets.pin_borrowers(result, "cols_gt_65536", new_cfg, new_source, verifier,
+                                         argparse.Namespace(zoo=str(tmp_path / "empty")), env,
+                                         set(), choice)
+    assert not ok and "not promotable" in why and "pinned" not in choice
+    assert not (tmp_path / "empty" / "log_softmax").exists()
