@@ -1,20 +1,33 @@
 # Shared by the GPU round scripts that promote zoo entries (source it: `. bench/gpu_lib.sh`).
 # A run on the device machine returns a limited count of files, and its copy of the tree has no
-# git, so the new entries are found by listing the entry folders before and after, and come back
-# as one tarball.
+# git, so what a promotion adds is found by listing the zoo's files before and after, and comes
+# back as one tarball. Files, not folders: an entry of schema 2 adds its manifest's folder and
+# kernel blobs under the op's existing `blobs/` folder.
 
-# List every entry folder of the shipped zoo into /tmp/entries-before.txt.
+# List every file of the shipped zoo into /tmp/entries-before.txt.
 entries_snapshot() {
-    ls -d kernel_zoo/entries/*/* | sort > /tmp/entries-before.txt
+    find kernel_zoo/entries -type f | sort > /tmp/entries-before.txt
 }
 
-# Tar the entry folders (and any op-level files) added since entries_snapshot into $OUT/entries.tgz
-# and name them in $OUT/new-entries.txt.
+# Tar the files added since entries_snapshot (new entries' manifests, new blobs) into
+# $OUT/entries.tgz and name them in $OUT/new-entries.txt.
 entries_pack_new() {
-    ls -d kernel_zoo/entries/*/* | sort > /tmp/entries-after.txt
+    find kernel_zoo/entries -type f | sort > /tmp/entries-after.txt
     local new
     new=$(comm -13 /tmp/entries-before.txt /tmp/entries-after.txt)
-    echo "new entries: $new" | tee "$OUT/new-entries.txt"
+    echo "new files: $new" | tee "$OUT/new-entries.txt"
     [ -n "$new" ] && tar czf "$OUT/entries.tgz" $new
     return 0
+}
+
+# Tune one op's buckets with bench/tune_buckets.py under the CUDA-graph timer, promoting winners
+# into the shipped zoo; print its per-bucket lines and exit status.
+# Usage: tune_op SECONDS OP DTYPE OUTDIR [more tune_buckets.py arguments...]
+tune_op() {
+    local secs=$1 op=$2 dtype=$3 out=$4
+    shift 4
+    timeout "$secs" python3 bench/tune_buckets.py --ops "$op" --dtypes "$dtype" --graphs \
+        --zoo kernel_zoo/entries --out "$out" "$@" 2>&1 | grep -v -i warn \
+        | grep -E "^[a-z_0-9]+ $dtype \[" | tail -8
+    echo "tune $op $dtype: exit ${PIPESTATUS[0]} after $(( $(date +%s) - start )) s"
 }
