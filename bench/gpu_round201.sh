@@ -4,6 +4,15 @@
 # made 4096x4097 0.73x torch.compile); log_softmax float32 inner_dim with softmax's new one-pass
 # config competing (--siblings); the float32 log_softmax table rows; then `kzoo zoo verify
 # --newest` of the float32 configs rounds 200-201 promoted, at every GPU shape of their tasks.
+# Outcome (stop 34, 2026-11-24): runs/tune-buckets-h100-round201/,
+# memory-bound-h100-graphs-float32-log-softmax-round201.json, runs/zoo-verify-h100-float32-round201/.
+# pin_borrowers gave cols_le_1024, cols_le_16384, cols_le_4096 and cols_le_65536 the kernel they
+# borrowed (1.11.0-1.14.0, each verified at its shapes), then cols_gt_65536 took round 200's
+# config (1.15.0; 1.47x compile by the verifier) and inner_dim softmax's new one-pass config
+# (1.16.0; 1.29x). Table: 9 rows, none wrong, none behind torch.compile (1.02-1.44x), geomean
+# 1.23x; 32x1000x1024 over dim 1 0.67 -> 0.85 of copy, 64x128x4096 0.87 -> 1.00; 256x128256
+# still 0.68. zoo verify --newest float32: log_softmax, softmax, add_rms_norm all correct at
+# every GPU shape of their tasks.
 set -uo pipefail
 export PYTHONUNBUFFERED=1
 export KZOO_HOME=/tmp/kzoo-round201
