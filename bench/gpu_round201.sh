@@ -5,7 +5,8 @@
 # config competing (--siblings); the float32 log_softmax table rows; then `kzoo zoo verify
 # --newest` of the float32 configs rounds 200-201 promoted, at every GPU shape of their tasks.
 # Outcome (stop 34, 2026-11-24): runs/tune-buckets-h100-round201/,
-# memory-bound-h100-graphs-float32-log-softmax-round201.json, runs/zoo-verify-h100-float32-round201/.
+# memory-bound-h100-graphs-float32-log-softmax-round201.json,
+# runs/zoo-verify-h100-float32-round201/.
 # pin_borrowers gave cols_le_1024, cols_le_16384, cols_le_4096 and cols_le_65536 the kernel they
 # borrowed (1.11.0-1.14.0, each verified at its shapes), then cols_gt_65536 took round 200's
 # config (1.15.0; 1.47x compile by the verifier) and inner_dim softmax's new one-pass config
