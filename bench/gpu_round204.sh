@@ -10,7 +10,7 @@
 # (2.22x against 2.27x min(eager, compile)), so 32x4096x1024 stays at 0.84 of copy
 # (runs/memory-bound-h100-graphs-float16-argmax-round204.json). GeGLU bfloat16 cols_gt_4096 took
 # config #24 (1.11.0): 8192x16384 263.4 -> 259.5 us, 4096x10240 83.9 -> 81.3 us, 16x16384 5.95
-# -> 5.79 us against round 199's table (memory-bound-h100-graphs-bfloat16-geglu-round204.json:
+# -> 5.79 us against round 156's table (memory-bound-h100-graphs-bfloat16-geglu-round204.json:
 # 1.00x, 1.004x and 0.956x torch.compile, whose 16x16384 read 5.54 us here against 5.82 there).
 set -uo pipefail
 export PYTHONUNBUFFERED=1
