@@ -7,7 +7,7 @@
 # Outcome (stop 34, 2026-11-24; runs/tune-buckets-h100-round204/): argmax float16 inner_dim kept
 # its config (105.0, 53.8 and 19.3 us at its three shapes); the fastest at 32x4096x1024 (93.0 us,
 # 0.95 of copy: bfloat16's 64-column tiles) took 23.8 us at 4x4099x1000, a lower geometric mean
-# (2.22x against 2.27x min(eager, compile)), so 32x4096x1024 stays at 0.84 of copy
+# (1.90x against 1.96x min(eager, compile)), so 32x4096x1024 stays at 0.84 of copy
 # (runs/memory-bound-h100-graphs-float16-argmax-round204.json). GeGLU bfloat16 cols_gt_4096 took
 # config #24 (1.11.0): 8192x16384 263.4 -> 259.5 us, 4096x10240 83.9 -> 81.3 us, 16x16384 5.95
 # -> 5.79 us against round 156's table (memory-bound-h100-graphs-bfloat16-geglu-round204.json:

@@ -70,6 +70,7 @@ from agent.plan import plan  # noqa: E402
 from kernel_zoo import buckets  # noqa: E402
 from kernel_zoo.store import op_names  # noqa: E402
 from templates import InvalidConfig, get_template, params_of  # noqa: E402
+from bench.memory_bound import BANDWIDTH_BAR, LARGE_L2_MULTIPLE  # noqa: E402
 from bench.tune_reduce import _close, _inputs  # noqa: E402  (the screening helpers)
 from verifier.core import DTYPES, Verifier, load_candidate  # noqa: E402
 from verifier.verdict import geomean  # noqa: E402
@@ -502,10 +503,32 @@ COMPILE_FLOOR = 0.95
 # mean over its shapes (GPU round 120: today's render of rms_norm's served params, 35.9 / 188.3 us
 # against the stored file's 36.0 / 188.3, was promoted as a new version).
 MIN_GAIN = 1.01
+# The issue's per-shape bars (bench/memory_bound.py): at least torch.compile at every shape, and
+# at least BANDWIDTH_BAR of the copy bandwidth at a large shape. A config meeting more of them at
+# a bucket's shapes wins over one whose geometric mean is at most this much better: the timings'
+# run-to-run spread, as for COMPILE_FLOOR and SHAPE_SLACK (GPU round 204: argmax float16 over
+# dim 1, 93.0 / 54.3 / 23.8 us, 0.95 of copy at 32x4096x1024, lost on the geometric mean, 1.90x
+# against 1.96x min(eager, compile), to 105.0 / 53.8 / 19.3 us, 0.84 of copy there).
+BAR_TIE = 1.05
+
+
+def bars_met(result: dict, c: int, idx: list[int]) -> int:
+    """How many of the issue's per-shape bars config `c` meets at shapes `idx`: at least
+    torch.compile at each, and at least BANDWIDTH_BAR of the copy bandwidth at each large one
+    (where `result` knows the copy bandwidth and the L2's size)."""
+    ms, shapes = result["rows"][c]["ms"], result["shapes"]
+    met = sum(ms[s] <= shapes[s]["compile_ms"] for s in idx)
+    copy_gbps, l2_bytes = result.get("copy_gbps"), result.get("l2_bytes")
+    if copy_gbps and l2_bytes:
+        met += sum(shapes[s]["bytes"] / (ms[s] * 1e6) >= BANDWIDTH_BAR * copy_gbps
+                   for s in idx if shapes[s]["bytes"] >= LARGE_L2_MULTIPLE * l2_bytes)
+    return met
 
 
 def choose(result: dict) -> dict[str, dict]:
-    """Per bucket: the winning config's index and its speedups, or why there is none."""
+    """Per bucket: the winning config's index and its speedups, or why there is none. The best
+    geometric mean over min(eager, compile) wins, unless a config meets more of the issue's
+    per-shape bars (`bars_met`) within BAR_TIE of it."""
     correct = [i for i, row in enumerate(result["rows"]) if all(t for t in row["ms"])]
     by_bucket: dict[str, list[int]] = {}
     for s, info in enumerate(result["shapes"]):
@@ -542,9 +565,14 @@ def choose(result: dict) -> dict[str, dict]:
         kept = next((row for row in pool if row[1] == served), None)
         if kept is not None and best[0] < kept[0] * MIN_GAIN:
             best = kept  # a gain inside the timer's spread does not move the bucket
+        close = [row for row in pool if row[0] * BAR_TIE >= best[0]]
+        most = max(bars_met(result, row[1], idx) for row in close)
+        if bars_met(result, best[1], idx) < most:
+            best = max(row for row in close if bars_met(result, row[1], idx) == most)
         geo, c, worst_vs_eager, vs_compile = best
         choice = {"shapes": idx, "config": c, "speedup_vs_best_baseline": geo,
                   "min_speedup_vs_eager": worst_vs_eager, "speedup_vs_compile": vs_compile,
+                  "bars_met": bars_met(result, c, idx),
                   "served_config": served, "slower_than_served_at_a_shape": slower}
         if not beat_eager or vs_compile < COMPILE_FLOOR:
             choice["why"] = ("slower than eager PyTorch at one of the bucket's shapes"
@@ -743,6 +771,7 @@ def main(argv: list[str] | None = None) -> int:
     torch._dynamo.config.cache_size_limit = 64
     env = environment()
     copy_gbps = copy_bandwidth(torch.device("cuda"), L2Flusher(torch.device("cuda"))) / 1e9
+    l2_bytes = torch.cuda.get_device_properties(torch.device("cuda")).L2_cache_size
     stamp = dt.datetime.now(dt.timezone.utc).strftime("%Y%m%d-%H%M%S")
     args.out.mkdir(parents=True, exist_ok=True)
     path = args.out / f"tune-buckets-{device_label()}-{stamp}.json"
@@ -766,6 +795,7 @@ def main(argv: list[str] | None = None) -> int:
         for op in ops:
             for dtype_name in dtypes:
                 result = sweep(op, dtype_name, args, cache)
+                result["copy_gbps"], result["l2_bytes"] = copy_gbps, l2_bytes
                 choices = choose(result)
                 for bucket, choice in sorted(choices.items()):
                     pick = choice.get("config", None)

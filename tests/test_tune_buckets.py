@@ -494,3 +494,30 @@ def test_a_promotion_first_gives_the_buckets_borrowing_it_their_kernel_as_their_
                                          set(), choice)
     assert not ok and "not promotable" in why and "pinned" not in choice
     assert not (tmp_path / "empty" / "log_softmax").exists()
+
+
+def test_a_config_meeting_more_of_the_issues_bars_wins_a_near_tie(tune_buckets):
+    """GPU round 204's argmax float16 over dim 1: the served config is 105.0 / 53.8 / 19.3 us,
+    0.84 of the copy bandwidth at the large 32x4096x1024; another is 93.0 / 54.3 / 23.8 us, 0.95
+    there, and 3% behind on the geometric mean. Meeting one more bar (90% of copy at a large
+    shape) within BAR_TIE of the best geometric mean takes the bucket, from the served config
+    too; a wider gap, or no copy bandwidth to judge by, leaves it to the geometric mean."""
+    mb = 1 << 20
+    shapes = [("inner_dim", 0.1588, 0.1367), ("inner_dim", 0.0974, 0.1388),
+              ("inner_dim", 0.0620, 0.0701)]
+    result = _result(shapes, [[0.1050, 0.0538, 0.0193], [0.0930, 0.0543, 0.0238]])
+    for info, nbytes in zip(result["shapes"], (268 * mb, 134 * mb, 33 * mb)):
+        info["bytes"] = nbytes
+    result["served"] = {"inner_dim": 0}
+    assert tune_buckets.choose(result)["inner_dim"]["config"] == 0  # no copy bandwidth known
+
+    result.update(copy_gbps=3030.0, l2_bytes=50 * mb)  # 268 MB in 93 us: 0.95 of copy
+    assert [tune_buckets.bars_met(result, c, [0, 1, 2]) for c in (0, 1)] == [3, 4]
+    choice = tune_buckets.choose(result)["inner_dim"]
+    assert choice["config"] == 1 and choice["bars_met"] == 4
+
+    slow_small = _result(shapes, [[0.1050, 0.0538, 0.0193], [0.0930, 0.0543, 0.0300]])
+    for info, nbytes in zip(slow_small["shapes"], (268 * mb, 134 * mb, 33 * mb)):
+        info["bytes"] = nbytes
+    slow_small.update(copy_gbps=3030.0, l2_bytes=50 * mb, served={"inner_dim": 0})
+    assert tune_buckets.choose(slow_small)["inner_dim"]["config"] == 0  # 11% behind: no tie
