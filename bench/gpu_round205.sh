@@ -4,6 +4,12 @@
 # geometric mean at most 5% better): argmax float16 inner_dim (32x4096x1024 at 0.84, where a
 # config 3% behind on the geomean reads 0.95 in round 204), log-softmax float32 inner_dim
 # (32x1000x1024 at 0.87), add_rms_norm float32 cols_le_65536 (256x65536 at 0.86); then the rows.
+# Outcome (stop 34, 2026-11-24; runs/tune-buckets-h100-round205/): argmax float16 inner_dim took
+# config #40 (1.16.0, bfloat16's inner_dim kernel, byte for byte: 93.1 / 54.3 / 24.0 us, 4 bars
+# against 3; the verifier 2.18x compile): memory-bound-h100-graphs-float16-argmax-round205.json,
+# 6 rows, none behind torch.compile (1.12-2.96x), 32x4096x1024 at 0.95 of copy (0.84). log-softmax
+# float32 inner_dim and add_rms_norm float32 cols_le_65536 kept theirs: no config within 5% of
+# them met more bars (runs/memory-bound-h100-graphs-float32-round205.json: 0.86 of copy each).
 set -uo pipefail
 export PYTHONUNBUFFERED=1
 export KZOO_HOME=/tmp/kzoo-round205
