@@ -389,17 +389,21 @@ def _verify_now(pool, request: VerifyRequest) -> dict:
             return finished[0][1]
 
 
-def _promote(task, plan, template, cfg, source, dtype, verdict, env, zoo_dir: Path) -> dict:
-    from kernel_zoo.store import promote
+def _promote(task, plan, template, cfg, source, dtype, verdict, env, zoo_dir: Path,
+             also: tuple = ()) -> dict:
+    """Promote one verified kernel for `plan`'s shape bucket; `also`, more (plan, cfg, source,
+    verdict) of the same op, template and dtype for other buckets (bench/tune_buckets.py's pinned
+    borrowers), which land in the same new version."""
+    from kernel_zoo.store import promote_many
 
     _carry_shipped_entry(plan.op, Path(zoo_dir))
-    record = {
-        "arch": env["arch"], "dtype": dtype, "shape_bucket": plan.shape_bucket,
-        "template": template.name, "params": params_of(cfg),
+    kernels = [(s, {
+        "arch": env["arch"], "dtype": dtype, "shape_bucket": p.shape_bucket,
+        "template": template.name, "params": params_of(c),
         "task": {"name": task.name, "sha256": task.sha256},
-        "device": env["gpu"], "verdict": verdict, "environment": env,
-    }
-    return promote(plan.op, source, record, zoo_dir=zoo_dir)
+        "device": env["gpu"], "verdict": v, "environment": env,
+    }) for p, c, s, v in ((plan, cfg, source, verdict), *also)]
+    return promote_many(plan.op, kernels, zoo_dir=zoo_dir)
 
 
 def _carry_shipped_entry(op: str, zoo_dir: Path) -> None:

@@ -624,45 +624,38 @@ def borrowers(op: str, task, found, bucket: str, present: set[str]) -> dict[str,
 
 
 def pin_borrowers(result: dict, bucket: str, cfg, source: str, verifier, args, env: dict,
-                  present: set[str], choice: dict) -> tuple[bool, str]:
-    """Before `bucket` of a borrowing op (the softmaxes) takes `source`, give each bucket that
-    would borrow it (`borrowers`) a config of its own, so that a promotion for one bucket never
-    changes, untimed, the kernel another runs: the config the zoo serves it now, its stored file
-    verified at the bucket's shapes; or, where none serves it (the reference runs), `source`
-    itself, verified and promotable there. Each is recorded in `choice["pinned"]`.
-    Returns (whether `bucket` may be promoted, why not)."""
+                  present: set[str]) -> tuple[list, str]:
+    """Before `bucket` of a borrowing op (the softmaxes, the gated units) takes `source`, a config
+    of its own for each bucket that would borrow it (`borrowers`), so that a promotion for one
+    bucket never changes, untimed, the kernel another runs: the kernel the zoo serves it now, its
+    stored file verified at the bucket's shapes; or, where none serves it (the reference runs),
+    `source` itself, verified and promotable there. Returns (pins, ""), each pin a (bucket,
+    "served" or "new", what `_promote`'s `also` takes), to land in the same version as
+    `bucket`'s config; or (None, why `bucket` may not be promoted)."""
     task, found, op = result["task"], result["plan"], result["op"]
     template = get_template(result["template"])
-    zoo = Path(args.zoo)
+    pins = []
     for other, shapes in sorted(borrowers(op, task, found, bucket, present).items()):
-        stored = served_file(zoo, op, env["arch"], result["dtype"], other)
+        stored = served_file(Path(args.zoo), op, env["arch"], result["dtype"], other)
         kept, kept_cfg = source, cfg
         if stored is not None:
             params, kept = stored
             try:
                 kept_cfg = template.config(params)
             except InvalidConfig:
-                return False, (f"`{other}` borrows this bucket, and the params of the kernel it "
-                               "runs no longer name a config to keep it by")
+                return None, (f"`{other}` borrows this bucket, and the params of the kernel it "
+                              "runs no longer name a config to keep it by")
         verdict = verifier.verify(dataclasses.replace(task, shapes=tuple(shapes)), kept,
                                   result["dtype"], refresh_baselines=True)
         summary = verdict.summary()
         ok = bool(summary.get("accepted")) if stored is not None else promotable(summary)[0]
         if not ok:
-            return False, (f"`{other}` would borrow it, and at its shapes "
-                           + ("the verifier rejects the kernel it runs now" if stored is not None
-                              else "it is not promotable"))
-        kept_at = _promote(task, dataclasses.replace(found, shape_bucket=other), template,
-                           kept_cfg, kept, result["dtype"], summary, env, zoo)
-        present.add(other)
-        print(f"{op} {result['dtype']} [{other}]: given "
-              + ("the kernel it borrowed" if stored is not None else f"[{bucket}]'s new config")
-              + f" as its own before [{bucket}] changes; promoted {kept_at['version']}",
-              flush=True)
-        choice.setdefault("pinned", []).append(
-            {"bucket": other, "kept": "served" if stored is not None else "new",
-             "version": kept_at["version"], "verdict": summary})
-    return True, ""
+            return None, (f"`{other}` would borrow it, and at its shapes "
+                          + ("the verifier rejects the kernel it runs now" if stored is not None
+                             else "it is not promotable"))
+        pins.append((other, "served" if stored is not None else "new",
+                     (dataclasses.replace(found, shape_bucket=other), kept_cfg, kept, summary)))
+    return pins, ""
 
 
 def verify_and_promote(result: dict, choices: dict, args, env: dict, cache: Path) -> None:
@@ -709,17 +702,24 @@ def verify_and_promote(result: dict, choices: dict, args, env: dict, cache: Path
                 + (f"{summary['speedup_vs_eager']:.2f}x eager, "
                    f"{summary['speedup_vs_compile']:.2f}x compile" if verdict.accepted and
                    verdict.timed else f"rejected: {verdict.reasons[:1]}"))
+        pins = []
         if passed and args.zoo:
-            passed, why = pin_borrowers(result, bucket, result["configs"][c],
-                                        result["sources"][c], verifier, args, env, present,
-                                        choice)
+            pins, why = pin_borrowers(result, bucket, result["configs"][c], result["sources"][c],
+                                      verifier, args, env, present)
+            passed = pins is not None
         if passed and args.zoo:
             plan_for_bucket = dataclasses.replace(found, shape_bucket=bucket)
             choice["promoted"] = _promote(
                 task, plan_for_bucket, template, result["configs"][c], result["sources"][c],
-                result["dtype"], summary, env, Path(args.zoo))
-            present.add(bucket)
+                result["dtype"], summary, env, Path(args.zoo),
+                also=tuple(pin for _, _, pin in pins))
+            present.update([bucket, *(other for other, _, _ in pins)])
             line += f"; promoted {choice['promoted']['version']}"
+            if pins:
+                choice["pinned"] = [{"bucket": other, "kept": kept, "verdict": pin[3]}
+                                    for other, kept, pin in pins]
+                line += (", with " + ", ".join(f"[{other}]" for other, _, _ in pins)
+                         + " given the kernel each ran as its own")
         elif not passed:
             choice["not_promoted"] = why
             line += f"; not promoted: {why}"

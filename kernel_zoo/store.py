@@ -512,19 +512,38 @@ def promote(op: str, source: str, record: dict[str, Any], *, zoo_dir: Path) -> d
     contents depend on the previous newest one, so two concurrent promotions must be serialized
     end to end, or one would drop the other's config.
     """
+    return promote_many(op, [(source, record)], zoo_dir=zoo_dir)
+
+
+def promote_many(op: str, kernels: list[tuple[str, dict[str, Any]]], *,
+                 zoo_dir: Path) -> dict[str, str]:
+    """Add several verified kernels, each a (source, record) as `promote` takes them, to `zoo_dir`
+    as one new version of `op`: all of them land, or none. Their records must name distinct
+    (arch, dtype, shape_bucket) keys; each takes the place of the previous version's config with
+    its key. Returns {op, version, path}."""
     _check_name("op", op)
-    if "file" in record:
-        raise ZooError("promote names the kernel file itself; the record must not carry 'file'")
-    _check_config(record, f"record for {op}", op=op, needs_file=False)
-    if not isinstance(source, str):
-        raise ZooError(f"source must be str, got {type(source).__name__}")
-    file_name = kernel_file_name(op, record["arch"], record["dtype"], record["shape_bucket"])
-    try:
-        compile(source, file_name, "exec", dont_inherit=True)
-    except SyntaxError as err:
-        raise ZooError(f"kernel source for {op} does not compile: {err}") from None
-    source_bytes = source.encode("utf-8")
-    new_config = {**record, "file": file_name}
+    if not kernels:
+        raise ZooError(f"promote_many for {op}: no kernels given")
+    new_configs: list[dict[str, Any]] = []
+    sources: dict[str, bytes] = {}
+    for source, record in kernels:
+        if "file" in record:
+            raise ZooError("promote names the kernel file itself; the record must not carry "
+                           "'file'")
+        _check_config(record, f"record for {op}", op=op, needs_file=False)
+        if not isinstance(source, str):
+            raise ZooError(f"source must be str, got {type(source).__name__}")
+        file_name = kernel_file_name(op, record["arch"], record["dtype"], record["shape_bucket"])
+        if file_name in sources:
+            raise ZooError(f"promote_many for {op}: two kernels for "
+                           f"{_config_key({**record, 'file': file_name})}")
+        try:
+            compile(source, file_name, "exec", dont_inherit=True)
+        except SyntaxError as err:
+            raise ZooError(f"kernel source for {op} does not compile: {err}") from None
+        sources[file_name] = source.encode("utf-8")
+        new_configs.append({**record, "file": file_name})
+    new_keys = {_config_key(config) for config in new_configs}
 
     zoo_dir = Path(zoo_dir).expanduser().resolve()
     op_dir = zoo_dir / op
@@ -543,10 +562,12 @@ def promote(op: str, source: str, record: dict[str, Any], *, zoo_dir: Path) -> d
             kept = [
                 config
                 for config in previous_manifest["configs"]
-                if _config_key(config) != _config_key(new_config)
+                if _config_key(config) not in new_keys
             ]
-        if any(config["file"] == file_name for config in kept):
-            raise ZooError(f"{previous_dir}: another config already uses file {file_name!r}")
+        for config in kept:
+            if config["file"] in sources:
+                raise ZooError(f"{previous_dir}: another config already uses file "
+                               f"{config['file']!r}")
         final_dir = op_dir / version
         if final_dir.exists():
             raise ZooError(f"{final_dir} exists but is not a valid newest version")
@@ -556,13 +577,13 @@ def promote(op: str, source: str, record: dict[str, Any], *, zoo_dir: Path) -> d
             name = config["file"]
             if name not in contents:  # several configs may share one source file
                 contents[name] = read_entry_file(previous_dir, previous_manifest, name)
-        contents[file_name] = source_bytes
+        contents.update(sources)
         manifest = {
             "schema": SCHEMA,
             "op": op,
             "version": version,
             "created": _now(),
-            "configs": kept + [new_config],
+            "configs": kept + new_configs,
             "files": {name: sha256_bytes(data) for name, data in contents.items()},
         }
         validate_manifest(manifest, f"new manifest for {op} {version}")

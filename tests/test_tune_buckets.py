@@ -429,14 +429,14 @@ def test_cross_entropy_buckets_by_rows_both_served_by_its_any_config(tune_bucket
     assert all(not tpl.violations(cfg) for cfg in configs)
 
 
-def test_a_promotion_first_gives_the_buckets_borrowing_it_their_kernel_as_their_own(
+def test_a_promotion_gives_the_buckets_borrowing_it_their_kernel_as_their_own(
         tune_buckets, tmp_path):
     """log_softmax's float32 entry holds cols_gt_65536 and inner_dim configs, so its narrower
     last-dim buckets borrow cols_gt_65536's. Promoting a new config there would change, untimed,
-    what they run (GPU round 200: 4096x4097 fell to 0.73x torch.compile). pin_borrowers first
-    gives each its current kernel file as its own config, verified at its shapes; where nothing
-    serves a borrower, the new config must be promotable there itself, which a CPU run, timing
-    nothing, cannot show."""
+    what they run (GPU round 200: 4096x4097 fell to 0.73x torch.compile). pin_borrowers gives
+    each its current kernel file as its own config, verified at its shapes, and they land in the
+    same version as the new config; where nothing serves a borrower, the new config must be
+    promotable there itself, which a CPU run, timing nothing, cannot show."""
     import dataclasses
 
     import tasks
@@ -469,12 +469,19 @@ def test_a_promotion_first_gives_the_buckets_borrowing_it_their_kernel_as_their_
     args = argparse.Namespace(zoo=str(zoo))
     env = dict(environment(), arch="sm_90", gpu="Triton interpreter")  # as if for an H100
     verifier = Verifier(detect_mode(), tmp_path / "cache")
-    choice: dict = {}
-    ok, why = tune_buckets.pin_borrowers(result, "cols_gt_65536", new_cfg, new_source, verifier,
-                                         args, env, set(present), choice)
-    assert ok, why
-    assert [(p["bucket"], p["kept"]) for p in choice["pinned"]] == [
+    pins, why = tune_buckets.pin_borrowers(result, "cols_gt_65536", new_cfg, new_source,
+                                           verifier, args, env, set(present))
+    assert why == "" and [(b, kept) for b, kept, _ in pins] == [
         ("cols_le_1024", "served"), ("cols_le_4096", "served")]
+    assert all(pin[3]["accepted"] for _, _, pin in pins)  # verified at the bucket's shapes
+    assert newest_entries("log_softmax", [zoo])[0].manifest["version"] == "1.10.0"  # nothing yet
+
+    # as verify_and_promote lands them: the new config and the pins, one new version
+    verdict = dict(pins[0][2][3])  # a CPU verdict stands in for the GPU's here
+    promoted = tune_buckets._promote(
+        small, dataclasses.replace(found, shape_bucket="cols_gt_65536"), tpl, new_cfg,
+        new_source, "float32", verdict, env, zoo, also=tuple(pin for _, _, pin in pins))
+    assert promoted["version"] == "1.11.0"
     (entry,) = newest_entries("log_softmax", [zoo])
     by_bucket = {c["shape_bucket"]: c for c in entry.manifest["configs"]
                  if c["dtype"] == "float32"}
@@ -482,18 +489,18 @@ def test_a_promotion_first_gives_the_buckets_borrowing_it_their_kernel_as_their_
     for bucket in lent:  # the kernel each ran, byte for byte, now its own
         assert read_entry_file(entry.path, entry.manifest, by_bucket[bucket]["file"]).decode() \
             == before[bucket][1]
-    # nothing left to pin: a second call promotes nothing more
+    assert read_entry_file(entry.path, entry.manifest,
+                           by_bucket["cols_gt_65536"]["file"]).decode() == new_source
     assert tune_buckets.borrowers("log_softmax", small, found, "cols_gt_65536",
-                                  set(by_bucket)) == {}
+                                  set(by_bucket)) == {}  # nothing left to pin
 
     # a zoo without the op: the borrowers would run the new config, which must then be
     # promotable at their shapes; on a CPU nothing is timed, so the promotion is refused
-    choice = {}
-    ok, why = tune_buckets.pin_borrowers(result, "cols_gt_65536", new_cfg, new_source, verifier,
-                                         argparse.Namespace(zoo=str(tmp_path / "empty")), env,
-                                         set(), choice)
-    assert not ok and "not promotable" in why and "pinned" not in choice
-    assert not (tmp_path / "empty" / "log_softmax").exists()
+    pins, why = tune_buckets.pin_borrowers(result, "cols_gt_65536", new_cfg, new_source,
+                                           verifier, argparse.Namespace(zoo=str(tmp_path / "e")),
+                                           env, set())
+    assert pins is None and "not promotable" in why
+    assert not (tmp_path / "e" / "log_softmax").exists()
 
 
 def test_a_config_meeting_more_of_the_issues_bars_wins_a_near_tie(tune_buckets):

@@ -63,6 +63,38 @@ def load(zoo: Path, version: str, name: str):
 # writing schema 2
 
 
+def test_promote_many_lands_several_buckets_in_one_version_or_none(tmp_path: Path):
+    """promote_many: kernels for several (arch, dtype, bucket) keys become one new version, each
+    replacing the previous version's config of its key; a duplicate key, or a source that does
+    not compile, writes nothing."""
+    zoo = tmp_path / "zoo"
+    store.promote("softmax", kernel_source("a"), make_record(), zoo_dir=zoo)
+    store.promote("softmax", kernel_source("f"), make_record(dtype="float32"), zoo_dir=zoo)
+    kernels = [(kernel_source("g"), make_record(dtype="float32")),
+               (kernel_source("h"), make_record(dtype="float32", shape_bucket="cols_le_1024")),
+               (kernel_source("a"), make_record(dtype="float16"))]
+    assert store.promote_many("softmax", kernels, zoo_dir=zoo)["version"] == "1.2.0"
+    manifest = store.read_manifest(zoo / "softmax" / "1.2.0")
+    keys = sorted((c["dtype"], c["shape_bucket"]) for c in manifest["configs"])
+    assert keys == [("bfloat16", "any"), ("float16", "any"), ("float32", "any"),
+                    ("float32", "cols_le_1024")]
+    entry = store.find_entry("softmax", "1.2.0", [zoo])
+    files = store.read_entry_files(entry.path, entry.manifest)
+    assert files[F32] == kernel_source("g").encode()
+    assert files["softmax_sm_90_float16.py"] == files[BF16]  # one blob for "a"
+
+    before = tree(zoo)
+    with pytest.raises(ZooError, match="two kernels"):
+        store.promote_many("softmax", [(kernel_source("x"), make_record()),
+                                       (kernel_source("y"), make_record())], zoo_dir=zoo)
+    with pytest.raises(ZooError, match="does not compile"):
+        store.promote_many("softmax", [(kernel_source("x"), make_record()),
+                                       ("def (", make_record(dtype="float32"))], zoo_dir=zoo)
+    with pytest.raises(ZooError, match="no kernels"):
+        store.promote_many("softmax", [], zoo_dir=zoo)
+    assert tree(zoo) == before
+
+
 def test_carried_and_equal_sources_are_one_blob_never_a_copy(tmp_path: Path):
     zoo = tmp_path / "zoo"
     store.promote("softmax", kernel_source("a"), make_record(), zoo_dir=zoo)
