@@ -26,7 +26,9 @@ both there; one clearly behind torch.compile is not shipped (`kzoo sweep` would 
 `slower-than-baseline`). A bucket without a winner gets no config, and the op runs the entry's
 `any` config there where it has one (argmax), else the PyTorch reference (the norms' and
 reductions' buckets do not borrow a neighbour's; softmax's do, and a bucket of theirs is served,
-and guarded, by the config dispatch picks for it). With `--zoo`, the configs the zoo's newest entry
+and guarded, by the config dispatch picks for it; before a bucket others borrow from changes
+hands, each of those gets the kernel it ran as its own config, in the same new version:
+`pin_borrowers`). With `--zoo`, the configs the zoo's newest entry
 serves (every bucket's, rendered by today's template) compete among the candidates, so a bucket
 changes hands only to a config faster there than what serves it, and a bucket whose winner renders
 the very code it is served with already is left as it is; so do the configs it serves in the other
@@ -37,7 +39,9 @@ stored kernel file is timed too, as it is (and the served params with the knobs 
 than `SHAPE_SLACK` slower than that file at any one of the bucket's shapes, and slower there than
 min(eager, torch.compile), does not take the bucket, whatever its geometric mean (the issue's bar
 is per shape), nor does one less than
-`MIN_GAIN` faster on it. `--only-uncovered` leaves the buckets the target zoo's newest entry holds
+`MIN_GAIN` faster on it; one that meets more of the issue's per-shape bars (`bars_met`: at least
+torch.compile at a shape, at least 90% of the copy bandwidth at a large one) wins over a geometric
+mean at most `BAR_TIE` better. `--only-uncovered` leaves the buckets the target zoo's newest entry holds
 a config for (for this GPU and dtype) as they are.
 
     python bench/tune_buckets.py --ops rms_norm,sum --dtypes bfloat16 --samples 10 \
