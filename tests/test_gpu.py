@@ -47,11 +47,14 @@ def test_ops_softmax_runs_the_zoo_kernel_and_is_correct(dtype, shape, monkeypatc
 
 
 def test_kzoo_verify_times_the_shipped_kernel_against_baselines(tmp_path):
+    from kernel_zoo import store
+
     manifest, config, entry_dir = _shipped_entry("bfloat16")
     out = tmp_path / "verdict.json"
-    proc = run_kzoo("verify", "--task", "tasks/softmax.py", "--candidate",
-                    str(entry_dir / config["file"]), "--dtype", "bfloat16", "--json", str(out),
-                    env_home=tmp_path / "home")
+    # schema 2: the entry folder holds only its manifest, the kernel is a blob of the op
+    kernel = store.entry_file_path(entry_dir, manifest, config["file"])
+    proc = run_kzoo("verify", "--task", "tasks/softmax.py", "--candidate", str(kernel),
+                    "--dtype", "bfloat16", "--json", str(out), env_home=tmp_path / "home")
     assert proc.returncode == 0, proc.stdout + proc.stderr
     verdict = json.loads(out.read_text())
     assert verdict["mode"] == "gpu" and verdict["accepted"]
