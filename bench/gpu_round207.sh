@@ -2,6 +2,11 @@
 # GPU round 207 (H100): the gpu-marked tests of the zoo, the memory-bound families' contract
 # suite and the templates this stop touched, on the zoo rounds 200-205 promoted into and with
 # kernel_zoo.store.promote_many in place of promote.
+# Outcome (stop 34, 2026-11-24): cut off at 540 s after 22 tests (the per-op `kzoo zoo verify`
+# tests take 30-60 s each), one failed: test_kzoo_verify_times_the_shipped_kernel_against_baselines
+# gave `kzoo verify` the kernel's path inside the entry folder, where schema 2 keeps none (fixed:
+# store.entry_file_path); the other 21 (test_gpu.py, test_zoo.py's, the zoo verify of add_rms_norm,
+# amax, amin) passed. Round 208 runs the rest.
 set -uo pipefail
 export PYTHONUNBUFFERED=1
 export KZOO_HOME=/tmp/kzoo-round207
