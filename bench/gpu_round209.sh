@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # GPU round 209 (H100): the contract suite's GPU rows round 208 did not reach (after matmul,
 # alphabetically), its log kept in $OUT this time.
+# Outcome (stop 34, 2026-11-24): cut off at 380 s after 10 of the 18, all 10 passed
+# (matmul_batched through rms_norm); sdpa, sdpa_causal, sdpa_gqa and the 5 rows after them were
+# not reached, and the session's device time was then spent.
 set -uo pipefail
 export PYTHONUNBUFFERED=1
 export KZOO_HOME=/tmp/kzoo-round209
