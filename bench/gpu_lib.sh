@@ -21,7 +21,8 @@ entries_pack_new() {
 }
 
 # Tune one op's buckets with bench/tune_buckets.py under the CUDA-graph timer, promoting winners
-# into the shipped zoo; print its per-bucket lines and exit status.
+# into the shipped zoo; print its per-bucket lines, exit status and the seconds since the calling
+# script's $start.
 # Usage: tune_op SECONDS OP DTYPE OUTDIR [more tune_buckets.py arguments...]
 tune_op() {
     local secs=$1 op=$2 dtype=$3 out=$4

@@ -569,14 +569,14 @@ def choose(result: dict) -> dict[str, dict]:
         kept = next((row for row in pool if row[1] == served), None)
         if kept is not None and best[0] < kept[0] * MIN_GAIN:
             best = kept  # a gain inside the timer's spread does not move the bucket
-        close = [row for row in pool if row[0] * BAR_TIE >= best[0]]
-        most = max(bars_met(result, row[1], idx) for row in close)
-        if bars_met(result, best[1], idx) < most:
-            best = max(row for row in close if bars_met(result, row[1], idx) == most)
+        met = {row[1]: bars_met(result, row[1], idx)
+               for row in pool if row[0] * BAR_TIE >= best[0]}  # best itself among them
+        if met[best[1]] < max(met.values()):
+            best = max(row for row in pool if met.get(row[1]) == max(met.values()))
         geo, c, worst_vs_eager, vs_compile = best
         choice = {"shapes": idx, "config": c, "speedup_vs_best_baseline": geo,
                   "min_speedup_vs_eager": worst_vs_eager, "speedup_vs_compile": vs_compile,
-                  "bars_met": bars_met(result, c, idx),
+                  "bars_met": met[c],
                   "served_config": served, "slower_than_served_at_a_shape": slower}
         if not beat_eager or vs_compile < COMPILE_FLOOR:
             choice["why"] = ("slower than eager PyTorch at one of the bucket's shapes"

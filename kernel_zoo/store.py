@@ -535,8 +535,7 @@ def promote_many(op: str, kernels: list[tuple[str, dict[str, Any]]], *,
             raise ZooError(f"source must be str, got {type(source).__name__}")
         file_name = kernel_file_name(op, record["arch"], record["dtype"], record["shape_bucket"])
         if file_name in sources:
-            raise ZooError(f"promote_many for {op}: two kernels for "
-                           f"{_config_key({**record, 'file': file_name})}")
+            raise ZooError(f"promote_many for {op}: two kernels for {_config_key(record)}")
         try:
             compile(source, file_name, "exec", dont_inherit=True)
         except SyntaxError as err:

@@ -512,10 +512,15 @@ def test_a_config_meeting_more_of_the_issues_bars_wins_a_near_tie(tune_buckets):
     mb = 1 << 20
     shapes = [("inner_dim", 0.1588, 0.1367), ("inner_dim", 0.0974, 0.1388),
               ("inner_dim", 0.0620, 0.0701)]
-    result = _result(shapes, [[0.1050, 0.0538, 0.0193], [0.0930, 0.0543, 0.0238]])
-    for info, nbytes in zip(result["shapes"], (268 * mb, 134 * mb, 33 * mb)):
-        info["bytes"] = nbytes
-    result["served"] = {"inner_dim": 0}
+
+    def with_bytes(rows):
+        result = _result(shapes, rows)
+        for info, nbytes in zip(result["shapes"], (268 * mb, 134 * mb, 33 * mb)):
+            info["bytes"] = nbytes
+        result["served"] = {"inner_dim": 0}
+        return result
+
+    result = with_bytes([[0.1050, 0.0538, 0.0193], [0.0930, 0.0543, 0.0238]])
     assert tune_buckets.choose(result)["inner_dim"]["config"] == 0  # no copy bandwidth known
 
     result.update(copy_gbps=3030.0, l2_bytes=50 * mb)  # 268 MB in 93 us: 0.95 of copy
@@ -523,8 +528,6 @@ def test_a_config_meeting_more_of_the_issues_bars_wins_a_near_tie(tune_buckets):
     choice = tune_buckets.choose(result)["inner_dim"]
     assert choice["config"] == 1 and choice["bars_met"] == 4
 
-    slow_small = _result(shapes, [[0.1050, 0.0538, 0.0193], [0.0930, 0.0543, 0.0300]])
-    for info, nbytes in zip(slow_small["shapes"], (268 * mb, 134 * mb, 33 * mb)):
-        info["bytes"] = nbytes
-    slow_small.update(copy_gbps=3030.0, l2_bytes=50 * mb, served={"inner_dim": 0})
+    slow_small = with_bytes([[0.1050, 0.0538, 0.0193], [0.0930, 0.0543, 0.0300]])
+    slow_small.update(copy_gbps=3030.0, l2_bytes=50 * mb)
     assert tune_buckets.choose(slow_small)["inner_dim"]["config"] == 0  # 11% behind: no tie
