@@ -193,6 +193,11 @@ SERVED_VARIANTS = {
         dict(loop_programs_per_sm=1, reverse_last_pass=True, keep_in_l2=True),
         dict(loop_programs_per_sm=2, reverse_last_pass=True, keep_in_l2=True),
         dict(loop_programs_per_sm=1, reverse_last_pass=True, loop_block=8192, loop_warps=16),
+        # a 128256-wide row read once by 4, 8 or 16 programs that share their slices' max and sum
+        # (the second pass above misses L2 either way: 0.68 of copy in float32, 0.60 in float16)
+        dict(row_split=4), dict(row_split=8), dict(row_split=16),
+        dict(row_split=8, elems_per_thread=16), dict(row_split=8, elems_per_thread=32),
+        dict(row_split=16, elems_per_thread=16), dict(row_split=16, elems_per_thread=8),
     ],
     "pointwise": [
         # GeGLU's served config (8 warps over 4096-element blocks) read 0.97-0.98x torch.compile

@@ -31,6 +31,15 @@ grid's stride, so fewer are in flight; `reverse_last_pass` walks the second pass
 where the blocks the first pass read last are the likeliest still in L2. With either knob set
 and `keep_in_l2`, the second pass also stores its output as streaming (`.cs`), so the output
 does not push the input out of L2.
+
+`row_split` > 0 reads such a row once instead: that many programs share it, each holding its
+slice in registers (a slice of at most `single_pass_max`, `elems_per_thread` per thread). They
+exchange their slices' max and sum through a float32 workspace and wait for each other at a
+per-row counter before they write, so the grid must be resident at once: it is a cooperative
+launch (the driver refuses a grid that is not) of as many groups as fit the GPU, each walking
+rows with the groups' stride. Triton's interpreter runs programs one after another, so there
+the kernel runs in two launches: one stores the partials, the other reloads its slice and writes.
+Rows whose slices would exceed `single_pass_max` take the looped kernels.
 """
 
 from __future__ import annotations
@@ -59,6 +68,7 @@ class SoftmaxConfig:
     one_pass_block_inner: int
     loop_programs_per_sm: int
     reverse_last_pass: bool
+    row_split: int
 
 
 SPACE = (
@@ -76,6 +86,7 @@ SPACE = (
     Param("one_pass_block_inner", (0, 32, 64, 128), legacy=0),
     Param("loop_programs_per_sm", (0, 1, 2, 4), legacy=0),
     Param("reverse_last_pass", (False, True), legacy=False),
+    Param("row_split", (0, 2, 4, 8, 16), legacy=0),
 )
 
 # The bfloat16 winner of 40 trials on an H200 (zoo entry softmax 1.1.0), a strong start anywhere.
@@ -83,6 +94,7 @@ DEFAULT = SoftmaxConfig(
     single_pass_max=32768, tile_elems=1024, elems_per_thread=32, loop_block=4096, loop_warps=16,
     num_stages=3, programs_per_sm=0, keep_in_l2=False, align_rows=False, col_block_inner=128,
     col_split_per_sm=0, one_pass_block_inner=0, loop_programs_per_sm=0, reverse_last_pass=False,
+    row_split=0,
 )
 
 # Over a dim that is not the last, the tile holds the whole reduced dim when it is at most

@@ -282,3 +282,73 @@ def test_loop_grid_knobs_walk_rows_and_column_tiles_and_stay_correct(tmp_path, m
         torch.testing.assert_close(module.ModelNew()(x), expected, rtol=1e-5, atol=1e-5,
                                    msg=str((knobs, shape)))
         assert launched == [(kernel, (grid,))], (knobs, shape, launched)
+
+
+@pytest.mark.parametrize("log", [False, True])
+def test_row_split_reads_a_wide_row_once_across_programs_and_stays_correct(tmp_path, monkeypatch,
+                                                                           log):
+    """row_split: a row wider than single_pass_max is shared by that many programs, each holding
+    its slice; they combine their slices' max and sum. In the interpreter (4 "SMs", programs run
+    one after another) it is two launches of the same kernel: the partials, then the writes.
+    Ragged last slices, a row of -inf only (NaN, as torch), a row with a few -inf, more rows
+    than groups; a slice wider than single_pass_max takes the looped kernel."""
+    import torch
+
+    from verifier.core import load_candidate
+
+    base = dataclasses.replace(SOFTMAX.default, single_pass_max=2048, elems_per_thread=4,
+                               loop_block=1024, loop_warps=4)
+    cases = [  # (row_split, shape, expected kernels, expected grid)
+        (2, (5, 3000), ["_softmax_split_row_kernel"] * 2, 4),  # 2 groups walk 5 rows
+        (4, (9, 5000), ["_softmax_split_row_kernel"] * 2, 4),  # slices of 1250 (+ ragged)
+        (8, (3, 8001), ["_softmax_split_row_kernel"] * 2, 8),  # one group of 8 on 4 "SMs"
+        (4, (2, 4097), ["_softmax_split_row_kernel"] * 2, 4),
+        (2, (3, 5000), ["_softmax_online_kernel"], 3),  # slices of 2500: wider than 2048
+    ]
+    gen = torch.Generator().manual_seed(11)
+    op = "log_softmax" if log else "softmax"
+    ref = torch.log_softmax if log else torch.softmax
+    for split, shape, kernels, grid in cases:
+        cfg = dataclasses.replace(base, row_split=split)
+        assert not SOFTMAX.violations(cfg)
+        module = load_candidate(SOFTMAX.render(cfg, op=op, log=log, dim=1, params=[]), tmp_path)
+        launched = _record_launches(module, monkeypatch)
+        x = torch.randn(*shape, generator=gen) * 4.0
+        x[0, 5:40] = float("-inf")
+        x[-1] = float("-inf")
+        torch.testing.assert_close(module.ModelNew()(x), ref(x, dim=1), rtol=1e-5, atol=1e-5,
+                                   equal_nan=True, msg=str((split, shape)))
+        assert launched == [(k, (grid,)) for k in kernels], (split, shape, launched)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("log", [False, True])
+def test_row_split_is_correct_on_the_gpu(tmp_path, log):
+    """On a GPU a row's programs meet at its counter in one cooperative launch. Every GPU shape
+    and dtype of the task through the verifier (256x128256 takes the split; narrower rows the
+    one-pass kernel), then the split itself at 256x128256 with rows of -inf only and a few -inf,
+    called twice (the counters start from zero on every call), the cooperative launch taken."""
+    import torch
+
+    from verifier.core import load_candidate
+
+    op = "log_softmax" if log else "softmax"
+    task = tasks.load(ROOT / "tasks" / f"{op}.py")
+    verifier = Verifier("gpu", tmp_path)
+    ref = torch.log_softmax if log else torch.softmax
+    for split in (4, 8, 16):
+        cfg = dataclasses.replace(SOFTMAX.default, row_split=split, elems_per_thread=16)
+        source = SOFTMAX.render(cfg, op=op, log=log, dim=1, params=[])
+        for dtype in task.dtypes:
+            verdict = verifier.verify(task, source, dtype, time=False)
+            assert verdict.accepted, (split, dtype, verdict.reasons)
+        module = load_candidate(source, tmp_path)
+        for dtype in (torch.float32, torch.bfloat16):
+            x = torch.randn(256, 128256, device="cuda", dtype=dtype) * 4.0
+            x[3] = float("-inf")
+            x[7, 1000:90000] = float("-inf")
+            expected = ref(x.double(), dim=1).to(dtype)
+            for _ in range(2):
+                torch.testing.assert_close(module.ModelNew()(x), expected, equal_nan=True,
+                                           msg=str((split, dtype)))
+        assert module._SPLIT_RESIDENT and min(module._SPLIT_RESIDENT.values()) >= 1, split
