@@ -198,6 +198,11 @@ SERVED_VARIANTS = {
         dict(row_split=4), dict(row_split=8), dict(row_split=16),
         dict(row_split=8, elems_per_thread=16), dict(row_split=8, elems_per_thread=32),
         dict(row_split=16, elems_per_thread=16), dict(row_split=16, elems_per_thread=8),
+        # the same with each program's next row loaded while it waits for this row's partials
+        dict(row_split=4, row_prefetch=True), dict(row_split=16, row_prefetch=True),
+        dict(row_split=16, elems_per_thread=16, row_prefetch=True),
+        dict(row_split=16, elems_per_thread=32, row_prefetch=True),
+        dict(row_split=8, elems_per_thread=32, row_prefetch=True),
     ],
     "pointwise": [
         # GeGLU's served config (8 warps over 4096-element blocks) read 0.97-0.98x torch.compile

@@ -39,7 +39,8 @@ per-row counter before they write, so the grid must be resident at once: it is a
 launch (the driver refuses a grid that is not) of as many groups as fit the GPU, each walking
 rows with the groups' stride. Triton's interpreter runs programs one after another, so there
 the kernel runs in two launches: one stores the partials, the other reloads its slice and writes.
-Rows whose slices would exceed `single_pass_max` take the looped kernels.
+Rows whose slices would exceed `single_pass_max` take the looped kernels. `row_prefetch` loads
+a program's slice of its next row before it waits for this row's partials (twice the registers).
 """
 
 from __future__ import annotations
@@ -69,6 +70,7 @@ class SoftmaxConfig:
     loop_programs_per_sm: int
     reverse_last_pass: bool
     row_split: int
+    row_prefetch: bool
 
 
 SPACE = (
@@ -87,6 +89,7 @@ SPACE = (
     Param("loop_programs_per_sm", (0, 1, 2, 4), legacy=0),
     Param("reverse_last_pass", (False, True), legacy=False),
     Param("row_split", (0, 2, 4, 8, 16), legacy=0),
+    Param("row_prefetch", (False, True), legacy=False),
 )
 
 # The bfloat16 winner of 40 trials on an H200 (zoo entry softmax 1.1.0), a strong start anywhere.
@@ -94,7 +97,7 @@ DEFAULT = SoftmaxConfig(
     single_pass_max=32768, tile_elems=1024, elems_per_thread=32, loop_block=4096, loop_warps=16,
     num_stages=3, programs_per_sm=0, keep_in_l2=False, align_rows=False, col_block_inner=128,
     col_split_per_sm=0, one_pass_block_inner=0, loop_programs_per_sm=0, reverse_last_pass=False,
-    row_split=0,
+    row_split=0, row_prefetch=False,
 )
 
 # Over a dim that is not the last, the tile holds the whole reduced dim when it is at most

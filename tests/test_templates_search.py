@@ -290,7 +290,7 @@ def test_row_split_reads_a_wide_row_once_across_programs_and_stays_correct(tmp_p
     """row_split: a row wider than single_pass_max is shared by that many programs, each holding
     its slice; they combine their slices' max and sum. In the interpreter (4 "SMs", programs run
     one after another) it is two launches of the same kernel: the partials, then the writes.
-    Ragged last slices, a row of -inf only (NaN, as torch), a row with a few -inf, more rows
+    row_prefetch loads each program's next row ahead. Ragged last slices, a row of -inf only (NaN, as torch), a row with a few -inf, more rows
     than groups; a slice wider than single_pass_max takes the looped kernel."""
     import torch
 
@@ -305,11 +305,13 @@ def test_row_split_reads_a_wide_row_once_across_programs_and_stays_correct(tmp_p
         (4, (2, 4097), ["_softmax_split_row_kernel"] * 2, 4),
         (2, (3, 5000), ["_softmax_online_kernel"], 3),  # slices of 2500: wider than 2048
     ]
+    cases += [(dict(row_split=split, row_prefetch=True), *rest) for split, *rest in cases[:4]]
     gen = torch.Generator().manual_seed(11)
     op = "log_softmax" if log else "softmax"
     ref = torch.log_softmax if log else torch.softmax
     for split, shape, kernels, grid in cases:
-        cfg = dataclasses.replace(base, row_split=split)
+        knobs = split if isinstance(split, dict) else dict(row_split=split)
+        cfg = dataclasses.replace(base, **knobs)
         assert not SOFTMAX.violations(cfg)
         module = load_candidate(SOFTMAX.render(cfg, op=op, log=log, dim=1, params=[]), tmp_path)
         launched = _record_launches(module, monkeypatch)
@@ -336,8 +338,9 @@ def test_row_split_is_correct_on_the_gpu(tmp_path, log):
     task = tasks.load(ROOT / "tasks" / f"{op}.py")
     verifier = Verifier("gpu", tmp_path)
     ref = torch.log_softmax if log else torch.softmax
-    for split in (4, 8, 16):
-        cfg = dataclasses.replace(SOFTMAX.default, row_split=split, elems_per_thread=16)
+    for split, prefetch in ((4, False), (8, False), (16, False), (16, True)):
+        cfg = dataclasses.replace(SOFTMAX.default, row_split=split, row_prefetch=prefetch,
+                                  elems_per_thread=16)
         source = SOFTMAX.render(cfg, op=op, log=log, dim=1, params=[])
         for dtype in task.dtypes:
             verdict = verifier.verify(task, source, dtype, time=False)
