@@ -166,7 +166,13 @@ SERVED_VARIANTS = {
              dict(one_pass_stats=True, persist_full_rows=False),
              # the normalize pass from the row's end (add_rms_norm float32 at 256x65536 read
              # 0.83 of the copy bandwidth in round 192: the sum's re-read missing L2)
-             dict(reverse_last_pass=True), dict(reverse_last_pass=True, one_pass_stats=True)],
+             dict(reverse_last_pass=True), dict(reverse_last_pass=True, one_pass_stats=True),
+             # a 65536-wide row read once by 2 to 16 programs that share their slices' statistics
+             dict(row_split=2, single_pass_max=32768), dict(row_split=4),
+             dict(row_split=4, row_prefetch=True), dict(row_split=8),
+             dict(row_split=8, row_prefetch=True), dict(row_split=16, row_prefetch=True),
+             dict(row_split=2, single_pass_max=32768, row_prefetch=True),
+             dict(row_split=4, single_pass_max=32768, elems_per_thread=32, row_prefetch=True)],
     "reduce": [dict(one_pass_min_fill=75), dict(one_pass_min_fill=75, row_block_max=8192)],
     "softmax": [
         # over a non-last dim (GPU round 127): one-pass tiles of 16384 elements read 1000

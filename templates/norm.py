@@ -26,6 +26,13 @@ parallel variance) instead of a mean pass and a centred-variance pass: the row i
 all, not three times (RMSNorm has one statistics pass either way). `reverse_last_pass` walks the
 looped kernel's normalize pass from the row's end: the blocks the pass before it read last are the
 likeliest still in L2, so they are read first.
+
+`row_split` > 0 reads a row wider than `single_pass_max` once instead, as the softmax template's
+knob does: that many programs share it, each holding its slice (of at most `single_pass_max`) in
+registers, and they exchange their slices' sums of squares (LayerNorm: their means and centred
+sums of squares, merged as in Chan et al.) at a per-row counter in one cooperative launch; two
+launches in Triton's interpreter. `row_prefetch` loads a program's slice of its next row before
+it waits for this row's partials.
 """
 
 from __future__ import annotations
@@ -53,6 +60,8 @@ class NormConfig:
     persist_full_rows: bool
     one_pass_stats: bool
     reverse_last_pass: bool
+    row_split: int
+    row_prefetch: bool
 
 
 SPACE = (
@@ -68,6 +77,8 @@ SPACE = (
     Param("persist_full_rows", (True, False), legacy=True),
     Param("one_pass_stats", (False, True), legacy=False),
     Param("reverse_last_pass", (False, True), legacy=False),
+    Param("row_split", (0, 2, 4, 8, 16), legacy=0),
+    Param("row_prefetch", (False, True), legacy=False),
 )
 
 # 16 values per thread: 16 warps for an 8192-wide row, as Inductor's persistent reductions use.
@@ -76,7 +87,7 @@ SPACE = (
 DEFAULT = NormConfig(
     single_pass_max=16384, tile_elems=4096, elems_per_thread=16, loop_block=4096, loop_warps=8,
     num_stages=2, programs_per_sm=0, keep_in_l2=True, align_rows=False, persist_full_rows=True,
-    one_pass_stats=False, reverse_last_pass=False,
+    one_pass_stats=False, reverse_last_pass=False, row_split=0, row_prefetch=False,
 )
 
 
