@@ -209,6 +209,11 @@ SERVED_VARIANTS = {
         dict(row_split=16, elems_per_thread=16, row_prefetch=True),
         dict(row_split=16, elems_per_thread=32, row_prefetch=True),
         dict(row_split=8, elems_per_thread=32, row_prefetch=True),
+        # smaller slices, more programs per SM to overlap one's wait with another's loads
+        dict(row_split=32, row_prefetch=True), dict(row_split=32, elems_per_thread=16),
+        dict(row_split=32, elems_per_thread=16, row_prefetch=True),
+        dict(row_split=32, elems_per_thread=8, row_prefetch=True),
+        dict(row_split=8, elems_per_thread=16, row_prefetch=True),
     ],
     "pointwise": [
         # GeGLU's served config (8 warps over 4096-element blocks) read 0.97-0.98x torch.compile

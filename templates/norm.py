@@ -77,7 +77,7 @@ SPACE = (
     Param("persist_full_rows", (True, False), legacy=True),
     Param("one_pass_stats", (False, True), legacy=False),
     Param("reverse_last_pass", (False, True), legacy=False),
-    Param("row_split", (0, 2, 4, 8, 16), legacy=0),
+    Param("row_split", (0, 2, 4, 8, 16, 32), legacy=0),
     Param("row_prefetch", (False, True), legacy=False),
 )
 

@@ -88,7 +88,7 @@ SPACE = (
     Param("one_pass_block_inner", (0, 32, 64, 128), legacy=0),
     Param("loop_programs_per_sm", (0, 1, 2, 4), legacy=0),
     Param("reverse_last_pass", (False, True), legacy=False),
-    Param("row_split", (0, 2, 4, 8, 16), legacy=0),
+    Param("row_split", (0, 2, 4, 8, 16, 32), legacy=0),
     Param("row_prefetch", (False, True), legacy=False),
 )
 

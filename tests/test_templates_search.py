@@ -303,9 +303,10 @@ def test_row_split_reads_a_wide_row_once_across_programs_and_stays_correct(tmp_p
         (4, (9, 5000), ["_softmax_split_row_kernel"] * 2, 4),  # slices of 1250 (+ ragged)
         (8, (3, 8001), ["_softmax_split_row_kernel"] * 2, 8),  # one group of 8 on 4 "SMs"
         (4, (2, 4097), ["_softmax_split_row_kernel"] * 2, 4),
+        (32, (2, 8001), ["_softmax_split_row_kernel"] * 2, 32),  # 32 slices of 251 (+ ragged)
         (2, (3, 5000), ["_softmax_online_kernel"], 3),  # slices of 2500: wider than 2048
     ]
-    cases += [(dict(row_split=split, row_prefetch=True), *rest) for split, *rest in cases[:4]]
+    cases += [(dict(row_split=split, row_prefetch=True), *rest) for split, *rest in cases[:5]]
     gen = torch.Generator().manual_seed(11)
     op = "log_softmax" if log else "softmax"
     ref = torch.log_softmax if log else torch.softmax
