@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# GPU round 219 (H100): `kzoo zoo verify --newest` of log-softmax 1.22.0's `cols_gt_65536` configs
+# (rounds 218's float32 and float16 promotions) at every GPU shape of its task; then log-softmax's
+# rows of the memory-bound table in float32 and float16 (each dtype its own folder).
+set -uo pipefail
+export PYTHONUNBUFFERED=1
+export KZOO_HOME=/tmp/kzoo-round219
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+start=$(date +%s)
+mkdir -p /tmp/verify219 /tmp/tables219
+timeout 100 python3 -m agent zoo verify log_softmax --newest --bucket cols_gt_65536 --json \
+    > /tmp/verify219/zoo-verify-log_softmax.json 2> /tmp/verify219/zoo-verify-log_softmax.log
+echo "verify log_softmax: exit $? after $(( $(date +%s) - start )) s"
+for dtype in float32 float16; do
+    mkdir -p /tmp/tables219/$dtype
+    timeout 80 python3 bench/memory_bound.py --graphs --dtypes $dtype --ops log_softmax \
+        --out /tmp/tables219/$dtype 2>&1 | grep -v -i warn | tail -14
+    echo "table $dtype: exit ${PIPESTATUS[0]} after $(( $(date +%s) - start )) s"
+done
+tar czf "$OUT/results.tgz" -C /tmp verify219 tables219
+exit 0
