@@ -4,8 +4,8 @@
 # gpu-marked tests of the zoo's dispatch (CUDA-graph replays of shipped kernels, pinned and
 # bucketed dispatch under torch.compile) and tests/test_gpu.py.
 # Outcome (stop 35, 2026-11-24): rms_norm 1.16.0, layer_norm 1.16.0 and add_rms_norm 1.19.0, their
-# cols_le_65536 configs (3 dtypes each), correct at every GPU shape (runs/zoo-verify-h100-round215/);
-# the 19 gpu-marked tests of test_zoo.py and test_gpu.py passed.
+# cols_le_65536 configs (3 dtypes each), correct at every GPU shape
+# (runs/zoo-verify-h100-round215/); the 19 gpu-marked tests of test_zoo.py and test_gpu.py passed.
 set -uo pipefail
 export PYTHONUNBUFFERED=1
 export KZOO_HOME=/tmp/kzoo-round215

@@ -14,8 +14,8 @@ start=$(date +%s)
 for dtype in float16 bfloat16; do
     mkdir -p /tmp/tables217/$dtype
     left=$(( 580 - ($(date +%s) - start) ))
-    timeout $left python3 bench/memory_bound.py --graphs --dtypes $dtype --out /tmp/tables217/$dtype \
-        2>&1 | grep -v -i warn | tail -16
+    timeout $left python3 bench/memory_bound.py --graphs --dtypes $dtype \
+        --out /tmp/tables217/$dtype 2>&1 | grep -v -i warn | tail -16
     echo "$dtype table: exit ${PIPESTATUS[0]} after $(( $(date +%s) - start )) s"
 done
 tar czf "$OUT/tables.tgz" -C /tmp tables217

@@ -5,7 +5,8 @@
 # Outcome (stop 35, 2026-11-24): log-softmax 1.22.0's cols_gt_65536 configs (3 dtypes) correct at
 # every GPU shape (runs/zoo-verify-h100-round219/). memory-bound-h100-graphs-float32-log-softmax-
 # round219.json: 9 rows, none wrong, none behind, 1.28x torch.compile, 256x128256 100.5 us, 0.86 of
-# copy, 1.83x; float16 (memory-bound-h100-graphs-float16-log-softmax-round219.json): 1.36x, 256x128256 60.9 us, 0.71.
+# copy, 1.83x; float16 (memory-bound-h100-graphs-float16-log-softmax-round219.json): 1.36x,
+# 256x128256 60.9 us, 0.71 of copy.
 set -uo pipefail
 export PYTHONUNBUFFERED=1
 export KZOO_HOME=/tmp/kzoo-round219
