@@ -290,8 +290,9 @@ def test_row_split_reads_a_wide_row_once_across_programs_and_stays_correct(tmp_p
     """row_split: a row wider than single_pass_max is shared by that many programs, each holding
     its slice; they combine their slices' max and sum. In the interpreter (4 "SMs", programs run
     one after another) it is two launches of the same kernel: the partials, then the writes.
-    row_prefetch loads each program's next row ahead. Ragged last slices, a row of -inf only (NaN, as torch), a row with a few -inf, more rows
-    than groups; a slice wider than single_pass_max takes the looped kernel."""
+    row_prefetch loads each program's next row ahead. Ragged last slices, a row of -inf only
+    (NaN, as torch), a row with a few -inf, more rows than groups; a slice wider than
+    single_pass_max takes the looped kernel."""
     import torch
 
     from verifier.core import load_candidate
