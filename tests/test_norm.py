@@ -183,3 +183,25 @@ def test_row_split_is_correct_on_the_gpu(name, tmp_path):
             want = getattr(F, name)(x, (65536,), w)
         torch.testing.assert_close(got, want, rtol=1e-4, atol=1e-4)
         assert module._SPLIT_RESIDENT and min(module._SPLIT_RESIDENT.values()) >= 1, split
+
+
+def test_row_split_stores_the_norms_epilogue(tmp_path, monkeypatch):
+    """LayerNorm then GELU (the template's epilogue) on the split-row kernel: every kernel of the
+    render stores the activation, and a row shared by 4 programs matches float64."""
+    task = tasks.load(ROOT / "tasks" / "layer_norm_gelu.py")
+    found = plan(task)
+    template = found.template_object()
+    cfg = dataclasses.replace(template.default, single_pass_max=2048, loop_block=1024,
+                              elems_per_thread=4, row_split=4, row_prefetch=True)
+    source = template.render(cfg, **found.context)
+    assert source.count("_gelu_erf(y)") == 3  # the one-pass, looped and split-row kernels
+    module = load_candidate(source, tmp_path)
+    seen = _grids(module, monkeypatch)
+    task.apply_shape({"tokens": 3, "hidden": 5000})
+    torch.manual_seed(0)
+    model, (x,) = task.make_model().float(), task.make_inputs()
+    new = module.ModelNew(*task.module.get_init_inputs())
+    new.load_state_dict(model.state_dict(), strict=False, assign=True)
+    ref = model.double()(x.double())
+    assert (new(x.float()).double() - ref).abs().max().item() < 1e-5
+    assert seen == [("_norm_split_row_kernel", (4,))] * 2
