@@ -11,7 +11,8 @@ issue's acceptance checks (large shapes: data at least 4x the L2 cache).
 
 A call whose host time (Python, the zoo's dispatch, torch.compile's guards) outlasts the L2 flush
 before it shows that host time, which varies by machine; `--graphs` captures each callable in a CUDA
-graph and times its replay, the GPU's work alone (memory-bound-<device>-graphs.json); `--host-ahead`
+graph and times its replay, the GPU's work alone (memory-bound-<device>-graphs.json; a run of
+other dtypes than the default pair has them in its name, -float16-graphs.json say); `--host-ahead`
 times with the verifier's timer since GPU round 184 (the GPU held busy while the host queues each
 batch of calls: the GPU's work alone, without capturing a graph; memory-bound-<device>-host-ahead
 .json). Both together time every row both ways in one process: the graph replays are the row's
@@ -47,6 +48,7 @@ from verifier.verdict import geomean  # noqa: E402
 MEMORY_BOUND_OPS = {"softmax", "log_softmax", "rms_norm", "layer_norm", "add_rms_norm",
                     "cross_entropy", "swiglu", "geglu", "sum", "mean", "amax", "amin", "argmax"}
 DTYPES = {"float32": torch.float32, "bfloat16": torch.bfloat16, "float16": torch.float16}
+DEFAULT_DTYPES = ["bfloat16", "float32"]
 LARGE_L2_MULTIPLE = 4  # a shape is "large" when its bytes are at least this many times the L2
 BANDWIDTH_BAR = 0.90
 GEOMEAN_BAR = 1.2
@@ -117,6 +119,17 @@ def _entry_for(op: str, arch: str, dtype: str, bucket: str) -> dict | None:
     return {"version": manifest["version"], "layer_path": str(entry_dir),
             "template": config["template"], "shape_bucket": config["shape_bucket"],
             "params": config["params"]}
+
+
+def result_name(op_filter: set[str] | None, dtypes: list[str], graphs: bool,
+                host_ahead: bool) -> str:
+    """memory-bound-<device>[-<ops>][-<dtypes>][-graphs][-host-ahead].json: the dtypes are named
+    unless they are the default pair, so runs of one dtype each do not overwrite each other."""
+    suffix = ("" if op_filter is None else "-" + "-".join(sorted(op_filter)))
+    if list(dtypes) != DEFAULT_DTYPES:
+        suffix += "-" + "-".join(dtypes)
+    suffix += ("-graphs" if graphs else "") + ("-host-ahead" if host_ahead else "")
+    return f"memory-bound-{device_label()}{suffix}.json"
 
 
 def run(op_filter: set[str] | None, dtypes: list[str], out_dir: Path,
@@ -216,9 +229,7 @@ def run(op_filter: set[str] | None, dtypes: list[str], out_dir: Path,
     if graphs and host_ahead:
         result["host_ahead_against_graphs"] = timer_agreement(rows)
     out_dir.mkdir(parents=True, exist_ok=True)
-    suffix = ("" if op_filter is None else "-" + "-".join(sorted(op_filter))) + (
-        "-graphs" if graphs else "") + ("-host-ahead" if host_ahead else "")
-    path = out_dir / f"memory-bound-{device_label()}{suffix}.json"
+    path = out_dir / result_name(op_filter, dtypes, graphs, host_ahead)
     path.write_text(json.dumps(result, indent=2) + "\n")
     print(f"\ncopy bandwidth {copy_gbps:.0f} GB/s on {env['gpu']}")
     print(json.dumps(result["acceptance"], indent=1))
@@ -293,8 +304,9 @@ def _print_row(r: dict) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--ops", help="comma-separated zoo ops (default: every op with a task)")
-    parser.add_argument("--dtypes", default="bfloat16,float32",
-                        help="comma-separated dtypes (default bfloat16,float32)")
+    parser.add_argument("--dtypes", default=",".join(DEFAULT_DTYPES),
+                        help="comma-separated dtypes (default bfloat16,float32; other choices "
+                             "are named in the output file's name)")
     parser.add_argument("--out", default=str(ROOT / "bench" / "results"), help="results folder")
     parser.add_argument("--graphs", action="store_true",
                         help="time CUDA-graph replays of each callable: GPU time only, so the "

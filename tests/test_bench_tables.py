@@ -52,3 +52,16 @@ def test_acceptance_reads_the_bars_from_the_rows(memory_bound):
         "amax"]
     rows[0]["zoo"]["fraction_of_copy"] = 0.85  # a large shape under 90% of the copy bandwidth
     assert memory_bound.acceptance(rows)["large_below_90pct_of_copy"]
+
+
+def test_result_names_carry_the_dtypes_unless_they_are_the_default_pair(memory_bound,
+                                                                        monkeypatch):
+    """Runs of one dtype each (GPU round 212 ran float32, float16 and bfloat16 one after another
+    into one folder) must not overwrite each other; the default pair keeps its old name."""
+    monkeypatch.setattr(memory_bound, "device_label", lambda: "h100")
+    name = memory_bound.result_name
+    assert name(None, ["bfloat16", "float32"], True, False) == "memory-bound-h100-graphs.json"
+    assert name({"softmax", "log_softmax"}, ["float16"], True, False) == \
+        "memory-bound-h100-log_softmax-softmax-float16-graphs.json"
+    assert name(None, ["float32"], False, True) == "memory-bound-h100-float32-host-ahead.json"
+    assert len({name(None, [d], True, False) for d in ("float32", "float16", "bfloat16")}) == 3
