@@ -214,6 +214,10 @@ SERVED_VARIANTS = {
         dict(row_split=32, elems_per_thread=16, row_prefetch=True),
         dict(row_split=32, elems_per_thread=8, row_prefetch=True),
         dict(row_split=8, elems_per_thread=16, row_prefetch=True),
+        # each program a row ahead: its next row's partials published before it writes this one,
+        # as slot words, no counter (float32 256x128256 at 0.82-0.86 of copy in round 216-219)
+        *[dict(row_split=split, elems_per_thread=per_thread, row_ahead=True)
+          for split in (4, 8, 16, 32) for per_thread in (8, 16, 32)],
     ],
     "pointwise": [
         # GeGLU's served config (8 warps over 4096-element blocks) read 0.97-0.98x torch.compile
@@ -271,10 +275,18 @@ SERVED_VARIANTS = {
 }
 
 
-def candidate_configs(template, samples: int, seed: int) -> list:
-    """DEFAULT, its variants, then `samples` random valid configs; no two alike."""
-    configs = [template.default]
+def _sets(idea: dict, knobs: frozenset) -> bool:
+    """Whether a variant is timed under `--knobs` (every variant without it)."""
+    return not knobs or bool(knobs & set(idea))
+
+
+def candidate_configs(template, samples: int, seed: int, knobs: frozenset = frozenset()) -> list:
+    """DEFAULT, its variants, then `samples` random valid configs; no two alike. With `knobs`,
+    only the variants that set one of them (and the random configs)."""
+    configs = [] if knobs else [template.default]
     for idea in VARIANTS.get(template.name, []):
+        if not _sets(idea, knobs):
+            continue
         try:
             cfg = dataclasses.replace(template.default, **idea)
         except TypeError:  # a knob this template does not have
@@ -400,19 +412,23 @@ def candidate_sources(op: str, dtype_name: str, args, task, found,
     per bucket the index of the source the zoo serves it with."""
     template = get_template(found.template)
     configs, sources, index_of = [], [], {}  # index_of: code -> its place in configs, sources
-    candidates = candidate_configs(template, args.samples, args.seed)
+    knobs = frozenset(getattr(args, "knobs", ()) or ())
+    candidates = candidate_configs(template, args.samples, args.seed, knobs)
     if args.zoo:  # what serves now competes too: a bucket changes hands only to a faster config
         served_now = served_configs(Path(args.zoo), op, arch, dtype_name, template)
         derived = []
         for cfg in served_now:
             for idea in SERVED_VARIANTS.get(template.name, []):
+                if not _sets(idea, knobs):
+                    continue
                 new = dataclasses.replace(cfg, **idea)
                 if not template.violations(new):
                     derived.append(new)
         # and what it serves in the other dtypes: a dtype's first configs start from its
         # neighbours' tuned ones (float16 from bfloat16's, whose elements are as wide)
-        elsewhere = [cfg for other in DTYPES if other != dtype_name
-                     for cfg in served_configs(Path(args.zoo), op, arch, other, template)]
+        elsewhere = [] if knobs else [
+            cfg for other in DTYPES if other != dtype_name
+            for cfg in served_configs(Path(args.zoo), op, arch, other, template)]
         if getattr(args, "siblings", False):  # and for the other ops of this template
             elsewhere += [cfg for sibling in op_names([Path(args.zoo)]) if sibling != op
                           for other in DTYPES
@@ -774,6 +790,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--buckets", type=lambda text: [b for b in text.split(",") if b],
                         default=[], help="comma-separated: tune only these buckets' shapes "
                                          "(e.g. cols_le_16384,inner_dim)")
+    parser.add_argument("--knobs", type=lambda text: [k for k in text.split(",") if k],
+                        default=[], help="comma-separated: of the hand-picked variants, time only "
+                                         "those that set one of these knobs (e.g. row_ahead), "
+                                         "beside what the zoo serves; no DEFAULT, no other "
+                                         "dtype's configs")
     parser.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "runs")
     args = parser.parse_args(argv)
     ops = [o for o in args.ops.split(",") if o]
@@ -785,6 +806,11 @@ def main(argv: list[str] | None = None) -> int:
     if set(args.buckets) - known:
         parser.error(f"unknown bucket: {', '.join(sorted(set(args.buckets) - known))} (these ops "
                      f"have {', '.join(sorted(known))})")
+    spaces = {p.name for op in ops
+              for p in get_template(plan(tasks.load(ROOT / "tasks" / f"{op}.py")).template).space}
+    if set(args.knobs) - spaces:
+        parser.error(f"unknown knob: {', '.join(sorted(set(args.knobs) - spaces))} (not in the "
+                     f"spaces of these ops' templates)")
     if args.siblings and not args.zoo:
         parser.error("--siblings needs --zoo: the zoo whose configs for the other ops compete")
     if args.only_uncovered and not args.zoo:

@@ -41,6 +41,10 @@ rows with the groups' stride. Triton's interpreter runs programs one after anoth
 the kernel runs in two launches: one stores the partials, the other reloads its slice and writes.
 Rows whose slices would exceed `single_pass_max` take the looped kernels. `row_prefetch` loads
 a program's slice of its next row before it waits for this row's partials (twice the registers).
+`row_ahead` (with `row_split`) goes further: a program publishes its next row's partials as soon
+as that row is loaded, before it writes this row, each as one int64 word in a slot of its own
+that is also its readiness mark, so there is no counter to arrive at: the words of a row's other
+programs are usually there when it comes to the row (it holds two slices, as with prefetch).
 """
 
 from __future__ import annotations
@@ -71,6 +75,7 @@ class SoftmaxConfig:
     reverse_last_pass: bool
     row_split: int
     row_prefetch: bool
+    row_ahead: bool
 
 
 SPACE = (
@@ -90,6 +95,7 @@ SPACE = (
     Param("reverse_last_pass", (False, True), legacy=False),
     Param("row_split", (0, 2, 4, 8, 16, 32), legacy=0),
     Param("row_prefetch", (False, True), legacy=False),
+    Param("row_ahead", (False, True), legacy=False),
 )
 
 # The bfloat16 winner of 40 trials on an H200 (zoo entry softmax 1.1.0), a strong start anywhere.
@@ -97,7 +103,7 @@ DEFAULT = SoftmaxConfig(
     single_pass_max=32768, tile_elems=1024, elems_per_thread=32, loop_block=4096, loop_warps=16,
     num_stages=3, programs_per_sm=0, keep_in_l2=False, align_rows=False, col_block_inner=128,
     col_split_per_sm=0, one_pass_block_inner=0, loop_programs_per_sm=0, reverse_last_pass=False,
-    row_split=0, row_prefetch=False,
+    row_split=0, row_prefetch=False, row_ahead=False,
 )
 
 # Over a dim that is not the last, the tile holds the whole reduced dim when it is at most

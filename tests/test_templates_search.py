@@ -290,7 +290,8 @@ def test_row_split_reads_a_wide_row_once_across_programs_and_stays_correct(tmp_p
     """row_split: a row wider than single_pass_max is shared by that many programs, each holding
     its slice; they combine their slices' max and sum. In the interpreter (4 "SMs", programs run
     one after another) it is two launches of the same kernel: the partials, then the writes.
-    row_prefetch loads each program's next row ahead. Ragged last slices, a row of -inf only
+    row_prefetch loads each program's next row ahead; row_ahead publishes its partials for it
+    there too, as words in slots (the ahead kernel). Ragged last slices, a row of -inf only
     (NaN, as torch), a row with a few -inf, more rows than groups; a slice wider than
     single_pass_max takes the looped kernel."""
     import torch
@@ -308,6 +309,8 @@ def test_row_split_reads_a_wide_row_once_across_programs_and_stays_correct(tmp_p
         (2, (3, 5000), ["_softmax_online_kernel"], 3),  # slices of 2500: wider than 2048
     ]
     cases += [(dict(row_split=split, row_prefetch=True), *rest) for split, *rest in cases[:5]]
+    cases += [(dict(row_split=split, row_ahead=True), shape, ["_softmax_split_ahead_kernel"] * 2,
+               grid) for split, shape, _, grid in cases[:5]]
     gen = torch.Generator().manual_seed(11)
     op = "log_softmax" if log else "softmax"
     ref = torch.log_softmax if log else torch.softmax
@@ -325,6 +328,53 @@ def test_row_split_reads_a_wide_row_once_across_programs_and_stays_correct(tmp_p
         assert launched == [(k, (grid,)) for k in kernels], (split, shape, launched)
 
 
+def test_pair_slots_hand_over_two_floats_exactly_and_never_the_empty_mark(tmp_path):
+    """row_ahead's exchange: `_publish_pair` packs two float32 into one int64 slot and
+    `_gather_pairs` unpacks them bit for bit (signs, -inf, NaN as NaN, subnormals); a slot the
+    host zeroed means "not yet", so no word stored may be 0, which two 0xFFFFFFFF NaNs would
+    make without the high half's canonical NaN (the word is the pair's bitwise complement)."""
+    import numpy as np
+    import torch
+
+    from verifier.core import load_candidate
+
+    cfg = dataclasses.replace(SOFTMAX.default, row_split=4, row_ahead=True)
+    source = SOFTMAX.render(cfg, op="softmax", log=False, dim=1, params=[]) + """
+
+@triton.jit
+def _probe_publish(slot_ptr, bits_ptr, n):
+    for i in range(n):
+        a = tl.load(bits_ptr + 2 * i).to(tl.float32, bitcast=True)
+        b = tl.load(bits_ptr + 2 * i + 1).to(tl.float32, bitcast=True)
+        _publish_pair(slot_ptr + i, a, b)
+
+
+@triton.jit
+def _probe_gather(slot_ptr, a_ptr, b_ptr, N: tl.constexpr):
+    a, b = _gather_pairs(slot_ptr, tl.arange(0, N))
+    tl.store(a_ptr + tl.arange(0, N), a)
+    tl.store(b_ptr + tl.arange(0, N), b)
+"""
+    module = load_candidate(source, tmp_path)
+    pairs = np.array([[1.5, -2.25], [-0.0, float("inf")], [float("-inf"), 0.0],
+                      [1e-45, -3.4e38], [float("nan"), 7.0], [2.0, float("nan")],
+                      [0.0, 0.0], [0.0, 0.0]], dtype=np.float32)
+    bits = torch.from_numpy(pairs.view(np.int32).copy())
+    bits[6] = -1  # both halves the NaN pattern 0xFFFFFFFF: complemented, the empty mark
+    bits[7, 0] = -1
+    slots = torch.zeros(8, dtype=torch.int64)
+    module._probe_publish[(1,)](slots, bits, 8)
+    assert (slots != 0).all(), slots
+    a, b = torch.empty(8), torch.empty(8)
+    module._probe_gather[(1,)](slots, a, b, N=8)
+    got = torch.stack([a, b], dim=1).view(torch.int32)
+    assert torch.equal(got[:, 1], bits[:, 1])  # the low half, bit for bit, NaN patterns too
+    assert torch.equal(got[:6, 0], bits[:6, 0])  # float("nan") is the canonical NaN already
+    assert torch.isnan(a[6:]).all() and (got[6:, 0] != -1).all()
+    # the GPU path's launcher zeroes the slots (the verifier allows zeros, not torch.full)
+    assert "torch.zeros(n_rows * ROW_SPLIT, dtype=torch.int64" in source
+
+
 @pytest.mark.gpu
 @pytest.mark.parametrize("log", [False, True])
 def test_row_split_is_correct_on_the_gpu(tmp_path, log):
@@ -340,9 +390,11 @@ def test_row_split_is_correct_on_the_gpu(tmp_path, log):
     task = tasks.load(ROOT / "tasks" / f"{op}.py")
     verifier = Verifier("gpu", tmp_path)
     ref = torch.log_softmax if log else torch.softmax
-    for split, prefetch in ((4, False), (8, False), (16, False), (16, True)):
+    for split, prefetch, ahead in ((4, False, False), (8, False, False), (16, False, False),
+                                   (16, True, False), (4, False, True), (16, False, True),
+                                   (32, False, True)):
         cfg = dataclasses.replace(SOFTMAX.default, row_split=split, row_prefetch=prefetch,
-                                  elems_per_thread=16)
+                                  row_ahead=ahead, elems_per_thread=16)
         source = SOFTMAX.render(cfg, op=op, log=log, dim=1, params=[])
         for dtype in task.dtypes:
             verdict = verifier.verify(task, source, dtype, time=False)

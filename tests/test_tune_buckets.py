@@ -267,6 +267,34 @@ def test_served_configs_also_compete_with_the_knobs_added_since(tune_buckets, tm
             assert dataclasses.replace(cfg, persist_full_rows=False) in configs
 
 
+def test_knobs_time_only_the_variants_that_set_them_beside_what_serves(tune_buckets, tmp_path):
+    """--knobs row_ahead: the served configs and, derived from them, only the variants that set
+    row_ahead; no DEFAULT, no other variant, no other dtype's configs."""
+    import argparse
+
+    import tasks
+    from agent.plan import plan
+
+    zoo = tmp_path / "zoo"
+    copy_entry(ROOT / "kernel_zoo" / "entries", "softmax", "1.17.0", zoo)
+    task = tasks.load(ROOT / "tasks" / "softmax.py")
+    found = plan(task)
+    tpl = get_template("softmax")
+    served = tune_buckets.served_configs(zoo, "softmax", "sm_90", "float32", tpl)
+    args = argparse.Namespace(samples=0, seed=0, zoo=str(zoo), buckets=["cols_gt_65536"],
+                              knobs=["row_ahead"])
+    _, configs, _, _ = tune_buckets.candidate_sources("softmax", "float32", args, task, found,
+                                                      "sm_90")
+    assert served and all(cfg in configs for cfg in served)
+    ahead = [cfg for cfg in configs if cfg not in served]
+    assert ahead and all(cfg.row_ahead and cfg.row_split for cfg in ahead)
+    assert tpl.default not in configs
+    args.knobs = []
+    _, every, _, _ = tune_buckets.candidate_sources("softmax", "float32", args, task, found,
+                                                    "sm_90")
+    assert set(configs) < set(every) and tpl.default in every
+
+
 def test_a_dtype_starts_from_the_configs_the_zoo_serves_in_the_other_dtypes(tune_buckets,
                                                                               tmp_path):
     import argparse
