@@ -172,7 +172,11 @@ SERVED_VARIANTS = {
              dict(row_split=4, row_prefetch=True), dict(row_split=8),
              dict(row_split=8, row_prefetch=True), dict(row_split=16, row_prefetch=True),
              dict(row_split=2, single_pass_max=32768, row_prefetch=True),
-             dict(row_split=4, single_pass_max=32768, elems_per_thread=32, row_prefetch=True)],
+             dict(row_split=4, single_pass_max=32768, elems_per_thread=32, row_prefetch=True),
+             # each program a row ahead, as softmax's (slot words, no counter)
+             *[dict(row_split=split, elems_per_thread=per_thread, row_ahead=True,
+                    single_pass_max=32768)
+               for split in (2, 4, 8, 16, 32) for per_thread in (8, 16, 32)]],
     "reduce": [dict(one_pass_min_fill=75), dict(one_pass_min_fill=75, row_block_max=8192)],
     "softmax": [
         # over a non-last dim (GPU round 127): one-pass tiles of 16384 elements read 1000

@@ -32,7 +32,9 @@ knob does: that many programs share it, each holding its slice (of at most `sing
 registers, and they exchange their slices' sums of squares (LayerNorm: their means and centred
 sums of squares, merged as in Chan et al.) at a per-row counter in one cooperative launch; two
 launches in Triton's interpreter. `row_prefetch` loads a program's slice of its next row before
-it waits for this row's partials.
+it waits for this row's partials. `row_ahead` (with `row_split`), as softmax's: a program
+publishes its next row's statistics as slot words as soon as that row is loaded, before it writes
+this row, and no counter is kept.
 """
 
 from __future__ import annotations
@@ -62,6 +64,7 @@ class NormConfig:
     reverse_last_pass: bool
     row_split: int
     row_prefetch: bool
+    row_ahead: bool
 
 
 SPACE = (
@@ -79,6 +82,7 @@ SPACE = (
     Param("reverse_last_pass", (False, True), legacy=False),
     Param("row_split", (0, 2, 4, 8, 16, 32), legacy=0),
     Param("row_prefetch", (False, True), legacy=False),
+    Param("row_ahead", (False, True), legacy=False),
 )
 
 # 16 values per thread: 16 warps for an 8192-wide row, as Inductor's persistent reductions use.
@@ -88,6 +92,7 @@ DEFAULT = NormConfig(
     single_pass_max=16384, tile_elems=4096, elems_per_thread=16, loop_block=4096, loop_warps=8,
     num_stages=2, programs_per_sm=0, keep_in_l2=True, align_rows=False, persist_full_rows=True,
     one_pass_stats=False, reverse_last_pass=False, row_split=0, row_prefetch=False,
+    row_ahead=False,
 )
 
 

@@ -119,14 +119,17 @@ def test_row_split_reads_a_wide_row_once_across_programs(name, tmp_path, monkeyp
     """row_split: a row wider than single_pass_max is shared by that many programs, each holding
     its slice; they merge their slices' statistics (LayerNorm: means and centred sums of squares,
     over slices of unequal counts at the ragged end). The interpreter (4 "SMs") runs it as two
-    launches, partials then writes; row_prefetch loads each program's next row ahead. A LayerNorm
-    row with a large mean against its spread checks the merge is centred."""
+    launches, partials then writes; row_prefetch loads each program's next row ahead; row_ahead
+    publishes its statistics for it there too (slot words: the ahead kernel). A LayerNorm row
+    with a large mean against its spread checks the merge is centred."""
     norm = plan(tasks.load(ROOT / "tasks" / f"{name}.py")).template_object()
     launch_name = f"launch_{name}"
     torch.manual_seed(2)
-    for split, prefetch in ((2, False), (4, True), (8, False)):
+    for split, prefetch, ahead in ((2, False, False), (4, True, False), (8, False, False),
+                                   (2, False, True), (4, False, True), (8, False, True)):
         cfg = dataclasses.replace(norm.default, single_pass_max=2048, loop_block=1024,
-                                  elems_per_thread=4, row_split=split, row_prefetch=prefetch)
+                                  elems_per_thread=4, row_split=split, row_prefetch=prefetch,
+                                  row_ahead=ahead)
         assert not norm.violations(cfg)
         module = _module(name, cfg, tmp_path)
         seen = _grids(module, monkeypatch)
@@ -148,7 +151,8 @@ def test_row_split_reads_a_wide_row_once_across_programs(name, tmp_path, monkeyp
                                        msg=str((name, split, rows, cols)))
             if -(-cols // split) <= 2048:  # the slice fits single_pass_max
                 groups = max(1, min(rows, 4 // split))
-                assert seen == [("_norm_split_row_kernel", (groups * split,))] * 2, seen
+                kernel = "_norm_split_ahead_kernel" if ahead else "_norm_split_row_kernel"
+                assert seen == [(kernel, (groups * split,))] * 2, seen
             else:
                 assert seen == [("_norm_looped_kernel", (rows,))], seen
 
@@ -165,9 +169,10 @@ def test_row_split_is_correct_on_the_gpu(name, tmp_path):
     found = plan(task)
     norm = found.template_object()
     verifier = Verifier("gpu", tmp_path)
-    for split, prefetch in ((2, True), (4, False), (8, True)):
+    for split, prefetch, ahead in ((2, True, False), (4, False, False), (8, True, False),
+                                   (4, False, True), (16, False, True)):
         cfg = dataclasses.replace(norm.default, single_pass_max=32768, elems_per_thread=16,
-                                  row_split=split, row_prefetch=prefetch)
+                                  row_split=split, row_prefetch=prefetch, row_ahead=ahead)
         source = norm.render(cfg, **found.context)
         for dtype in task.dtypes:
             verdict = verifier.verify(task, source, dtype, time=False)
@@ -186,22 +191,26 @@ def test_row_split_is_correct_on_the_gpu(name, tmp_path):
 
 
 def test_row_split_stores_the_norms_epilogue(tmp_path, monkeypatch):
-    """LayerNorm then GELU (the template's epilogue) on the split-row kernel: every kernel of the
-    render stores the activation, and a row shared by 4 programs matches float64."""
+    """LayerNorm then GELU (the template's epilogue) on the split-row kernels (with and without
+    row_ahead): every kernel of the render stores the activation, and a row shared by 4 programs
+    matches float64."""
     task = tasks.load(ROOT / "tasks" / "layer_norm_gelu.py")
     found = plan(task)
     template = found.template_object()
-    cfg = dataclasses.replace(template.default, single_pass_max=2048, loop_block=1024,
-                              elems_per_thread=4, row_split=4, row_prefetch=True)
-    source = template.render(cfg, **found.context)
-    assert source.count("_gelu_erf(y)") == 3  # the one-pass, looped and split-row kernels
-    module = load_candidate(source, tmp_path)
-    seen = _grids(module, monkeypatch)
     task.apply_shape({"tokens": 3, "hidden": 5000})
-    torch.manual_seed(0)
-    model, (x,) = task.make_model().float(), task.make_inputs()
-    new = module.ModelNew(*task.module.get_init_inputs())
-    new.load_state_dict(model.state_dict(), strict=False, assign=True)
-    ref = model.double()(x.double())
-    assert (new(x.float()).double() - ref).abs().max().item() < 1e-5
-    assert seen == [("_norm_split_row_kernel", (4,))] * 2
+    for ahead in (False, True):
+        cfg = dataclasses.replace(template.default, single_pass_max=2048, loop_block=1024,
+                                  elems_per_thread=4, row_split=4, row_prefetch=not ahead,
+                                  row_ahead=ahead)
+        source = template.render(cfg, **found.context)
+        assert source.count("_gelu_erf(y)") == 3  # the one-pass, looped and split-row kernels
+        module = load_candidate(source, tmp_path)
+        seen = _grids(module, monkeypatch)
+        torch.manual_seed(0)
+        model, (x,) = task.make_model().float(), task.make_inputs()
+        new = module.ModelNew(*task.module.get_init_inputs())
+        new.load_state_dict(model.state_dict(), strict=False, assign=True)
+        ref = model.double()(x.double())
+        assert (new(x.float()).double() - ref).abs().max().item() < 1e-5
+        kernel = "_norm_split_ahead_kernel" if ahead else "_norm_split_row_kernel"
+        assert seen == [(kernel, (4,))] * 2
