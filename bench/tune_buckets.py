@@ -222,6 +222,9 @@ SERVED_VARIANTS = {
         # as slot words, no counter (float32 256x128256 at 0.82-0.86 of copy in round 216-219)
         *[dict(row_split=split, elems_per_thread=per_thread, row_ahead=True)
           for split in (4, 8, 16, 32) for per_thread in (8, 16, 32)],
+        # the one-pass column kernel at 64 (two 512-thread programs per SM) or 128 registers a
+        # thread (32x1000x1024 float32 at 0.86 of copy with 72-77 registers, round 227)
+        dict(one_pass_maxnreg_inner=64), dict(one_pass_maxnreg_inner=128),
     ],
     "pointwise": [
         # GeGLU's served config (8 warps over 4096-element blocks) read 0.97-0.98x torch.compile

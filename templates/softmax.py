@@ -21,7 +21,10 @@ where each finish program's read of every chunk's partials would cost half of wh
 reads (128 chunks at (4, 32768, 16) took 20 us against 64 chunks' 14-15). `one_pass_block_inner`
 caps the columns of a one-pass tile (0: as many as `tile_elems` holds): a tile of 16384 elements
 reads 1000 channels in one pass, but as 128 columns of 128 channels it is slower than 64 columns
-(GPU round 127).
+(GPU round 127). `one_pass_maxnreg_inner` > 0 caps the one-pass column kernel's registers a
+thread (Triton's `maxnreg`), so that more of its programs share an SM: at 64, two 512-thread
+programs instead of one (72-77 registers without it), one's loads overlapping the other's math
+and stores (32x1000x1024 float32 from 100 to 94 us, bench/probe_log_softmax_dim1.py, round 227).
 
 Both looped paths (a last-dim row wider than `single_pass_max`, and the unsplit column loop) read
 their data twice: the second pass finds it in L2 only if what every program in flight reads fits
@@ -76,6 +79,7 @@ class SoftmaxConfig:
     row_split: int
     row_prefetch: bool
     row_ahead: bool
+    one_pass_maxnreg_inner: int
 
 
 SPACE = (
@@ -96,6 +100,7 @@ SPACE = (
     Param("row_split", (0, 2, 4, 8, 16, 32), legacy=0),
     Param("row_prefetch", (False, True), legacy=False),
     Param("row_ahead", (False, True), legacy=False),
+    Param("one_pass_maxnreg_inner", (0, 64, 128), legacy=0),
 )
 
 # The bfloat16 winner of 40 trials on an H200 (zoo entry softmax 1.1.0), a strong start anywhere.
@@ -103,7 +108,7 @@ DEFAULT = SoftmaxConfig(
     single_pass_max=32768, tile_elems=1024, elems_per_thread=32, loop_block=4096, loop_warps=16,
     num_stages=3, programs_per_sm=0, keep_in_l2=False, align_rows=False, col_block_inner=128,
     col_split_per_sm=0, one_pass_block_inner=0, loop_programs_per_sm=0, reverse_last_pass=False,
-    row_split=0, row_prefetch=False, row_ahead=False,
+    row_split=0, row_prefetch=False, row_ahead=False, one_pass_maxnreg_inner=0,
 )
 
 # Over a dim that is not the last, the tile holds the whole reduced dim when it is at most

@@ -243,6 +243,22 @@ def test_column_split_knobs_choose_the_split_and_stay_correct(tmp_path, monkeypa
                                rtol=1e-5, atol=1e-5)
     assert [grid for _, grid in launched] == [(1, 1, 16), (1, 1, 16)]
 
+    # one_pass_maxnreg_inner: the one-pass column launch, and only it, asks Triton for at most
+    # that many registers a thread (the interpreter takes the option and runs as before)
+    for cap, shape in ((64, (2, 100, 300)), (64, (2, 700, 40)), (0, (2, 100, 300))):
+        cfg = dataclasses.replace(base, tile_elems=16384, one_pass_maxnreg_inner=cap)
+        module = load_candidate(SOFTMAX.render(cfg, op=op, log=log, dim=1, params=[]), tmp_path)
+        seen = []
+        real = module._launch
+        monkeypatch.setattr(module, "_launch", lambda kernel, grid, args, kwargs:
+                            (seen.append((kernel.__name__, kwargs.get("maxnreg"))),
+                             real(kernel, grid, args, kwargs))[1])
+        x = torch.randn(*shape, generator=gen)
+        torch.testing.assert_close(module.ModelNew()(x),
+                                   (torch.log_softmax if log else torch.softmax)(x, dim=1),
+                                   rtol=1e-5, atol=1e-5)
+        assert seen == [("_softmax_columns_kernel", cap or None)], (cap, shape, seen)
+
 
 
 @pytest.mark.parametrize("log", [False, True])
