@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# GPU round 229 (H100): round 228 again on the tasks whose shapes are the `inner_dim` bucket's
+# (softmax_dim1, log_softmax_dim1): the one-pass column kernel at 64 or 128 registers a thread
+# (`--knobs one_pass_maxnreg_inner`) in float32, float16 and bfloat16, promoting winners; `kzoo
+# zoo verify --newest` of both ops' inner_dim configs; softmax's and log-softmax's float32 rows.
+set -uo pipefail
+export PYTHONUNBUFFERED=1
+export KZOO_HOME=/tmp/kzoo-round229
+. bench/gpu_lib.sh
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+start=$(date +%s)
+entries_snapshot
+mkdir -p /tmp/tune229 /tmp/verify229 /tmp/tables229
+for dtype in float32 float16 bfloat16; do
+    for op in softmax_dim1 log_softmax_dim1; do
+        tune_op 55 $op $dtype /tmp/tune229 --buckets inner_dim --samples 0 --jobs 14 \
+            --knobs one_pass_maxnreg_inner
+    done
+done
+tar czf "$OUT/tune-buckets.tgz" -C /tmp tune229
+entries_pack_new
+for op in softmax log_softmax; do
+    timeout 60 python3 -m agent zoo verify $op --newest --bucket inner_dim --json \
+        > /tmp/verify229/zoo-verify-$op.json 2> /tmp/verify229/zoo-verify-$op.log
+    echo "verify $op: exit $? after $(( $(date +%s) - start )) s"
+done
+tar czf "$OUT/verify.tgz" -C /tmp verify229
+left=$(( 590 - ($(date +%s) - start) ))
+timeout $left python3 bench/memory_bound.py --graphs --dtypes float32 --ops softmax,log_softmax \
+    --out /tmp/tables229 2>&1 | grep -v -i warn | tail -14
+echo "table float32: exit ${PIPESTATUS[0]} after $(( $(date +%s) - start )) s"
+tar czf "$OUT/tables.tgz" -C /tmp tables229
+exit 0
