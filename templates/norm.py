@@ -34,7 +34,7 @@ sums of squares, merged as in Chan et al.) at a per-row counter in one cooperati
 launches in Triton's interpreter. `row_prefetch` loads a program's slice of its next row before
 it waits for this row's partials. `row_ahead` (with `row_split`), as softmax's: a program
 publishes its next row's statistics as slot words as soon as that row is loaded, before it writes
-this row, and no counter is kept.
+this row, and no counter is kept (`row_prefetch` changes nothing with it).
 """
 
 from __future__ import annotations

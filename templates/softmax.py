@@ -47,7 +47,8 @@ a program's slice of its next row before it waits for this row's partials (twice
 `row_ahead` (with `row_split`) goes further: a program publishes its next row's partials as soon
 as that row is loaded, before it writes this row, each as one int64 word in a slot of its own
 that is also its readiness mark, so there is no counter to arrive at: the words of a row's other
-programs are usually there when it comes to the row (it holds two slices, as with prefetch).
+programs are usually there when it comes to the row (it holds two slices, as with prefetch;
+`row_prefetch` changes nothing with it).
 """
 
 from __future__ import annotations
