@@ -102,10 +102,8 @@ def test_sampled_configs_verify_at_every_cpu_shape(tmp_path, dtype, ops, seed):
         assert verdict.accepted, (op, params_of(cfg), verdict.reasons)
 
 
-@pytest.mark.parametrize("cfg", FORCED, ids=FORCED_IDS)
-def test_torch_semantics_on_every_path(tmp_path, cfg):
-    """NaN, ties, -inf rows, signed zeros, empty dims, rank 0, negative dims and strided inputs,
-    like torch."""
+def _semantic_cases() -> list:
+    """NaN, ties, -inf rows, signed zeros, rank 0, negative dims and strided inputs."""
     gen = torch.Generator().manual_seed(0)
     ties = (torch.randn(2, 5, 1501, generator=gen) * 3).round()
     ties[0, 3, 100] = float("nan")
@@ -120,7 +118,7 @@ def test_torch_semantics_on_every_path(tmp_path, cfg):
     columns[1, 500, 5] = float("nan")
     columns[1, 650, 5] = -float("nan")
     columns[0, :, 9] = float("-inf")
-    cases = [
+    return [
         (columns, 1), (ties[:, :, :1024], 1),
         (ties, 2), (ties, 1), (ties[:, :, :300], -3), (ties[:, :, :1000], 2), (ties.transpose(1, 2), 1),
         (ties[0, 0], 0), (torch.randn(()), 0), (torch.randn(5, 1, 3), 1),
@@ -128,7 +126,11 @@ def test_torch_semantics_on_every_path(tmp_path, cfg):
         (torch.randn(1, 20001, generator=gen), 1),
         (torch.tensor([[-0.0, 0.0, -1.0], [0.0, -0.0, -2.0], [-3.0, -0.0, 0.0]]), 1),
     ]
-    for op in OPS:
+
+
+def _check_semantics(tmp_path, cfg, ops) -> None:
+    cases = _semantic_cases()
+    for op in ops:
         module = load_candidate(_render(cfg, op), tmp_path)
         launch = getattr(module, f"launch_{op}")
         for x, dim in cases:
@@ -146,6 +148,23 @@ def test_torch_semantics_on_every_path(tmp_path, cfg):
         else:
             with pytest.raises(ValueError, match="empty dim"):
                 launch(empty, 1)
+
+
+@pytest.mark.parametrize("cfg", FORCED, ids=FORCED_IDS)
+def test_torch_semantics_on_every_path(tmp_path, cfg):
+    """NaN, ties, -inf rows, signed zeros, empty dims, rank 0, negative dims and strided inputs,
+    like torch."""
+    _check_semantics(tmp_path, cfg, OPS)
+
+
+@pytest.mark.parametrize("cfg", _PATHS, ids=("default", "looped-split", "persistent-unaligned"))
+def test_nan_combine_keeps_torch_semantics_on_every_path(tmp_path, cfg):
+    """amax and amin reducing each tile with one NaN-keeping combine: the same cases."""
+    combined = dataclasses.replace(cfg, nan_combine=True)
+    plain = _render(cfg, "amax")
+    assert _render(combined, "amax") != plain  # the knob reaches the kernel
+    assert "tl.reduce(" in _render(combined, "amax") and "tl.reduce(" not in plain
+    _check_semantics(tmp_path, combined, ("amax", "amin"))
 
 
 def test_model_new_takes_its_dim_from_the_constructor(tmp_path):
@@ -172,6 +191,17 @@ def test_default_is_correct_at_the_gpu_shapes(tmp_path, op):
     verifier = Verifier("gpu", tmp_path)
     for dtype in task.dtypes:
         verdict = verifier.verify(task, _render(REDUCE.default, op), dtype, time=False)
+        assert verdict.accepted, (op, dtype, verdict.reasons)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("op", ("amax", "amin"))
+def test_nan_combine_is_correct_at_the_gpu_shapes(tmp_path, op):
+    task = tasks.load(ROOT / "tasks" / f"{op}.py")
+    verifier = Verifier("gpu", tmp_path)
+    cfg = dataclasses.replace(REDUCE.default, nan_combine=True)
+    for dtype in task.dtypes:
+        verdict = verifier.verify(task, _render(cfg, op), dtype, time=False)
         assert verdict.accepted, (op, dtype, verdict.reasons)
 
 
