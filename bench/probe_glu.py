@@ -35,6 +35,7 @@ CASES = (  # op, dtype, rows, cols
 )
 XBLOCK = 1024
 WARPS = 4
+SHAPES = ((512, 4), (512, 2), (1024, 8), (2048, 4), (2048, 8), (4096, 8))
 
 
 @triton.jit
@@ -104,7 +105,34 @@ def _variants(a, b, gelu: bool) -> dict:
     }
     if gelu:  # the SiLU variants are the same kernel for GeGLU
         del found["template_silu_const_n"]
+    for block, warps in SHAPES:  # torch.compile's kernel at other launch shapes
+        found[f"inductor_like_{block}x{warps}"] = (
+            lambda block=block, warps=warps: _const_n[(triton.cdiv(n, block),)](
+                a, b, out, N=n, XBLOCK=block, GELU=gelu, TORCH_SILU=not gelu, num_warps=warps)
+            and out)
     return {name: (fn, out) for name, fn in found.items()}
+
+
+def _inductor_launches(seen: set) -> list:
+    """The launch configs torch.compile's pointwise kernels chose, for autotuners not in `seen`."""
+    import gc
+
+    from torch._inductor.runtime.triton_heuristics import CachingAutotuner
+
+    found = []
+    for obj in gc.get_objects():
+        if isinstance(obj, CachingAutotuner) and id(obj) not in seen:
+            seen.add(id(obj))
+            found.append({
+                "kernel": obj.fn.__name__,
+                "candidates": [dict(c.kwargs, num_warps=c.num_warps, num_stages=c.num_stages)
+                               for c in obj.configs],
+                "chosen": [dict(launcher.config.kwargs, num_warps=launcher.config.num_warps,
+                                num_stages=launcher.config.num_stages,
+                                n_regs=getattr(launcher, "n_regs", None),
+                                n_spills=getattr(launcher, "n_spills", None))
+                           for launcher in obj.launchers]})
+    return found
 
 
 def _template_kernel(op: str, cache: Path):
@@ -137,6 +165,7 @@ def main() -> int:
     flusher = L2Flusher(device)
     copy = copy_bandwidth(device, flusher)
     results = []
+    seen: set = set()
     for op, dtype_name, rows, cols in CASES:
         dtype = getattr(torch, dtype_name)
         gelu = op == "geglu"
@@ -169,6 +198,7 @@ def main() -> int:
                 good[name] = fn
         graphs, failed = graphed_where_possible(good)
         row["graph_capture_failed"] = failed
+        row["inductor"] = _inductor_launches(seen)
         timings = bench(graphs, flusher=flusher, budget_ms=1500.0)
         nbytes = 3 * a.numel() * a.element_size()
         base = timings["compile"].median_ms
@@ -179,6 +209,9 @@ def main() -> int:
                 fraction_of_copy=nbytes / (timing.median_ms * 1e-3) / copy)
             print(f"{op} {dtype_name} {rows}x{cols} {name:22s} {us:8.2f} us  "
                   f"{base / timing.median_ms:.3f}x compile")
+        for found in row["inductor"]:
+            print(f"  torch.compile's {found['kernel']}: chose {found['chosen']} of "
+                  f"{len(found['candidates'])}")
         results.append(row)
     result = {"probe": "gated units: the zoo's kernel against torch.compile's, one difference at "
                        "a time", "environment": environment(),
