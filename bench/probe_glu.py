@@ -121,7 +121,8 @@ def _inductor_launches(seen: set) -> list:
 
     found = []
     for obj in gc.get_objects():
-        if isinstance(obj, CachingAutotuner) and id(obj) not in seen:
+        # type(), not isinstance: a dead weak proxy among the objects raises on isinstance
+        if issubclass(type(obj), CachingAutotuner) and id(obj) not in seen:
             seen.add(id(obj))
             found.append({
                 "kernel": obj.fn.__name__,
