@@ -124,15 +124,19 @@ def _inductor_launches(seen: set) -> list:
         # type(), not isinstance: a dead weak proxy among the objects raises on isinstance
         if issubclass(type(obj), CachingAutotuner) and id(obj) not in seen:
             seen.add(id(obj))
+            def launch(config, launcher=None):
+                return dict(getattr(config, "kwargs", {}) or {},
+                            num_warps=getattr(config, "num_warps", None),
+                            num_stages=getattr(config, "num_stages", None),
+                            n_regs=getattr(launcher, "n_regs", None),
+                            n_spills=getattr(launcher, "n_spills", None))
+
+            # after autotuning the candidates may be dropped (None): the launchers remain
             found.append({
-                "kernel": obj.fn.__name__,
-                "candidates": [dict(c.kwargs, num_warps=c.num_warps, num_stages=c.num_stages)
-                               for c in obj.configs],
-                "chosen": [dict(launcher.config.kwargs, num_warps=launcher.config.num_warps,
-                                num_stages=launcher.config.num_stages,
-                                n_regs=getattr(launcher, "n_regs", None),
-                                n_spills=getattr(launcher, "n_spills", None))
-                           for launcher in obj.launchers]})
+                "kernel": getattr(getattr(obj, "fn", None), "__name__", "?"),
+                "candidates": [launch(c) for c in (getattr(obj, "configs", None) or [])],
+                "chosen": [launch(getattr(x, "config", None), x)
+                           for x in (getattr(obj, "launchers", None) or [])]})
     return found
 
 
