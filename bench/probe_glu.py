@@ -113,6 +113,15 @@ def _variants(a, b, gelu: bool) -> dict:
     return {name: (fn, out) for name, fn in found.items()}
 
 
+def _launch_of(config, launcher=None) -> dict:
+    """A torch.compile launch config (and its compiled kernel's registers) as plain data."""
+    return dict(getattr(config, "kwargs", {}) or {},
+                num_warps=getattr(config, "num_warps", None),
+                num_stages=getattr(config, "num_stages", None),
+                n_regs=getattr(launcher, "n_regs", None),
+                n_spills=getattr(launcher, "n_spills", None))
+
+
 def _inductor_launches(seen: set) -> list:
     """The launch configs torch.compile's pointwise kernels chose, for autotuners not in `seen`."""
     import gc
@@ -124,18 +133,11 @@ def _inductor_launches(seen: set) -> list:
         # type(), not isinstance: a dead weak proxy among the objects raises on isinstance
         if issubclass(type(obj), CachingAutotuner) and id(obj) not in seen:
             seen.add(id(obj))
-            def launch(config, launcher=None):
-                return dict(getattr(config, "kwargs", {}) or {},
-                            num_warps=getattr(config, "num_warps", None),
-                            num_stages=getattr(config, "num_stages", None),
-                            n_regs=getattr(launcher, "n_regs", None),
-                            n_spills=getattr(launcher, "n_spills", None))
-
             # after autotuning the candidates may be dropped (None): the launchers remain
             found.append({
                 "kernel": getattr(getattr(obj, "fn", None), "__name__", "?"),
-                "candidates": [launch(c) for c in (getattr(obj, "configs", None) or [])],
-                "chosen": [launch(getattr(x, "config", None), x)
+                "candidates": [_launch_of(c) for c in (getattr(obj, "configs", None) or [])],
+                "chosen": [_launch_of(getattr(x, "config", None), x)
                            for x in (getattr(obj, "launchers", None) or [])]})
     return found
 
