@@ -245,6 +245,14 @@ SERVED_VARIANTS = {
         # runs/probe-inductor-glu-h100-round146.json): 1024-element blocks of 4 warps, a
         # program each
         dict(block=1024, num_warps=4), dict(block=1024, num_warps=2),
+        # fewer elements a thread (min_per_thread): torch.compile's float32 GLU kernels are
+        # 512-element blocks of 8 warps, 451 us at 8192x14336 against 459 at 8 a thread and 456
+        # at 4 (GPU round 236, bench/probe_glu.py); at 16 bfloat16 rows 4 a thread led (5.44 us
+        # against 5.66)
+        *[dict(min_per_thread=per_thread, block=block, num_warps=warps,
+               col_block=min(block, 1024))
+          for per_thread, block, warps in ((2, 512, 8), (2, 512, 4), (4, 512, 4), (4, 1024, 8),
+                                           (2, 1024, 16), (4, 2048, 16))],
     ],
     "cross_entropy": [
         # 64 rows of 128256 read at 0.27 of the copy bandwidth and 1024x32000 at 0.62 in round

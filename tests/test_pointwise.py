@@ -277,6 +277,28 @@ def test_a_small_call_spreads_its_tiles_over_every_sm(tmp_path):
     assert tiny == (1,) and tiny_kw["BLOCK"] == 256 and tiny_kw["num_warps"] == 1
 
 
+def test_min_per_thread_lets_a_tile_keep_its_warps(tmp_path):
+    """min_per_thread 2: a 512-element tile keeps 8 warps (2 elements a thread, as
+    torch.compile's float32 SwiGLU), where the legacy floor of 8 would give it 2; a small call's
+    tile shrinks to 2 elements a thread of one warp; results unchanged."""
+    swiglu = CONTEXTS["swiglu"]
+    cfg = dataclasses.replace(POINTWISE.default, tiling="flat", block=512, num_warps=8,
+                              min_per_thread=2)
+    assert not POINTWISE.violations(cfg)
+    assert POINTWISE.violations(dataclasses.replace(cfg, min_per_thread=4))
+    module = _module(tmp_path, swiglu["expr"], swiglu["inputs"], cfg)
+    a, b = torch.randn(4 * 512 + 3), torch.randn(4 * 512 + 3)
+    torch.testing.assert_close(module.launch_probe(a, b), torch.nn.functional.silu(a) * b)
+    launches = []
+    module._launch = lambda kernel, grid, args, kwargs: launches.append((grid, kwargs))
+    for n in (8 * 512, 40):
+        x = torch.randn(n)
+        module.launch_probe(x, x)
+    (big, big_kw), (tiny, tiny_kw) = launches
+    assert big == (8,) and big_kw["BLOCK"] == 512 and big_kw["num_warps"] == 8
+    assert tiny == (1,) and tiny_kw["BLOCK"] == 64 and tiny_kw["num_warps"] == 1
+
+
 def _valid_sample(n: int, seed: int) -> list:
     rng = random.Random(seed)
     configs = []
@@ -363,6 +385,20 @@ def test_kernels_compile_for_sm90_with_16_byte_accesses_and_no_spills():
 def test_default_is_correct_at_the_gpu_shapes(tmp_path, name):
     task = tasks.load(ROOT / "tasks" / f"{name}.py")
     source = POINTWISE.render(POINTWISE.default, op=task.op, **CONTEXTS[name])
+    verifier = Verifier("gpu", tmp_path)
+    for dtype in task.dtypes:
+        verdict = verifier.verify(task, source, dtype, time=False)
+        assert verdict.accepted, (name, dtype, verdict.reasons)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("name", ("swiglu", "geglu"))
+def test_two_elements_a_thread_are_correct_at_the_gpu_shapes(tmp_path, name):
+    """torch.compile's float32 GLU launch shape (512 x 8 warps) through min_per_thread 2."""
+    task = tasks.load(ROOT / "tasks" / f"{name}.py")
+    cfg = dataclasses.replace(POINTWISE.default, tiling="flat", block=512, num_warps=8,
+                              min_per_thread=2)
+    source = POINTWISE.render(cfg, op=task.op, **CONTEXTS[name])
     verifier = Verifier("gpu", tmp_path)
     for dtype in task.dtypes:
         verdict = verifier.verify(task, source, dtype, time=False)
