@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# GPU round 240 (H100): the whole float32 memory-bound table after round 237's SwiGLU and GeGLU
+# promotions (min_per_thread). (Round 239 was one `kzoo zoo verify` call, geglu's bfloat16
+# cols_gt_4096 config, run by hand: runs/zoo-verify-h100-round238/zoo-verify-geglu.log.)
+set -uo pipefail
+export PYTHONUNBUFFERED=1
+export KZOO_HOME=/tmp/kzoo-round240
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+start=$(date +%s)
+mkdir -p /tmp/tables240
+timeout 400 python3 bench/memory_bound.py --graphs --dtypes float32 --out /tmp/tables240 \
+    2>&1 | grep -v -i warn | tail -30
+echo "table float32: exit ${PIPESTATUS[0]} after $(( $(date +%s) - start )) s"
+tar czf "$OUT/tables.tgz" -C /tmp tables240
+exit 0
