@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # GPU round 240 (H100): the whole float32 memory-bound table after round 237's SwiGLU and GeGLU
 # promotions (min_per_thread). (Round 239 was one `kzoo zoo verify` call, geglu's bfloat16
-# cols_gt_4096 config, run by hand: runs/zoo-verify-h100-round238/zoo-verify-geglu.log.)
+# cols_gt_4096 config, run by hand: runs/zoo-verify-h100-round238/zoo-verify-geglu-bfloat16-cols_gt_4096-round239.log.)
 set -uo pipefail
 export PYTHONUNBUFFERED=1
 export KZOO_HOME=/tmp/kzoo-round240
