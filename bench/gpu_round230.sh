@@ -4,6 +4,13 @@
 # max): its GPU test, then amax and amin tuned in float32, float16 and bfloat16 with only the
 # variants that set it beside the served configs (`--knobs nan_combine`), promoting winners;
 # `kzoo zoo verify --newest` of both ops; their rows of the memory-bound table in all three dtypes.
+# Outcome (2026-11-24; runs/tune-buckets-h100-round230/, three of six sweeps' files: the others
+# ran out of their 50 s after promoting): nan_combine won every row bucket it was timed in: amax
+# 1.10.0-1.15.0, amin 1.10.0-1.14.0 (float32 4096x4097 27.0 -> 25.9 us, 0.96 -> 1.00x
+# torch.compile; half precision 17.0 -> 16.0-16.2); amin bfloat16 cols_le_16384 not reached. The
+# GPU tests passed (2). The verify stopped at 50 s each (what it reached, correct:
+# runs/zoo-verify-h100-round230/). memory-bound-h100-graphs-amax-amin-round230.json: 36 rows, none
+# wrong, 1.056x torch.compile, one behind (amin bfloat16 8192x8192, 1.00x).
 set -uo pipefail
 export PYTHONUNBUFFERED=1
 export KZOO_HOME=/tmp/kzoo-round230

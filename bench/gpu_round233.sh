@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # GPU round 233 (H100): the whole float32 memory-bound table after rounds 230-232's promotions
 # (amax, amin with nan_combine; sum, mean, argmax at cols_le_1024).
+# Outcome (2026-11-24): memory-bound-h100-graphs-float32-round233.json: 75 rows, none wrong,
+# 1.127x torch.compile (round 224: 1.125x), 19 behind, no large row under 90% of copy.
 set -uo pipefail
 export PYTHONUNBUFFERED=1
 export KZOO_HOME=/tmp/kzoo-round233

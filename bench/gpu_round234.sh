@@ -4,6 +4,10 @@
 # bench/tune_buckets.py) with the served configs' variants (torch.compile's 1024-element blocks
 # of 4 warps among them) and 8 random configs, promoting winners; kzoo zoo verify of what was
 # promoted; their float32 table rows.
+# Outcome (2026-11-24; runs/tune-buckets-h100-round234/): swiglu 1.5.0 (16 warps: 464.8 ->
+# 458.6 us at 8192x14336, 0.973 -> 0.986x), geglu 1.12.0 (level); both verified
+# (runs/zoo-verify-h100-round234/); torch.compile's launch shape, 1024 x 4 warps, was no faster
+# here (458.4 us): see rounds 235-236.
 set -uo pipefail
 export PYTHONUNBUFFERED=1
 export KZOO_HOME=/tmp/kzoo-round234

@@ -4,6 +4,12 @@
 # tests, SwiGLU and GeGLU tuned in float32, bfloat16 and float16 with only the variants that set
 # it beside the served configs (`--knobs min_per_thread`), promoting winners; `kzoo zoo verify
 # --newest` of both; their rows of the memory-bound table in all three dtypes.
+# Outcome (2026-11-24; runs/tune-buckets-h100-round237/): the GPU tests passed (2); swiglu
+# 1.6.0-1.8.0 and geglu 1.13.0-1.16.0 took min_per_thread configs in every dtype: float32 SwiGLU
+# 458.6 -> 451.3 us at 8192x14336 and GeGLU 525.6 -> 515.6 at 8192x16384 (1.00x torch.compile),
+# GeGLU 16x16384 float32 0.95 -> 1.02x, bfloat16 0.93 -> 0.99x; but GeGLU bfloat16 and float16
+# at the large shapes 1.00 -> 0.98-0.99x (memory-bound-h100-graphs-glu-round237.json), so geglu
+# 1.17.0 restores 1.14.0's configs there. The verify stopped at 50 s (round 238 finished it).
 set -uo pipefail
 export PYTHONUNBUFFERED=1
 export KZOO_HOME=/tmp/kzoo-round237

@@ -2,6 +2,12 @@
 # GPU round 238 (H100): `kzoo zoo verify --newest` of swiglu and geglu (round 237's stopped at
 # 50 s each; geglu 1.17.0 restores 1.14.0's bfloat16 and float16 cols_gt_4096 configs), then the
 # whole bfloat16 and float16 memory-bound tables.
+# Outcome (2026-11-24; run without the bundle: neither step imports optuna, ray or openai, and
+# the tree with it passed the 64 MiB carry limit): swiglu 1.8.0 correct at every GPU shape; geglu
+# 1.17.0 stopped at 110 s with 6 of 7 configs correct, the seventh (bfloat16 cols_gt_4096, the
+# restored one) correct in a second call (round 239); runs/zoo-verify-h100-round238/. Tables:
+# bfloat16 1.260x torch.compile, 7 behind (GeGLU 16x16384 0.94x, the rest 0.994x or more);
+# float16 1.245x, 6 behind (0.979-1.000x); no large row under 90% of copy; none wrong.
 set -uo pipefail
 export PYTHONUNBUFFERED=1
 export KZOO_HOME=/tmp/kzoo-round238
