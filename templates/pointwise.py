@@ -34,11 +34,12 @@ width. The rows layout needs the row stride to keep 16-byte alignment (last dim 
 vectorized at any size. Full tiles run unmasked; only the last, partial tile is masked.
 `min_per_thread` is the fewest elements of an input a thread holds: the launcher takes no more
 warps than a tile gives that many each (and shrinks a small call's tile no further). At 8 a 16-bit
-thread loads one 16-byte vector; at 2 or 4, 8 or 16 bytes (float32), with more threads in flight
-for the same bytes. torch.compile's autotuner chose 512-element blocks of 8 warps (2 float32
-elements a thread) for SwiGLU and GeGLU at 8192x14336 and 8192x16384 on an H100, and its kernel
-ran 451 us against 459 at 8 a thread and 456 at 4 (GPU round 236, bench/probe_glu.py,
-bench/results/runs/probe-glu-h100-round236.json); before this knob the template could not run it.
+thread loads one 16-byte vector; at 4 a float32 thread loads 16 bytes and a 16-bit one 8, at 2,
+8 and 4: more threads in flight for the same bytes. torch.compile's autotuner chose 512-element
+blocks of 8 warps (2 float32 elements a thread) for SwiGLU and GeGLU at 8192x14336 and 8192x16384
+on an H100, and its kernel ran 451 us against 459 at 8 a thread and 456 at 4 (GPU round 236,
+bench/probe_glu.py, bench/results/runs/probe-glu-h100-round236.json); before this knob the
+template could not run it.
 """
 
 from __future__ import annotations

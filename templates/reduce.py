@@ -31,8 +31,8 @@ over the index packed below the key (shuffles): 9.22 against 8.80 us at 4099x100
 `nan_combine` (amax, amin; argmax ignores it; not with `packed_keys`) reduces a tile
 with one `tl.reduce` whose combine is the NaN-propagating max or min (`max.NaN.f32` on sm_80+),
 where the other choice takes two reductions (a NaN flag and a float max that skips NaN). In
-Triton's interpreter a combine function runs pair by pair in Python, about a hundred times slower
-than a built-in reduction: tests give it small tiles.
+Triton's interpreter a combine function runs in Python, about a hundred times slower than a
+built-in reduction: tests give it small tiles.
 
 Semantics follow torch with keepdim=False: fp32 accumulation, outputs in the input dtype (argmax:
 int64, ties to the first index, a NaN counts as the maximum and the first NaN wins); amax/amin
