@@ -574,14 +574,22 @@ MIN_GAIN = 1.01
 # dim 1, 93.0 / 54.3 / 23.8 us, 0.95 of copy at 32x4096x1024, lost on the geometric mean, 1.90x
 # against 1.96x min(eager, compile), to 105.0 / 53.8 / 19.3 us, 0.84 of copy there).
 BAR_TIE = 1.05
+# A config within this much of torch.compile's time at a shape counts as meeting the bar there
+# when bars are counted: at the bandwidth limit both kernels tie, and a 0.1% difference is the
+# timer's. GPU round 237: GeGLU bfloat16's served config took 259.7 / 81.6 / 5.4 us at 8192x16384,
+# 4096x10240 and 16x16384 against torch.compile's 259.5 / 81.4 / 4.6, and so "missed" both large
+# shapes' bars; a config at 261.6 / 83.4 / 4.6 met more of them and took the bucket, and in the
+# whole table the large shapes went from 1.00x to 0.98-0.99x torch.compile (geglu 1.17.0 put the
+# served config back).
+COMPILE_TIE = 1.005
 
 
 def bars_met(result: dict, c: int, idx: list[int]) -> int:
     """How many of the issue's per-shape bars config `c` meets at shapes `idx`: at least
-    torch.compile at each, and at least BANDWIDTH_BAR of the copy bandwidth at each large one
-    (where `result` knows the copy bandwidth and the L2's size)."""
+    torch.compile at each (within COMPILE_TIE), and at least BANDWIDTH_BAR of the copy bandwidth
+    at each large one (where `result` knows the copy bandwidth and the L2's size)."""
     ms, shapes = result["rows"][c]["ms"], result["shapes"]
-    met = sum(ms[s] <= shapes[s]["compile_ms"] for s in idx)
+    met = sum(ms[s] <= shapes[s]["compile_ms"] * COMPILE_TIE for s in idx)
     copy_gbps, l2_bytes = result.get("copy_gbps"), result.get("l2_bytes")
     if copy_gbps and l2_bytes:
         met += sum(shapes[s]["bytes"] / (ms[s] * 1e6) >= BANDWIDTH_BAR * copy_gbps

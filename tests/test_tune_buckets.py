@@ -559,3 +559,29 @@ def test_a_config_meeting_more_of_the_issues_bars_wins_a_near_tie(tune_buckets):
     slow_small = with_bytes([[0.1050, 0.0538, 0.0193], [0.0930, 0.0543, 0.0300]])
     slow_small.update(copy_gbps=3030.0, l2_bytes=50 * mb)
     assert tune_buckets.choose(slow_small)["inner_dim"]["config"] == 0  # 11% behind: no tie
+
+
+def test_a_tie_with_compile_at_the_bandwidth_limit_counts_as_its_bar_met(tune_buckets):
+    """GPU round 237's GeGLU bfloat16 cols_gt_4096: the served config was 0.1% behind
+    torch.compile at both large shapes (a tie: both at the bandwidth limit) and 17% behind at 16
+    rows; another was 0.8% and 2.5% behind at the large shapes and level at 16 rows. Counted
+    strictly, the other met more bars (3 against 2) and took the bucket; within COMPILE_TIE the
+    served config meets 4 against 3 and wins the tie. (It is itself under COMPILE_FLOOR on the
+    geometric mean, so nothing is promoted: the bucket keeps the kernel it has.)"""
+    mb = 1 << 20
+    shapes = [("cols_gt_4096", 0.4530, 0.2595), ("cols_gt_4096", 0.1470, 0.0814),
+              ("cols_gt_4096", 0.0076, 0.0046)]
+    result = _result(shapes, [[0.2597, 0.0816, 0.0054], [0.2616, 0.0834, 0.0046]])
+    for info, nbytes in zip(result["shapes"], (768 * mb, 240 * mb, 1.5 * mb)):
+        info["bytes"] = nbytes
+    result.update(served={"cols_gt_4096": 0}, copy_gbps=3028.0, l2_bytes=50 * mb)
+    assert [tune_buckets.bars_met(result, c, [0, 1, 2]) for c in (0, 1)] == [4, 3]
+    choice = tune_buckets.choose(result)["cols_gt_4096"]
+    assert choice["config"] is None and choice["best_rejected"] == 0 and choice["bars_met"] == 4
+    behind = _result(shapes, [[0.2640, 0.0830, 0.0054], [0.2616, 0.0834, 0.0046]])
+    for info, nbytes in zip(behind["shapes"], (768 * mb, 240 * mb, 1.5 * mb)):
+        info["bytes"] = nbytes
+    behind.update(served={"cols_gt_4096": 0}, copy_gbps=3028.0, l2_bytes=50 * mb)
+    assert tune_buckets.bars_met(behind, 0, [0, 1, 2]) == 2  # 1.7-2% behind: no tie
+    assert tune_buckets.choose(behind)["cols_gt_4096"]["config"] == 1
+
