@@ -69,7 +69,7 @@ class PointwiseConfig:
     stream_hint: bool
     tiling: str
     col_block: int
-    min_per_thread: int = MIN_ELEMS_PER_THREAD
+    min_per_thread: int
 
 
 SPACE = (

@@ -29,6 +29,15 @@ def _result(shapes, rows):
             "rows": [{"ms": ms} for ms in rows]}
 
 
+def _result_with_bytes(shapes, rows, nbytes, **fields):
+    """`_result` with each shape's bytes (what the bandwidth bar reads) and `fields` added."""
+    result = _result(shapes, rows)
+    for info, n in zip(result["shapes"], nbytes):
+        info["bytes"] = n
+    result.update(fields)
+    return result
+
+
 def test_a_bucket_goes_to_the_best_geomean_over_its_own_shapes(tune_buckets):
     result = _result(
         [("cols_le_1024", 10.0, 8.0), ("cols_le_16384", 50.0, 40.0), ("cols_le_16384", 30.0, 30.0)],
@@ -542,11 +551,8 @@ def test_a_config_meeting_more_of_the_issues_bars_wins_a_near_tie(tune_buckets):
               ("inner_dim", 0.0620, 0.0701)]
 
     def with_bytes(rows):
-        result = _result(shapes, rows)
-        for info, nbytes in zip(result["shapes"], (268 * mb, 134 * mb, 33 * mb)):
-            info["bytes"] = nbytes
-        result["served"] = {"inner_dim": 0}
-        return result
+        return _result_with_bytes(shapes, rows, (268 * mb, 134 * mb, 33 * mb),
+                                  served={"inner_dim": 0})
 
     result = with_bytes([[0.1050, 0.0538, 0.0193], [0.0930, 0.0543, 0.0238]])
     assert tune_buckets.choose(result)["inner_dim"]["config"] == 0  # no copy bandwidth known
@@ -571,17 +577,15 @@ def test_a_tie_with_compile_at_the_bandwidth_limit_counts_as_its_bar_met(tune_bu
     mb = 1 << 20
     shapes = [("cols_gt_4096", 0.4530, 0.2595), ("cols_gt_4096", 0.1470, 0.0814),
               ("cols_gt_4096", 0.0076, 0.0046)]
-    result = _result(shapes, [[0.2597, 0.0816, 0.0054], [0.2616, 0.0834, 0.0046]])
-    for info, nbytes in zip(result["shapes"], (768 * mb, 240 * mb, 1.5 * mb)):
-        info["bytes"] = nbytes
-    result.update(served={"cols_gt_4096": 0}, copy_gbps=3028.0, l2_bytes=50 * mb)
+    known = dict(served={"cols_gt_4096": 0}, copy_gbps=3028.0, l2_bytes=50 * mb)
+    nbytes = (768 * mb, 240 * mb, 1.5 * mb)
+    result = _result_with_bytes(shapes, [[0.2597, 0.0816, 0.0054], [0.2616, 0.0834, 0.0046]],
+                                nbytes, **known)
     assert [tune_buckets.bars_met(result, c, [0, 1, 2]) for c in (0, 1)] == [4, 3]
     choice = tune_buckets.choose(result)["cols_gt_4096"]
     assert choice["config"] is None and choice["best_rejected"] == 0 and choice["bars_met"] == 4
-    behind = _result(shapes, [[0.2640, 0.0830, 0.0054], [0.2616, 0.0834, 0.0046]])
-    for info, nbytes in zip(behind["shapes"], (768 * mb, 240 * mb, 1.5 * mb)):
-        info["bytes"] = nbytes
-    behind.update(served={"cols_gt_4096": 0}, copy_gbps=3028.0, l2_bytes=50 * mb)
+    behind = _result_with_bytes(shapes, [[0.2640, 0.0830, 0.0054], [0.2616, 0.0834, 0.0046]],
+                                nbytes, **known)
     assert tune_buckets.bars_met(behind, 0, [0, 1, 2]) == 2  # 1.7-2% behind: no tie
     assert tune_buckets.choose(behind)["cols_gt_4096"]["config"] == 1
 
