@@ -7,16 +7,21 @@ results). This kernel gives each of two consumer warp groups its own 128x128 til
 streams both tiles' operands through one ring of shared-memory stages with TMA, and while one
 consumer runs its epilogue (bias, GELU, the store) the other's wgmmas keep the tensor cores busy.
 
-    python bench/probe_gluon_gemm.py --compile-only      # no GPU: compiles for sm_90a, prints regs
-    python bench/probe_gluon_gemm.py                      # on an H100: checks, then times
+    python bench/probe_gluon_gemm.py --compile-only   # no GPU: builds every variant for sm_90a
+    python bench/probe_gluon_gemm.py --smoke          # GPU: small and odd shapes, checked only
+    python bench/probe_gluon_gemm.py --case 1000,1024,3000,96   # GPU: one launch, checked
+    python bench/probe_gluon_gemm.py                  # GPU: checks, then times
 
-The GPU run checks every kernel against a float64 reference first, then times, as CUDA-graph
-replays with the L2 emptied before each (the verifier's discard flush): eager
-`F.gelu(F.linear(x, W, b))`, cuBLAS's `F.linear` alone, `kernel_zoo.ops.linear(...,
-activation="gelu")` (the gemm template's fused kernel) and this kernel, interleaved, at the
-composed table's `gelu(linear)` shapes. It writes bench/results/probe-gluon-gemm-<device>.json.
+The timed run checks every kernel first (the verifier's tolerance against float64, through
+bench/gemm.py's task setup), then times them as CUDA-graph replays with the L2 emptied before each
+(the verifier's discard flush), interleaved: eager `F.gelu(F.linear(x, W, b))`, cuBLAS's
+`F.linear` alone, the gemm template's fused kernel (its DEFAULT config, rendered as `kzoo
+optimize` renders it) and this kernel's variants, at the composed table's two large
+`gelu(linear)` shapes. It writes bench/results/probe-gluon-gemm-h100.json (GPU rounds 241-246).
+
+No `from __future__ import annotations` here: Gluon's aggregates read their fields' annotations
+as types.
 """
-
 
 import argparse
 import json
@@ -247,26 +252,29 @@ def gemm_pingpong_kernel(a_desc, w_desc, c_desc, bias_ptr, c_ptr, stride_cm, M, 
 
 def launch(x, weight, bias, out=None, *, gelu=True, block_m=128, block_n=128, block_k=64, stages=4,
            group_m=8, tma_store=True, consumer_regs=232, loader_regs=40, maxnreg=168,
-           programs=None):
-    """out = gelu(x @ weight.T + bias) (or without the GELU); x [M, K], weight [N, K], bias [N]."""
+           programs=None, warmup=False):
+    """out = gelu(x @ weight.T + bias) (or without the GELU); x [M, K], weight [N, K], bias [N].
+    (kernel, out); `warmup` compiles without launching (`--compile-only`: tensors on the CPU)."""
     M, K = x.shape
     N = weight.shape[0]
     if out is None:
         out = torch.empty((M, N), dtype=x.dtype, device=x.device)
     gdt = {torch.bfloat16: gl.bfloat16, torch.float16: gl.float16}[x.dtype]
-    a_layout = gl.NVMMASharedLayout.get_default_for([block_m, block_k], gdt)
-    w_layout = gl.NVMMASharedLayout.get_default_for([block_n, block_k], gdt)
-    c_layout = gl.NVMMASharedLayout.get_default_for([block_m, block_n], gdt)
-    a_desc = TensorDescriptor.from_tensor(x, [block_m, block_k], a_layout)
-    w_desc = TensorDescriptor.from_tensor(weight, [block_n, block_k], w_layout)
-    c_desc = TensorDescriptor.from_tensor(out, [block_m, block_n], c_layout)
+
+    def desc(t, rows, cols):
+        layout = gl.NVMMASharedLayout.get_default_for([rows, cols], gdt)
+        return TensorDescriptor.from_tensor(t, [rows, cols], layout)
+
+    args = (desc(x, block_m, block_k), desc(weight, block_n, block_k), desc(out, block_m, block_n),
+            bias, out, out.stride(0), M, N, K, stages, group_m, gelu, tma_store, consumer_regs,
+            loader_regs)
+    if warmup:
+        return gemm_pingpong_kernel.warmup(*args, num_warps=4, maxnreg=maxnreg, grid=(1, )), out
     tiles = triton.cdiv(M, block_m) * triton.cdiv(N, block_n)
     if programs is None:
         programs = torch.cuda.get_device_properties(x.device).multi_processor_count
     grid = (min(programs, tiles), )
-    return gemm_pingpong_kernel[grid](
-        a_desc, w_desc, c_desc, bias, out, out.stride(0), M, N, K, stages, group_m, gelu, tma_store,
-        consumer_regs, loader_regs, num_warps=4, maxnreg=maxnreg), out
+    return gemm_pingpong_kernel[grid](*args, num_warps=4, maxnreg=maxnreg), out
 
 
 # ---------------------------------------------------------------- compile without a GPU
@@ -303,31 +311,11 @@ def compile_only(variants) -> None:
         x = torch.empty((M, K), dtype=torch.bfloat16)
         w = torch.empty((N, K), dtype=torch.bfloat16)
         b = torch.empty((N, ), dtype=torch.bfloat16)
-        kernel, _ = _warmup(x, w, b, **kw)
+        kernel, _ = launch(x, w, b, warmup=True, **kw)
         ptx = kernel.asm["ptx"]
         regs = sorted(set(re.findall(r"setmaxnreg\.(?:inc|dec)\.sync\.aligned\.u32\s+(\d+)", ptx)))
         print(kw, "compiled; setmaxnreg:", regs, "shared:", kernel.metadata.shared,
               "wgmma:", ptx.count("wgmma.mma_async"))
-
-
-def _warmup(x, w, b, **kw):
-    block_m, block_n = kw.get("block_m", 128), kw.get("block_n", 128)
-    block_k = kw.get("block_k", 64)
-    M, K = x.shape
-    N = w.shape[0]
-    out = torch.empty((M, N), dtype=x.dtype)
-    a_layout = gl.NVMMASharedLayout.get_default_for([block_m, block_k], gl.bfloat16)
-    w_layout = gl.NVMMASharedLayout.get_default_for([block_n, block_k], gl.bfloat16)
-    c_layout = gl.NVMMASharedLayout.get_default_for([block_m, block_n], gl.bfloat16)
-    a_desc = TensorDescriptor.from_tensor(x, [block_m, block_k], a_layout)
-    w_desc = TensorDescriptor.from_tensor(w, [block_n, block_k], w_layout)
-    c_desc = TensorDescriptor.from_tensor(out, [block_m, block_n], c_layout)
-    kernel = gemm_pingpong_kernel.warmup(
-        a_desc, w_desc, c_desc, b, out, out.stride(0), M, N, K, kw.get("stages", 4),
-        kw.get("group_m", 8), kw.get("gelu", True), kw.get("tma_store", True),
-        kw.get("consumer_regs", 232), kw.get("loader_regs", 40),
-        num_warps=4, maxnreg=kw.get("maxnreg", 168), grid=(1, ))
-    return kernel, out
 
 
 # ---------------------------------------------------------------- the GPU run
@@ -474,7 +462,8 @@ def main(argv=None) -> int:
     parser.add_argument("--smoke", action="store_true",
                         help="small and odd shapes, correctness only (a GPU is needed)")
     parser.add_argument("--case", help="TOKENS,IN,OUT[,PROGRAMS[,STAGES]]: one launch, checked")
-    parser.add_argument("--out", default=str(ROOT / "bench" / "results"))
+    parser.add_argument("--out", default=str(ROOT / "bench" / "results"),
+                        help="folder for probe-gluon-gemm-h100.json (default: bench/results)")
     args = parser.parse_args(argv)
     if args.compile_only:
         if os.environ.get("TRITON_INTERPRET") == "1":
