@@ -81,6 +81,18 @@ Knobs:
   kernel took 19.9 us and TILED's 16.4 in linear + LayerNorm's profiles
   (runs/compose-h100-round60.json, -round67.json); bias + GELU there 38.5 against 25.3 us
   (runs/gemm-configs-h100-small-round66.json).
+- ws_pingpong: a Linear call (x @ W^T, W as nn.Linear holds it) whose epilogue is an optional
+  bias row and at most one activation (relu, sigmoid, silu, tanh, GELU erf or tanh: ws_epilogue)
+  runs, on an sm_90 GPU, a warp-specialized kernel written in Gluon (templates/_gemm_ws.jinja): a
+  TMA producer warp, and two consumer warp groups on every other 128x128 tile of a persistent
+  program, one's epilogue overlapping the other's wgmmas. `ws_plan(a, w, extras)` in the
+  rendered module says which calls take it (16-bit, contiguous, 16-byte aligned rows); the rest,
+  the interpreter and every other op run this config's kernels, and the companions still take
+  their calls first. Fixed launch (128x128x64 tiles, 4 stages, groups of 8), the fastest of GPU
+  rounds 243-245's variants. At gelu(linear) 8192x4096->8192 and 4096x4096->14336 on an H100 it
+  took 1.055x and 1.044x eager as graph replays where DEFAULT took 1.003x and 0.994x, and 1.016x
+  and 1.003x by the verifier's timer (DEFAULT 0.988x, 0.996x), in one run (GPU round 250,
+  bench/results/probe-gluon-gemm-timers-h100.json).
 
 fp32 operands are multiplied in IEEE fp32 (`input_precision="ieee"`, never TF32); bf16/fp16
 accumulate in fp32. Shared memory is budgeted for 2-byte operands (the dtype is not known when a
@@ -139,6 +151,10 @@ class GemmConfig:
     # with a row norm (context `row_norm`): a call whose tiles fit one wave runs the GEMM and the
     # norm in one kernel (off: the GEMM, then a row-norm kernel)
     fuse_norm: bool = False
+    # Linear calls (x @ W^T) whose epilogue is a bias row and at most one activation run, on an
+    # sm_90 GPU, the warp-specialized Gluon kernel (ws_plan says which calls); elsewhere, and for
+    # every other epilogue, this config's kernels
+    ws_pingpong: bool = False
 
 
 SPACE = (
@@ -160,10 +176,12 @@ SPACE = (
     Param("odd_tiled", (False, True)),
     Param("single_wave_tiled", (False, True)),
     Param("fuse_norm", (False, True)),
+    Param("ws_pingpong", (False, True)),
 )
 # the knobs a params dict written before them may lack, and the value each then takes
 LATER_KNOBS = {"EPILOGUE_SPLIT": 1, "flatten": False, "gelu_erf_fit": False, "skinny_rows": 0,
-               "odd_tiled": False, "single_wave_tiled": False, "fuse_norm": False}
+               "odd_tiled": False, "single_wave_tiled": False, "fuse_norm": False,
+               "ws_pingpong": False}
 
 # Triton's matmul tutorial and Inductor's H100 mm configs: a 128x256x64 tile, 8 warps, 3 stages
 # (3 * (128*64 + 64*256) * 2 B = 144 KB of shared memory), grouped by 8; one program per tile,
@@ -315,6 +333,33 @@ def _check_row_norm(spec: Any, inputs: list[dict]) -> dict | None:
     return {**spec, "eps": None if eps is None else float(eps)}
 
 
+# The activations the warp-specialized kernel renders (templates/_gemm_ws.jinja), by the epilogue
+# op that names them; GELU by its approximation
+WS_ACTIVATIONS = {"relu": "relu", "sigmoid": "sigmoid", "silu": "silu", "tanh": "tanh"}
+
+
+def ws_epilogue(epilogue: Any, inputs: list[dict]) -> dict | None:
+    """{"bias": i or None, "act": name or None} when the epilogue is what the warp-specialized
+    kernel renders: an optional activation of the accumulator plus an optional bias row (input i,
+    of kind "row"); None for any other epilogue."""
+    act = None
+    if isinstance(epilogue, list) and epilogue and epilogue[0] in WS_ACTIVATIONS \
+            and len(epilogue) == 2:
+        act, epilogue = WS_ACTIVATIONS[epilogue[0]], epilogue[1]
+    elif isinstance(epilogue, list) and len(epilogue) == 3 and epilogue[0] == "gelu" \
+            and epilogue[2] in ("none", "tanh"):
+        act, epilogue = ("gelu" if epilogue[2] == "none" else "gelu_tanh"), epilogue[1]
+    if epilogue == ["acc"]:
+        return {"bias": None, "act": act}
+    if isinstance(epilogue, list) and len(epilogue) == 3 and epilogue[0] == "add":
+        for acc, row in ((epilogue[1], epilogue[2]), (epilogue[2], epilogue[1])):
+            if acc == ["acc"] and isinstance(row, list) and len(row) == 2 \
+                    and row[0] == "input" and isinstance(row[1], int) \
+                    and 0 <= row[1] < len(inputs) and inputs[row[1]]["kind"] == "row":
+                return {"bias": row[1], "act": act}
+    return None
+
+
 @dataclass(frozen=True)
 class GemmTemplate(Template):
     """Renders with the epilogue compiled to Triton statements over `acc`."""
@@ -332,7 +377,7 @@ class GemmTemplate(Template):
         return list(dict.fromkeys(starts))
 
     def render(self, cfg: Any, **context: Any) -> str:
-        context = {"decode_rows": DECODE_ROWS, "row_norm": None, **context}
+        context = {"decode_rows": DECODE_ROWS, "row_norm": None, "ws_epilogue": None, **context}
         if "a" in context and "b" in context:
             op = context.get("op", "missing")
             if not isinstance(op, str) or not op.isidentifier():
@@ -348,8 +393,12 @@ class GemmTemplate(Template):
             if "acc" not in rendered.used_leaves:
                 raise InvalidConfig("the epilogue never reads ['acc'], the matmul result")
             row_norm = _check_row_norm(context.get("row_norm"), inputs)
+            # ws_pingpong serves Linear calls (x @ W^T with W as nn.Linear holds it) without a
+            # row norm; for any other op the knob changes nothing
+            linear = not a["transposed"] and b["transposed"] and row_norm is None
             context = {**context, "a": a, "b": b, "inputs": inputs, "epilogue": epilogue,
                        "row_norm": row_norm,
+                       "ws_epilogue": ws_epilogue(epilogue, inputs) if linear else None,
                        "epilogue_lines": rendered.lines, "epilogue_result": rendered.result,
                        "used_inputs": rendered.used_inputs,
                        "epilogue_json": json.dumps(epilogue)}
@@ -389,8 +438,11 @@ TEMPLATE = GemmTemplate(
     launcher="launch_{op}",
     bucket_defaults=(("rows_le_128", SKINNY_DEFAULT),),
     # DEFAULT with its companions before TILED: a composed search's first picks (agent.compose
-    # seeds every group's first alternative) get the companions, not TILED at every shape
-    seeds=(dataclasses.replace(DEFAULT, skinny_rows=128, odd_tiled=True, single_wave_tiled=True),
+    # seeds every group's first alternative) get the companions, not TILED at every shape; and
+    # the warp-specialized kernel for the Linear calls it serves (GPU rounds 243-245: 1.05-1.09x
+    # eager at gelu(linear)'s large shapes, where DEFAULT's fused kernel was level)
+    seeds=(dataclasses.replace(DEFAULT, skinny_rows=128, odd_tiled=True, single_wave_tiled=True,
+                               ws_pingpong=True),
            TILED),
     doc=__doc__ or "",
 )

@@ -464,8 +464,9 @@ def test_skinny_plans_land_in_their_bucket_and_start_from_the_skinny_tile():
     # a fresh search tries, second, DEFAULT with TILED serving the odd rows and the calls one
     # wave of its persistent grid covers, and with the skinny companion too where a task's shapes
     # may mix skinny and large rows (a bucket-less op); third, the one-program-per-tile kernel
-    # (faster at odd rows) everywhere; except in the skinny bucket, whose start is its own
-    companions = dict(odd_tiled=True, single_wave_tiled=True)
+    # (faster at odd rows) everywhere; except in the skinny bucket, whose start is its own. The
+    # second start also takes the warp-specialized kernel for the Linear calls it serves.
+    companions = dict(odd_tiled=True, single_wave_tiled=True, ws_pingpong=True)
     assert template.starts_for(large.shape_bucket) == [
         DEFAULT, dataclasses.replace(DEFAULT, **companions), TILED]
     assert template.starts_for(skinny.shape_bucket) == [SKINNY_DEFAULT]

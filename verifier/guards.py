@@ -79,11 +79,16 @@ def _chain(node: ast.AST) -> tuple[str, ...] | None:
     return None
 
 
-def _is_jit(fn: ast.FunctionDef) -> bool:
+def _is_jit(fn: ast.FunctionDef, aliases: dict[str, tuple[str, ...]]) -> bool:
+    """A Triton kernel: decorated with triton.jit (autotune, heuristics), or with Gluon's jit
+    (triton.experimental.gluon), however the module was imported. Kernels compile to device
+    code, which cannot call PyTorch, so the output path's rules do not apply inside them."""
     for dec in fn.decorator_list:
         target = dec.func if isinstance(dec, ast.Call) else dec
         chain = _chain(target)
-        if chain and chain[-1] in JIT_DECORATORS and chain[0] in ("triton",):
+        if chain and chain[0] in aliases:
+            chain = aliases[chain[0]] + chain[1:]
+        if chain and chain[-1] in JIT_DECORATORS and chain[0] == "triton":
             return True
     return False
 
@@ -207,7 +212,7 @@ class _Checker(ast.NodeVisitor):
         """Plain Python functions other than __init__: forward, launchers, helpers."""
         if not self._function_stack:
             return False
-        if any(_is_jit(f) for f in self._function_stack):
+        if any(_is_jit(f, self.aliases) for f in self._function_stack):
             return False
         return self._function_stack[-1].name != "__init__"
 
