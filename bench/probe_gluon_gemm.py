@@ -19,11 +19,16 @@ bench/gemm.py's task setup), then times them as CUDA-graph replays with the L2 e
 optimize` renders it) and this kernel's variants, at the composed table's two large
 `gelu(linear)` shapes. It writes bench/results/probe-gluon-gemm-h100.json (GPU rounds 241-246).
 
+The gemm template renders the same kernel (templates/_gemm_ws.jinja, the `ws_pingpong` knob, since
+GPU round 248); this probe keeps the variants rounds 241-247 timed, and `--timers` (round 250)
+times the template's path beside it.
+
 No `from __future__ import annotations` here: Gluon's aggregates read their fields' annotations
 as types.
 """
 
 import argparse
+import dataclasses
 import json
 import os
 import sys
@@ -338,7 +343,11 @@ def _rel_err(fn, ref) -> float:
     return ((out.double() - ref).norm() / ref.norm()).item()
 
 
-def gpu_run(out_dir: Path, shapes) -> dict:
+def gpu_run(out_dir: Path, shapes, timers: bool = False) -> dict:
+    """The timed run. `timers`: only the default variant, beside the gemm template's own
+    ws_pingpong path (the same kernel as the template renders it), each callable timed both as
+    graph replays and by the verifier's own timer (host_ahead, no graph), to tell a timing
+    method's verdict from the kernels'."""
     import torch.nn.functional as F
 
     from bench.gemm import Case, Setup
@@ -356,6 +365,8 @@ def gpu_run(out_dir: Path, shapes) -> dict:
         # fused kernel is the one `kzoo optimize` renders, with its DEFAULT config
         setup = Setup(Case("probe", "linear_bias_gelu", shape, "bfloat16", "large"), device, False)
         _, fused = setup.candidate(DEFAULT, cache)
+        if timers:
+            _, templ_ws = setup.candidate(dataclasses.replace(DEFAULT, ws_pingpong=True), cache)
         x = setup.inputs[0]
         w, b = setup.model.fc.weight.detach(), setup.model.fc.bias.detach()
         out = torch.empty(tokens, n_out, device=device, dtype=torch.bfloat16)
@@ -371,10 +382,13 @@ def gpu_run(out_dir: Path, shapes) -> dict:
         calls = {"eager": lambda: setup.model(x), "cublas_linear_only": lambda: F.linear(x, w, b),
                  "template_fused": lambda: fused(x)}
         checks = {"template_fused": setup.check(fused)}
+        if timers:
+            calls["template_ws"] = lambda: templ_ws(x)
+            checks["template_ws"] = setup.check(templ_ws)
         row = {"shape": shape, "dtype": "bfloat16", "flops": setup.flops,
                "template_config": "DEFAULT",
                "variants": {f"gluon_{i}": kw for i, kw in enumerate(VARIANTS)}, "failed": {}}
-        for i, kw in enumerate(VARIANTS):
+        for i, kw in enumerate(VARIANTS[:1] if timers else VARIANTS):
             name = f"gluon_{i}"
             try:
                 if kw.get("gelu", True):
@@ -399,17 +413,25 @@ def gpu_run(out_dir: Path, shapes) -> dict:
             torch.cuda.synchronize()
             graphs, row["graph_capture_failed"] = graphed_where_possible(calls)
             timings = bench(graphs, flusher=flusher, budget_ms=150.0 * len(graphs))
+            if timers:  # the verifier's timer, as the composed table's searches time
+                ahead = bench(calls, flusher=flusher, budget_ms=150.0 * len(calls),
+                              host_ahead=True)
+                row["ms_host_ahead"] = {k: t.median_ms for k, t in ahead.items()}
+                row["vs_eager_host_ahead"] = {k: row["ms_host_ahead"]["eager"] / ms
+                                              for k, ms in row["ms_host_ahead"].items()}
         row["ms"] = {k: t.median_ms for k, t in timings.items()}
         row["tflops"] = {k: row["flops"] / ms / 1e9 for k, ms in row["ms"].items()}
         row["vs_eager"] = {k: row["ms"]["eager"] / ms for k, ms in row["ms"].items()}
         rows.append(row)
-        print(json.dumps({k: row[k] for k in ("shape", "ms", "vs_eager", "failed")}), flush=True)
+        shown = ("shape", "ms", "vs_eager", "failed") + (
+            ("ms_host_ahead", "vs_eager_host_ahead") if timers else ())
+        print(json.dumps({k: row[k] for k in shown}), flush=True)
     result = {"what": __doc__.splitlines()[0], "environment": environment(),
               "method": "CUDA-graph replays, L2 discard flush before each, interleaved rounds "
                         "(verifier.timing.bench); each kernel checked first (the verifier's "
                         "tolerance against float64, bench/gemm.py's Setup.check)", "rows": rows}
     out_dir.mkdir(parents=True, exist_ok=True)
-    path = out_dir / "probe-gluon-gemm-h100.json"
+    path = out_dir / f"probe-gluon-gemm{'-timers' if timers else ''}-h100.json"
     path.write_text(json.dumps(result, indent=1))
     print("wrote", path)
     return result
@@ -461,6 +483,9 @@ def main(argv=None) -> int:
                              "register split")
     parser.add_argument("--smoke", action="store_true",
                         help="small and odd shapes, correctness only (a GPU is needed)")
+    parser.add_argument("--timers", action="store_true",
+                        help="the default variant and the template's ws_pingpong path, each "
+                             "timed as graph replays and by the verifier's host_ahead timer")
     parser.add_argument("--case", help="TOKENS,IN,OUT[,PROGRAMS[,STAGES]]: one launch, checked")
     parser.add_argument("--out", default=str(ROOT / "bench" / "results"),
                         help="folder for probe-gluon-gemm-h100.json (default: bench/results)")
@@ -480,7 +505,7 @@ def main(argv=None) -> int:
     if args.smoke:
         return 0 if smoke() else 1
     start = time.time()
-    gpu_run(Path(args.out), SHAPES)
+    gpu_run(Path(args.out), SHAPES, timers=args.timers)
     print(f"{time.time() - start:.0f} s")
     return 0
 
