@@ -5,7 +5,7 @@
 # timed as graph replays and by the verifier's host_ahead timer in one run. Round 249's composed
 # search timed the ws path level with eager (0.992x, 1.005x) where graph replays had it at
 # 1.05-1.09x in rounds 243-245.
-# Outcome (2026-11-24, bench/results/probe-gluon-gemm-timers-h100.json): gelu_tanh 2 passed.
+# Outcome (2026-11-24, runs/probe-gluon-gemm-timers-h100-round250.json): gelu_tanh 2 passed.
 # Graph replays: template ws path 1.055x and 1.044x eager (DEFAULT 1.003x, 0.994x). The
 # verifier's host_ahead timer, same run, same callables: 1.016x and 1.003x (DEFAULT 0.988x,
 # 0.996x); eager itself ran 8% faster under it (0.819 against 0.887 ms).

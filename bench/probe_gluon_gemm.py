@@ -353,7 +353,7 @@ def gpu_run(out_dir: Path, shapes, timers: bool = False) -> dict:
     from bench.gemm import Case, Setup
     from templates.gemm import DEFAULT
     from verifier.environment import environment
-    from verifier.timing import L2Flusher, bench, graphed_where_possible
+    from verifier.timing import L2Flusher, bench, graphed_where_possible, host_us
 
     device = torch.device("cuda")
     flusher = L2Flusher(device)
@@ -419,12 +419,14 @@ def gpu_run(out_dir: Path, shapes, timers: bool = False) -> dict:
                 row["ms_host_ahead"] = {k: t.median_ms for k, t in ahead.items()}
                 row["vs_eager_host_ahead"] = {k: row["ms_host_ahead"]["eager"] / ms
                                               for k, ms in row["ms_host_ahead"].items()}
+                # each call's host time, back to back (verifier.timing.host_us)
+                row["host_us"] = {k: host_us(fn) for k, fn in calls.items()}
         row["ms"] = {k: t.median_ms for k, t in timings.items()}
         row["tflops"] = {k: row["flops"] / ms / 1e9 for k, ms in row["ms"].items()}
         row["vs_eager"] = {k: row["ms"]["eager"] / ms for k, ms in row["ms"].items()}
         rows.append(row)
         shown = ("shape", "ms", "vs_eager", "failed") + (
-            ("ms_host_ahead", "vs_eager_host_ahead") if timers else ())
+            ("ms_host_ahead", "vs_eager_host_ahead", "host_us") if timers else ())
         print(json.dumps({k: row[k] for k in shown}), flush=True)
     result = {"what": __doc__.splitlines()[0], "environment": environment(),
               "method": "CUDA-graph replays, L2 discard flush before each, interleaved rounds "

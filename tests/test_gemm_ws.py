@@ -93,7 +93,9 @@ def test_a_ws_candidate_passes_the_guards_and_falls_back_in_the_interpreter(
     module = load_candidate(source, tmp_path)
     x = torch.zeros(4, 64, dtype=torch.bfloat16)
     w = torch.zeros(32, 64, dtype=torch.bfloat16)
-    assert module.ws_plan(x, w, (torch.zeros(32, dtype=torch.bfloat16), )).startswith("not a CUDA")
+    bias = torch.zeros(32, dtype=torch.bfloat16)
+    assert module.ws_plan(x, w, (bias, )).startswith("not a CUDA")
+    assert module.ws_call(x, w, (bias, )) is None and module.ws_call(x, w, (bias, )) is None
     verdict = verifier.verify(task, source, dtype)
     assert verdict.accepted, verdict.reasons
 
@@ -184,6 +186,8 @@ def test_the_kernel_is_right_on_hopper(tmp_path, act, dtype):
         b = torch.randn(n, device="cuda", dtype=dtype)
         assert module.ws_plan(x, w, (b, )) == "gluon"
         got = module.launch_linear_bias_gelu(x, w, b)
+        # the second call goes through the recorded launch (ws_call's recipe)
+        assert torch.equal(module.launch_linear_bias_gelu(x, w, b), got)
         ref = torch_act(F.linear(x.double(), w.double(), b.double()))
         eager = torch_act(F.linear(x, w, b)).double()
         err = ((got.double() - ref).norm() / ref.norm()).item()
