@@ -3,7 +3,7 @@
 # through the compiled kernel's own launcher, skipping ws_plan and the JIT's binding):
 # tests/test_gemm_ws.py on the GPU (now calling twice), then bench/probe_gluon_gemm.py --timers
 # with each call's host time.
-# Outcome (2026-11-24, bench/results/probe-gluon-gemm-timers-h100.json): tests 32 passed. Host time
+# Outcome (2026-11-24, runs/probe-gluon-gemm-timers-h100-round252.json): tests 32 passed. Host time
 # a call: the ws path 79 and 71 us (the probe's JIT launch 129 and 94, DEFAULT 52-54, eager
 # 50-51). Against eager, graph replays: ws 1.050x and 1.051x (DEFAULT 1.002x, 0.950x); the
 # verifier's host_ahead timer: 1.023x and 1.016x (DEFAULT 0.987x, 1.004x).

@@ -90,10 +90,11 @@ Knobs:
   the interpreter and every other op run this config's kernels, and the companions still take
   their calls first. Fixed launch (128x128x64 tiles, 4 stages, groups of 8), the fastest of GPU
   rounds 243-245's variants. At gelu(linear) 8192x4096->8192 and 4096x4096->14336 on an H100 it
-  took 1.050x and 1.051x eager as graph replays where DEFAULT took 1.002x and 0.950x, and 1.023x
-  and 1.016x by the verifier's timer (DEFAULT 0.987x, 1.004x), in one run (GPU round 252,
+  took 1.044x and 1.034x eager as graph replays where DEFAULT took 0.979x and 0.978x, and 1.010x
+  and 1.021x by the verifier's timer (DEFAULT 0.992x, 1.003x), in one run (GPU round 253,
   bench/results/probe-gluon-gemm-timers-h100.json). A call's launch is recorded by its signature
-  (`ws_call`); a repeat skips ws_plan and Triton's binding: 71-79 us of host time a call there.
+  (`ws_call`); a repeat skips ws_plan, Triton's binding and the descriptors' checks: 38.7-38.9 us
+  of host time a call there, DEFAULT's 37.4-38.7.
 
 fp32 operands are multiplied in IEEE fp32 (`input_precision="ieee"`, never TF32); bf16/fp16
 accumulate in fp32. Shared memory is budgeted for 2-byte operands (the dtype is not known when a
