@@ -219,6 +219,7 @@ def print_table(rows: list[dict]) -> None:
         p = r["params"]
         tag = (f"{p['block_m']}x{p['block_n']} w{p['num_warps']} s{p['num_stages']}"
                + (" tma" if p.get("tma") else "")
+               + (" ws" + ("+turns" if p.get("ws_pingpong") else "") if p.get("ws") else "")
                + (f" poly/{p['poly_exp2']}" if p.get("poly_exp2") else ""))
         if "tflops" not in r:
             print(f"{r['case']:<20}{tag:<34} INCORRECT {r['correctness']}")

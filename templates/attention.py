@@ -45,6 +45,16 @@ on an H100 (Triton 3.6): at 128 x 64 tiles level or slower (SDPA case 466 agains
 causal 360 against 383); at 128 x 128 it needs two stages to fit shared memory (262 KB at three),
 and there it ran 460 against the same tiles' 468 without it and the default's 514
 (runs/attention-variants-h100-round62-qk-ahead.json, -round63-qk-ahead.json).
+`ws` (score modifier none, relative_position or alibi): on an sm_90 GPU, calls with 16-bit,
+contiguous q, k and v, a head dim of 64 or 128 and lengths that are multiples of 128 run a
+warp-specialized kernel written in Gluon (templates/_attention_ws.jinja; `ws_plan` in the rendered
+module says which calls): two consumer warp groups of 64 query rows share a TMA producer warp's
+K and V stages, and each issues the next block's q.K^T before this block's softmax, so the
+softmax overlaps the tensor cores' P.V. `ws_pingpong`: the two consumers take turns issuing their
+matmuls. Elsewhere (other calls, modifiers, devices, Triton's interpreter) the config's `tl`
+kernel. GPU round 255 (bench/probe_gluon_attention.py, 8x16x4096x128 bf16, H100): 1.06x SDPA,
+1.08-1.09x causal, 1.27-1.31x compiled FlexAttention with relative position, where the `tl`
+kernel read 0.94x, 0.99x and 1.10x in the same run.
 """
 
 from __future__ import annotations
@@ -71,6 +81,8 @@ class AttentionConfig:
     split_tail: bool
     reverse_m: bool
     tma: bool = False
+    ws: bool = False
+    ws_pingpong: bool = False
 
 
 SPACE = (
@@ -82,14 +94,19 @@ SPACE = (
     Param("split_tail", (True, False)),
     Param("reverse_m", (True, False)),
     Param("tma", (False, True), legacy=False),  # entries before it loaded through pointers
+    Param("ws", (False, True), legacy=False),  # entries before it ran the tl kernel everywhere
+    Param("ws_pingpong", (False, True), legacy=False),
 )
+WS_MODS = (None, "relative_position", "alibi")  # the score modifiers the ws kernel renders
 
 # The Triton fused-attention tutorial's Hopper choice for head dim 128 (128 x 128 tiles, 8 warps,
 # 3 stages), loading through descriptors: 4-6% faster than pointer loads on an H100
-# (bench/results/runs/attention-configs-h100-round1.json).
+# (bench/results/runs/attention-configs-h100-round1.json); and the warp-specialized kernel where
+# it serves the call (GPU round 255, above), consumers taking turns (relative position 1.31x
+# FlexAttention with the turns, 1.27x without; SDPA's cases level or within 1%).
 DEFAULT = AttentionConfig(
     block_m=128, block_n=128, num_warps=8, num_stages=3, causal_split=True, split_tail=True,
-    reverse_m=True, tma=True,
+    reverse_m=True, tma=True, ws=True, ws_pingpong=True,
 )
 
 
