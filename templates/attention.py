@@ -46,15 +46,15 @@ causal 360 against 383); at 128 x 128 it needs two stages to fit shared memory (
 and there it ran 460 against the same tiles' 468 without it and the default's 514
 (runs/attention-variants-h100-round62-qk-ahead.json, -round63-qk-ahead.json).
 `ws` (score modifier none, relative_position or alibi): on an sm_90 GPU, calls with 16-bit,
-contiguous q, k and v, a head dim of 64 or 128 and lengths that are multiples of 128 run a
+contiguous q, k and v, a head dim of 64 or 128 and at least WS_MIN_FLOPS of work run a
 warp-specialized kernel written in Gluon (templates/_attention_ws.jinja; `ws_plan` in the rendered
 module says which calls): two consumer warp groups of 64 query rows share a TMA producer warp's
 K and V stages, and each issues the next block's q.K^T before this block's softmax, so the
 softmax overlaps the tensor cores' P.V. `ws_pingpong`: the two consumers take turns issuing their
 matmuls. Elsewhere (other calls, modifiers, devices, Triton's interpreter) the config's `tl`
-kernel. GPU round 255 (bench/probe_gluon_attention.py, 8x16x4096x128 bf16, H100): 1.06x SDPA,
-1.08-1.09x causal, 1.27-1.31x compiled FlexAttention with relative position, where the `tl`
-kernel read 0.94x, 0.99x and 1.10x in the same run.
+kernel. On an H100 at 8x16x4096x128 bf16 (GPU rounds 255-262, bench/attention.py): 1.02-1.11x
+SDPA, 1.02-1.10x causal, 1.28-1.39x compiled FlexAttention with relative position, where the `tl`
+kernel read 0.90-0.94x, 0.90-0.99x and 1.09-1.10x in the same runs.
 """
 
 from __future__ import annotations
@@ -97,13 +97,13 @@ SPACE = (
     Param("ws", (False, True), legacy=False),  # entries before it ran the tl kernel everywhere
     Param("ws_pingpong", (False, True), legacy=False),
 )
-WS_MODS = (None, "relative_position", "alibi")  # the score modifiers the ws kernel renders
 
 # The Triton fused-attention tutorial's Hopper choice for head dim 128 (128 x 128 tiles, 8 warps,
 # 3 stages), loading through descriptors: 4-6% faster than pointer loads on an H100
 # (bench/results/runs/attention-configs-h100-round1.json); and the warp-specialized kernel where
-# it serves the call (GPU round 255, above), consumers taking turns (relative position 1.31x
-# FlexAttention with the turns, 1.27x without; SDPA's cases level or within 1%).
+# it serves the call (GPU rounds 255-262, above), consumers taking turns (relative position
+# 1.28-1.31x FlexAttention with the turns, 1.26-1.27x without, timed side by side; SDPA's cases
+# level or within 1%).
 DEFAULT = AttentionConfig(
     block_m=128, block_n=128, num_warps=8, num_stages=3, causal_split=True, split_tail=True,
     reverse_m=True, tma=True, ws=True, ws_pingpong=True,

@@ -65,6 +65,9 @@ def test_a_ws_candidate_passes_the_guards_and_falls_back_in_the_interpreter(
     module = load_candidate(source, tmp_path)
     q = torch.zeros(1, 2, 128, 64, dtype=torch.bfloat16)
     assert module.ws_plan(q, q, q).startswith("not a CUDA")
+    for _ in range(2):  # recorded as refused, then refused by its recipe
+        assert module.ws_call(q, q, q, False, 0.125, torch.empty_like(q)) is None
+    assert list(module._RECIPES.values()) == ["refused"]
     verdict = verifier.verify(task, source, dtype)
     assert verdict.accepted, verdict.reasons
 
@@ -131,9 +134,13 @@ def _reference(q, k, v, causal, mod):
     return torch.softmax(s, -1) @ v
 
 
-# (B, Hq, Hkv, Lq, Lk, D): one CTA, GQA with several row blocks, Lq != Lk both ways, head dim 64
+# (B, Hq, Hkv, Lq, Lk, D): one CTA, GQA with several row blocks, Lq != Lk both ways, head dim 64;
+# lengths that are not multiples of the tiles (partial query tiles, whose rows past Lq are not
+# written, partial key blocks, a second consumer with no row at all, keys fewer than a block)
 SHAPES = [(1, 2, 2, 128, 128, 128), (2, 4, 2, 384, 384, 128), (1, 2, 1, 256, 640, 128),
-          (1, 2, 2, 512, 256, 64), (1, 3, 1, 512, 512, 64)]
+          (1, 2, 2, 512, 256, 64), (1, 3, 1, 512, 512, 64), (2, 4, 2, 1000, 1000, 64),
+          (1, 2, 1, 200, 333, 128), (1, 3, 3, 130, 70, 64), (1, 2, 2, 33, 33, 128),
+          (1, 1, 1, 64, 257, 128)]
 
 
 @pytest.mark.gpu
@@ -155,16 +162,29 @@ def test_the_kernel_is_right_on_hopper(tmp_path, mod, dtype, pingpong):
             torch.manual_seed(0)
             q = torch.randn(b, hq, lq, d, device="cuda", dtype=dtype)
             k, v = (torch.randn(b, hkv, lk, d, device="cuda", dtype=dtype) for _ in range(2))
-            # small shapes: past ws_plan's work threshold, straight to the kernel
+            # small shapes: below ws_plan's work threshold, straight to the kernel
             assert module.ws_plan(q, k, v).startswith("too little work")
-            got = module.ws_launch(q, k, v, causal, d ** -0.5, torch.empty_like(q))
+            # the output inside a NaN canvas one batch element longer: a row left unwritten
+            # stays NaN, and a write past the last head's last row lands in the extra element
+            canvas = torch.full((b + 1, hq, lq, d), float("nan"), device="cuda", dtype=dtype)
+            got = module.ws_launch(q, k, v, causal, d ** -0.5, canvas[:b])
+            assert canvas[b].isnan().all(), (mod, causal, (b, hq, hkv, lq, lk, d))
             comparison = tolerance.compare(got, _reference(q, k, v, causal, mod), None, tol)
             assert comparison.ok, (mod, causal, (b, hq, hkv, lq, lk, d), comparison)
-    # a call with the work to take it goes through the launcher to the kernel
+    # through the launcher: with the threshold lifted a small call takes the kernel, recorded by
+    # its signature, and a repeat runs the recorded launch (ws_call's recipe)
+    module.WS_MIN_FLOPS = 0
+    q, k, v = (torch.randn(2, 4, 1000, 64, device="cuda", dtype=dtype) for _ in range(3))
+    first = module.launch_attention(q, k, v, True)
+    assert callable(module._RECIPES[module._ws_signature(q, k, v, True, 0.125)][0])
+    assert torch.equal(module.launch_attention(q, k, v, True), first)
+    assert tolerance.compare(first, _reference(q, k, v, True, mod), None, tol).ok
+    # a call with the work to take it by default
+    module.WS_MIN_FLOPS = 2 ** 33
     q, k, v = (torch.randn(4, 16, 2048, 128, device="cuda", dtype=dtype) for _ in range(3))
     assert module.ws_plan(q, k, v, True) == "gluon"
     got = module.launch_attention(q, k, v, True)
-    assert torch.equal(got, module.ws_launch(q, k, v, True, 128 ** -0.5, torch.empty_like(q)))
+    assert torch.equal(got, module.launch_attention(q, k, v, True))
     # batch element 0, every head (ALiBi's slopes depend on the head count)
     expected = _reference(q[:1], k[:1], v[:1], True, mod)
     comparison = tolerance.compare(got[:1], expected, None, tol)
