@@ -70,7 +70,11 @@ def render_launcher(cfg, mod: str | None, causal: bool, cache: Path):
 
 
 def explicit(q, k, v, mod: str | None, causal: bool):
-    """Attention written out in PyTorch (the eager baseline and the float64 reference)."""
+    """Attention written out in PyTorch (the eager baseline and the float64 reference); k and v
+    may have fewer heads than q (grouped-query attention: repeated to q's)."""
+    if k.shape[1] != q.shape[1]:
+        group = q.shape[1] // k.shape[1]
+        k, v = k.repeat_interleave(group, 1), v.repeat_interleave(group, 1)
     s = torch.matmul(q, k.transpose(-2, -1)) * q.shape[-1] ** -0.5
     q_idx = torch.arange(q.shape[-2], device=q.device)[:, None]
     kv_idx = torch.arange(k.shape[-2], device=q.device)[None, :]

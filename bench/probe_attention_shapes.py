@@ -61,25 +61,11 @@ if "--all" in sys.argv:  # round 260's list: the large shapes too, and a long od
     ]
 
 
-def _reference(q, k, v, causal, mod):
-    q, k, v = q.double(), k.double(), v.double()
-    group = q.shape[1] // k.shape[1]
-    k, v = k.repeat_interleave(group, 1), v.repeat_interleave(group, 1)
-    s = q @ k.transpose(-2, -1) * q.shape[-1] ** -0.5
-    q_idx = torch.arange(q.shape[-2], device=q.device)[:, None]
-    kv_idx = torch.arange(k.shape[-2], device=q.device)[None, :]
-    if mod == "relative_position":
-        s = s + (q_idx - kv_idx)
-    if causal:
-        s = s.masked_fill(kv_idx > q_idx, float("-inf"))
-    return torch.softmax(s, -1) @ v
-
-
 def main() -> int:
     if not torch.cuda.is_available():
         print("probe_attention_shapes: needs a CUDA GPU", file=sys.stderr)
         return 2
-    from bench.attention import flex_baseline
+    from bench.attention import explicit, flex_baseline
     from verifier import tolerance
     from verifier.core import load_candidate
     from verifier.environment import environment
@@ -106,7 +92,7 @@ def main() -> int:
                "ws_plan": ws_module.ws_plan(q, k, v, causal), "checks": {}}
         fns = {"ws": lambda: ws_module.launch_attention(q, k, v, causal),
                "tl": lambda: tl_module.launch_attention(q, k, v, causal)}
-        expected = _reference(q[:1], k[:1], v[:1], causal, mod)
+        expected = explicit(q[:1].double(), k[:1].double(), v[:1].double(), mod, causal)
         for name in ("ws", "tl"):
             comparison = tolerance.compare(fns[name]()[:1], expected, None, tol)
             row["checks"][name] = {"ok": comparison.ok, "rel_l2_err": comparison.rel_l2_err}

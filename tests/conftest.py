@@ -100,3 +100,43 @@ def isolated_zoo(tmp_path, monkeypatch):
     ops.clear_cache()
     yield
     ops.clear_cache()
+
+
+def build_for_hopper(script: str, jobs: list, cache: Path, timeout: float = 900) -> list[dict]:
+    """Runs `script` (python -c) in a fresh process without TRITON_INTERPRET, as the Gluon kernels'
+    sm_90a builds need (bench/probe_gluon_gemm.py's _CompileOnlyDriver stands in for a GPU): its
+    argv is the jobs as JSON and a cache folder; returns the JSON objects it printed, one a line."""
+    import json
+    env = {k: v for k, v in os.environ.items() if k != "TRITON_INTERPRET"}
+    done = subprocess.run([sys.executable, "-c", script, json.dumps(jobs), str(cache)], cwd=ROOT,
+                          env=env, capture_output=True, text=True, timeout=timeout)
+    assert done.returncode == 0, done.stderr[-3000:]
+    return [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
+
+
+def attention_reference(q, k, v, causal=False, scale=None, mod=None, cap=None, window=None):
+    """float64 attention of (B, Hq, Lq, D) q over (B, Hkv, Lk, D) k and v, on their device: the
+    score modifier on the scaled score, the causal (top-left) and window masks after it."""
+    import torch
+
+    from templates.attention import alibi_slopes
+    q, k, v = q.double(), k.double(), v.double()
+    group = q.shape[1] // k.shape[1]
+    k, v = k.repeat_interleave(group, 1), v.repeat_interleave(group, 1)
+    scale = q.shape[-1] ** -0.5 if scale is None else scale
+    s = q @ k.transpose(-2, -1) * scale
+    q_idx = torch.arange(q.shape[-2], device=q.device)[:, None]
+    kv_idx = torch.arange(k.shape[-2], device=q.device)[None, :]
+    if mod == "relative_position":
+        s = s + (q_idx - kv_idx)
+    elif mod == "alibi":
+        slopes = torch.tensor(alibi_slopes(q.shape[1]), dtype=torch.float64,
+                              device=q.device)[:, None, None]
+        s = s + slopes * (kv_idx - q_idx)
+    elif mod == "softcap":
+        s = cap * torch.tanh(s / cap)
+    if causal or mod == "sliding_window":
+        s = s.masked_fill(kv_idx > q_idx, float("-inf"))
+    if mod == "sliding_window":
+        s = s.masked_fill(kv_idx <= q_idx - window, float("-inf"))
+    return torch.softmax(s, -1) @ v

@@ -17,8 +17,9 @@ import tasks
 from agent.plan import Graph, capture, plan
 from agent.plan_attention import match_attention
 from conftest import ROOT
+from conftest import attention_reference as _reference
 from templates import InvalidConfig, get_template
-from templates.attention import SMEM_BYTES, alibi_slopes, flops, smem_bytes
+from templates.attention import SMEM_BYTES, flops, smem_bytes
 from verifier import tolerance
 from verifier.core import Verifier, load_candidate
 from verifier.worker import detect_mode
@@ -39,29 +40,6 @@ def _launcher(tmp_path: Path, cfg=None, **ctx):
     module = load_candidate(ATTENTION.render(cfg or ATTENTION.default, **_context(**ctx)),
                             tmp_path)
     return module.launch_attention
-
-
-def _reference(q, k, v, causal=False, scale=None, mod=None, cap=None, window=None):
-    """float64 attention with the modifier on the scaled score, masks after it."""
-    q, k, v = q.double(), k.double(), v.double()
-    group = q.shape[1] // k.shape[1]
-    k, v = k.repeat_interleave(group, 1), v.repeat_interleave(group, 1)
-    scale = q.shape[-1] ** -0.5 if scale is None else scale
-    s = q @ k.transpose(-2, -1) * scale
-    q_idx = torch.arange(q.shape[-2])[:, None]
-    kv_idx = torch.arange(k.shape[-2])[None, :]
-    if mod == "relative_position":
-        s = s + (q_idx - kv_idx)
-    elif mod == "alibi":
-        slopes = torch.tensor(alibi_slopes(q.shape[1]), dtype=torch.float64)[:, None, None]
-        s = s + slopes * (kv_idx - q_idx)
-    elif mod == "softcap":
-        s = cap * torch.tanh(s / cap)
-    if causal or mod == "sliding_window":
-        s = s.masked_fill(kv_idx > q_idx, float("-inf"))
-    if mod == "sliding_window":
-        s = s.masked_fill(kv_idx <= q_idx - window, float("-inf"))
-    return torch.softmax(s, -1) @ v
 
 
 # (mod, causal, (B, Hq, Hkv, Lq, Lk, D))

@@ -7,19 +7,15 @@ the calls take it, and that it is right against float64."""
 from __future__ import annotations
 
 import dataclasses
-import json
-import os
-import subprocess
-import sys
 
 import pytest
 import torch
 
 import tasks
 from agent.plan import plan
-from conftest import ROOT
+from conftest import ROOT, build_for_hopper
+from conftest import attention_reference as _reference
 from templates import get_template
-from templates.attention import alibi_slopes
 from verifier import tolerance
 from verifier.core import Verifier, load_candidate
 from verifier.guards import check_source
@@ -101,37 +97,14 @@ def test_the_kernel_builds_for_hopper_without_a_gpu(tmp_path):
         for dtype, causal, dim in (("bfloat16", False, 128), ("float16", True, 128),
                                    ("bfloat16", True, 64)):
             jobs.append((str(path), dtype, causal, dim))
-    script = _BUILD.format(root=str(ROOT), bench=str(ROOT / "bench"))
-    env = {k: v for k, v in os.environ.items() if k != "TRITON_INTERPRET"}
-    done = subprocess.run([sys.executable, "-c", script, json.dumps(jobs), str(tmp_path / "c")],
-                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=900)
-    assert done.returncode == 0, done.stderr[-3000:]
-    built = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
+    built = build_for_hopper(_BUILD.format(root=str(ROOT), bench=str(ROOT / "bench")), jobs,
+                             tmp_path / "c")
     assert [b["path"] for b in built] == [job[0] for job in jobs]
     for b in built:
         # two consumer warp groups and a producer (registers moved), both consumers' wgmmas
         # (more where the causal kernel has its masked loop), within an H100's shared memory
         assert {"240", "24"} <= set(b["regs"]), b
         assert b["wgmma"] >= 32 and b["shared"] <= 232448, b
-
-
-def _reference(q, k, v, causal, mod):
-    """float64 attention of (B, Hq, Lq, D) q over (B, Hkv, Lk, D) k, v; the modifier on the
-    scaled score, the causal mask top-left aligned."""
-    q, k, v = q.double(), k.double(), v.double()
-    group = q.shape[1] // k.shape[1]
-    k, v = k.repeat_interleave(group, 1), v.repeat_interleave(group, 1)
-    s = q @ k.transpose(-2, -1) * q.shape[-1] ** -0.5
-    q_idx = torch.arange(q.shape[-2], device=q.device)[:, None]
-    kv_idx = torch.arange(k.shape[-2], device=q.device)[None, :]
-    if mod == "relative_position":
-        s = s + (q_idx - kv_idx)
-    elif mod == "alibi":
-        slopes = torch.tensor(alibi_slopes(q.shape[1]), dtype=torch.float64, device=q.device)
-        s = s + slopes[:, None, None] * (kv_idx - q_idx)
-    if causal:
-        s = s.masked_fill(kv_idx > q_idx, float("-inf"))
-    return torch.softmax(s, -1) @ v
 
 
 # (B, Hq, Hkv, Lq, Lk, D): one CTA, GQA with several row blocks, Lq != Lk both ways, head dim 64;
@@ -169,7 +142,7 @@ def test_the_kernel_is_right_on_hopper(tmp_path, mod, dtype, pingpong):
             canvas = torch.full((b + 1, hq, lq, d), float("nan"), device="cuda", dtype=dtype)
             got = module.ws_launch(q, k, v, causal, d ** -0.5, canvas[:b])
             assert canvas[b].isnan().all(), (mod, causal, (b, hq, hkv, lq, lk, d))
-            comparison = tolerance.compare(got, _reference(q, k, v, causal, mod), None, tol)
+            comparison = tolerance.compare(got, _reference(q, k, v, causal, None, mod), None, tol)
             assert comparison.ok, (mod, causal, (b, hq, hkv, lq, lk, d), comparison)
     # through the launcher: with the threshold lifted a small call takes the kernel, recorded by
     # its signature, and a repeat runs the recorded launch (ws_call's recipe)
@@ -178,7 +151,7 @@ def test_the_kernel_is_right_on_hopper(tmp_path, mod, dtype, pingpong):
     first = module.launch_attention(q, k, v, True)
     assert callable(module._RECIPES[module._ws_signature(q, k, v, True, 0.125)][0])
     assert torch.equal(module.launch_attention(q, k, v, True), first)
-    assert tolerance.compare(first, _reference(q, k, v, True, mod), None, tol).ok
+    assert tolerance.compare(first, _reference(q, k, v, True, None, mod), None, tol).ok
     # a call with the work to take it by default
     module.WS_MIN_FLOPS = 2 ** 33
     q, k, v = (torch.randn(4, 16, 2048, 128, device="cuda", dtype=dtype) for _ in range(3))
@@ -186,6 +159,6 @@ def test_the_kernel_is_right_on_hopper(tmp_path, mod, dtype, pingpong):
     got = module.launch_attention(q, k, v, True)
     assert torch.equal(got, module.launch_attention(q, k, v, True))
     # batch element 0, every head (ALiBi's slopes depend on the head count)
-    expected = _reference(q[:1], k[:1], v[:1], True, mod)
+    expected = _reference(q[:1], k[:1], v[:1], True, None, mod)
     comparison = tolerance.compare(got[:1], expected, None, tol)
     assert comparison.ok, (mod, comparison)

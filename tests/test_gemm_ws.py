@@ -7,10 +7,6 @@ On an H100/H200: that the calls take it, and that it is right."""
 from __future__ import annotations
 
 import dataclasses
-import json
-import os
-import subprocess
-import sys
 
 import pytest
 import torch
@@ -18,7 +14,7 @@ import torch.nn.functional as F
 
 import tasks
 from agent.plan import plan
-from conftest import ROOT
+from conftest import ROOT, build_for_hopper
 from templates import get_template
 from templates.gemm import DEFAULT, ws_epilogue
 from verifier.core import Verifier, load_candidate
@@ -151,12 +147,8 @@ def test_the_kernel_builds_for_hopper_with_every_activation_without_a_gpu(tmp_pa
         path.write_text(GEMM.render(WS, **context))
         assert "def _ws_activation" in path.read_text()
         jobs.append((str(path), dtype))
-    script = _BUILD.format(root=str(ROOT), bench=str(ROOT / "bench"))
-    env = {k: v for k, v in os.environ.items() if k != "TRITON_INTERPRET"}
-    done = subprocess.run([sys.executable, "-c", script, json.dumps(jobs), str(tmp_path / "c")],
-                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=900)
-    assert done.returncode == 0, done.stderr[-3000:]
-    built = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
+    built = build_for_hopper(_BUILD.format(root=str(ROOT), bench=str(ROOT / "bench")), jobs,
+                             tmp_path / "c")
     assert [b["path"] for b in built] == [p for p, _ in jobs]
     for b in built:
         # two consumer warp groups and a producer (registers moved), both consumers' wgmmas
