@@ -52,9 +52,10 @@ module says which calls): two consumer warp groups of 64 query rows share a TMA 
 K and V stages, and each issues the next block's q.K^T before this block's softmax, so the
 softmax overlaps the tensor cores' P.V. `ws_pingpong`: the two consumers take turns issuing their
 matmuls. Elsewhere (other calls, modifiers, devices, Triton's interpreter) the config's `tl`
-kernel. On an H100 at 8x16x4096x128 bf16 (GPU rounds 255-262, bench/attention.py): 1.02-1.11x
-SDPA, 1.02-1.10x causal, 1.28-1.39x compiled FlexAttention with relative position, where the `tl`
-kernel read 0.90-0.94x, 0.90-0.99x and 1.09-1.10x in the same runs.
+kernel. On an H100 at 8x16x4096x128 bf16 (GPU rounds 255-262: round 255's probe, then
+bench/attention.py): 1.02-1.11x SDPA, 1.02-1.10x causal, 1.28-1.39x compiled FlexAttention with
+relative position, where the `tl` kernel read 0.90-0.94x, 0.90-0.99x and 1.09-1.10x in the same
+runs.
 """
 
 from __future__ import annotations
