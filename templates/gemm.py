@@ -157,6 +157,10 @@ class GemmConfig:
     # sm_90 GPU, the warp-specialized Gluon kernel (ws_plan says which calls); elsewhere, and for
     # every other epilogue, this config's kernels
     ws_pingpong: bool = False
+    # CTAs a program's tile is split over, launched as one cluster (Hopper), where the compiler
+    # multicasts the operand tile both CTAs load: the descriptor kernel's calls only, one program
+    # per tile, no split-K (constraints); every other kernel of the module launches single CTAs
+    num_ctas: int = 1
 
 
 SPACE = (
@@ -179,11 +183,12 @@ SPACE = (
     Param("single_wave_tiled", (False, True)),
     Param("fuse_norm", (False, True)),
     Param("ws_pingpong", (False, True)),
+    Param("num_ctas", (1, 2)),
 )
 # the knobs a params dict written before them may lack, and the value each then takes
 LATER_KNOBS = {"EPILOGUE_SPLIT": 1, "flatten": False, "gelu_erf_fit": False, "skinny_rows": 0,
                "odd_tiled": False, "single_wave_tiled": False, "fuse_norm": False,
-               "ws_pingpong": False}
+               "ws_pingpong": False, "num_ctas": 1}
 
 # Triton's matmul tutorial and Inductor's H100 mm configs: a 128x256x64 tile, 8 warps, 3 stages
 # (3 * (128*64 + 64*256) * 2 B = 144 KB of shared memory), grouped by 8; one program per tile,
@@ -207,15 +212,26 @@ DEFAULT = GemmConfig(
     persistent=1, use_tma=True, EPILOGUE_SPLIT=2, flatten=True, gelu_erf_fit=True,
 )
 # Where a search for skinny outputs (M <= 128 rows: decode batches against a weight, the zoo
-# bucket rows_le_128) starts: all M rows in one tile row, so B is read once; 32-column tiles make
-# 128 programs at N = 4096, each streaming its slab of B in K steps of 128, five deep, through
-# tensor descriptors where they are valid (the pointer kernel elsewhere). By graph replays on an
-# H100 at 128x4096x4096 it took 18.0-18.2 us against cuBLAS's 17.5-18.1 (0.97-0.995x), with
-# pointers 19.0-19.1, and the previous start (128x64 tiles in K steps of 64, nine deep, pointers)
-# 19.4-19.6; split-K 2 and 4 22.3-27.6, 64x64 tiles 9-12 deep 19.7-20.8
-# (bench/results/runs/gemm-configs-h100-skinny-graphs-round133.json, -deep-graphs-round138.json,
-# -tma-graphs-round139.json). Calls of at most 16 rows run DECODE_DEFAULT (below).
+# bucket rows_le_128) starts: all M rows in one tile row, so B is read once; 64-column tiles in
+# CTA pairs (each CTA 64 of the rows, the B tile multicast to both) make 128 CTAs at N = 4096,
+# each streaming its slab of B in K steps of 128, six deep, through tensor descriptors where they
+# are valid (the pointer kernel, single CTAs, elsewhere). By graph replays on an H100 at
+# 128x4096x4096 it took 16.9 us against cuBLAS's 17.9 (1.057x; bench/results/
+# probe-skinny-splitk-h100.json, GPU round 266), where the previous start (128x32 tiles, five
+# deep, single CTAs) took 17.9-18.1 (0.996-1.009x, rounds 264-266) and split-K lost 4-8 us to its
+# fixup. Calls of at most 16 rows run DECODE_DEFAULT (below).
 SKINNY_DEFAULT = GemmConfig(
+    BLOCK_M=128, BLOCK_N=64, BLOCK_K=128, GROUP_M=1, num_warps=4, num_stages=6, SPLIT_K=1,
+    persistent=0, use_tma=True, num_ctas=2,
+)
+# The skinny tile of a weight read transposed (Linear's x @ W^T; the skinny companion of a module
+# whose B is transposed, a search's second start in the rows_le_128 bucket): Triton 3.6 does not
+# build a transposed B tile in a cluster ("Failed to find a valid layout"; 3.9 does), so these
+# calls run single CTAs, where 128x32 tiles five deep were the best (0.996-1.009x cuBLAS at
+# 128x4096x4096, rounds 264-266; SKINNY_DEFAULT's tile alone, four deep in its shared memory:
+# 0.88x, bench/results/probe-skinny-clusters-h100.json). A call of a cluster config whose B is
+# transposed runs single CTAs too.
+SKINNY_LINEAR = GemmConfig(
     BLOCK_M=128, BLOCK_N=32, BLOCK_K=128, GROUP_M=1, num_warps=4, num_stages=5, SPLIT_K=1,
     persistent=0, use_tma=True,
 )
@@ -234,8 +250,11 @@ DECODE_DEFAULT = GemmConfig(
 
 
 def stage_bytes(cfg: GemmConfig, itemsize: int) -> int:
-    """Shared memory of one pipeline stage: an A tile and a B tile."""
-    return (cfg.BLOCK_M * cfg.BLOCK_K + cfg.BLOCK_K * cfg.BLOCK_N) * itemsize
+    """Shared memory of one pipeline stage in one CTA: an A tile and a B tile; in a cluster each
+    CTA holds its share of the tile's rows of A and all of B (Triton splits a dot's tile along M:
+    128x64x128 tiles six deep in CTA pairs took 196656 bytes a CTA,
+    bench/probe_skinny_splitk.py)."""
+    return (cfg.BLOCK_M // cfg.num_ctas * cfg.BLOCK_K + cfg.BLOCK_K * cfg.BLOCK_N) * itemsize
 
 
 def constraints(cfg: GemmConfig) -> list[str]:
@@ -248,12 +267,13 @@ def constraints(cfg: GemmConfig) -> list[str]:
     if stage_bytes(cfg, 4) > MAX_SHARED_BYTES:
         problems.append(f"one fp32 stage of {cfg.BLOCK_M}x{cfg.BLOCK_N}x{cfg.BLOCK_K} takes "
                         f"{stage_bytes(cfg, 4)} bytes (> {MAX_SHARED_BYTES}): fp32 could not run")
-    per_thread = cfg.BLOCK_M * cfg.BLOCK_N // (32 * cfg.num_warps)
+    per_thread = cfg.BLOCK_M * cfg.BLOCK_N // (32 * cfg.num_warps * cfg.num_ctas)
+    warps = f"{cfg.num_warps}" if cfg.num_ctas == 1 else f"{cfg.num_warps} x {cfg.num_ctas} CTAs' "
     if per_thread > MAX_ACC_PER_THREAD:
-        problems.append(f"a {cfg.BLOCK_M}x{cfg.BLOCK_N} fp32 accumulator over {cfg.num_warps} "
-                        f"warps is {per_thread} registers per thread (> {MAX_ACC_PER_THREAD})")
+        problems.append(f"a {cfg.BLOCK_M}x{cfg.BLOCK_N} fp32 accumulator over {warps} warps is "
+                        f"{per_thread} registers per thread (> {MAX_ACC_PER_THREAD})")
     if per_thread < MIN_ACC_PER_THREAD:
-        problems.append(f"a {cfg.BLOCK_M}x{cfg.BLOCK_N} tile over {cfg.num_warps} warps gives "
+        problems.append(f"a {cfg.BLOCK_M}x{cfg.BLOCK_N} tile over {warps} warps gives "
                         f"{per_thread} accumulator values per thread (< {MIN_ACC_PER_THREAD})")
     if cfg.SPLIT_K > 1 and cfg.persistent:
         problems.append("SPLIT_K > 1 with a persistent grid: split-K is for outputs too small to "
@@ -269,6 +289,12 @@ def constraints(cfg: GemmConfig) -> list[str]:
         problems.append("flatten without a persistent grid: there is no tile loop to flatten")
     if cfg.single_wave_tiled and not cfg.persistent:
         problems.append("single_wave_tiled without a persistent grid: there is no wave to count")
+    if cfg.num_ctas > 1 and not (cfg.use_tma and cfg.persistent == 0):
+        problems.append(f"num_ctas {cfg.num_ctas} without use_tma or with a persistent grid: "
+                        "clusters serve the descriptor kernel's one program per tile")
+    if cfg.num_ctas > 1 and cfg.BLOCK_M // cfg.num_ctas < 64:
+        problems.append(f"num_ctas {cfg.num_ctas} of {cfg.BLOCK_M}-row tiles leaves CTAs under "
+                        "64 rows, a warp group's MMA")
     if cfg.GROUP_M > 1 and cfg.BLOCK_M * cfg.GROUP_M > 4096:
         problems.append(f"GROUP_M {cfg.GROUP_M} of {cfg.BLOCK_M}-row tiles spans more than "
                         "4096 rows: the group no longer fits L2 alongside its B tiles")
@@ -372,8 +398,10 @@ class GemmTemplate(Template):
 
     def starts_for(self, bucket: str) -> list[Any]:
         """As Template.starts_for; a skinny companion only where some calls may be skinny (not in
-        the rows_gt_128 bucket)."""
+        the rows_gt_128 bucket); the skinny bucket tries SKINNY_LINEAR second."""
         starts = super().starts_for(bucket)
+        if bucket == "rows_le_128":  # the cluster tile, then the single-CTA tile (Linear's)
+            starts = [*starts, SKINNY_LINEAR]
         if bucket == "rows_gt_128":
             starts = [dataclasses.replace(cfg, skinny_rows=0) for cfg in starts]
         return list(dict.fromkeys(starts))
@@ -410,7 +438,8 @@ class GemmTemplate(Template):
         # companions: another config's module, its names prefixed, after this one's
         parts = [source.rstrip()]
         lines = set(source.splitlines())
-        for knobs, prefix, base in ((("skinny_rows",), "_skinny_", SKINNY_DEFAULT),
+        skinny = SKINNY_LINEAR if context["b"]["transposed"] else SKINNY_DEFAULT
+        for knobs, prefix, base in ((("skinny_rows",), "_skinny_", skinny),
                                     (("skinny_rows",), "_decode_", DECODE_DEFAULT),
                                     (("odd_tiled", "single_wave_tiled"), "_tiled_", TILED)):
             knob = next((k for k in knobs if getattr(cfg, k)), None)

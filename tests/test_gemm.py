@@ -400,6 +400,88 @@ def test_descriptor_launches_reuse_their_recipe_and_stay_correct(tmp_path):
         assert all(r[-1] is not None for r in module._RECIPES.values())
 
 
+_CLUSTER_BUILD = """
+import json, sys
+sys.path.insert(0, {root!r}); sys.path.insert(0, {bench!r})
+from pathlib import Path
+import torch, triton
+import probe_gluon_gemm
+from verifier.core import load_candidate
+triton.runtime.driver.set_active(probe_gluon_gemm._CompileOnlyDriver())
+for path, transposed in json.loads(sys.argv[1]):
+    module = load_candidate(Path(path).read_text(), Path(sys.argv[2]))
+    module._tma_refused = lambda *a: None  # no GPU here: the descriptor kernel regardless
+    built = []
+
+    def compile_only(kernel, grid, args, kwargs, out):
+        built.append(kernel.warmup(*args, grid=grid, **kwargs))
+        return kwargs, None
+    module._launch_fitting = compile_only
+    a, w = torch.empty(100, 512, dtype=torch.float16), torch.empty(1000, 512, dtype=torch.float16)
+    b = torch.empty(1000, dtype=torch.float16)
+    module._gemm(a, w.t() if transposed else w.t().contiguous(), (b, ), use_tma=True)
+    print(json.dumps({{"path": path, "num_ctas": built[0].metadata.num_ctas,
+                      "shared": built[0].metadata.shared}}))
+"""
+
+
+def test_the_cluster_tiles_build_for_hopper_without_a_gpu(tmp_path):
+    """SKINNY_DEFAULT's descriptor kernel builds for sm_90a as CTA pairs under a bias and GELU
+    (under CI's Triton; the GPU machine's 3.6 too), its B tile multicast: each CTA's shared
+    memory holds half the A tile and all of B, as stage_bytes counts; a B passed transposed
+    builds as single CTAs."""
+    from conftest import build_for_hopper
+    from templates.gemm import SKINNY_DEFAULT, stage_bytes
+
+    context = plan(_task("linear_bias_gelu")).context
+    context = {**context, "b": {**context["b"], "transposed": False}}
+    path = tmp_path / "cluster.py"
+    path.write_text(GEMM.render(SKINNY_DEFAULT, **context))
+    script = _CLUSTER_BUILD.format(root=str(ROOT), bench=str(ROOT / "bench"))
+    pair, single = build_for_hopper(script, [(str(path), False), (str(path), True)],
+                                    tmp_path / "c")
+    assert pair["num_ctas"] == 2 and single["num_ctas"] == 1
+    stages = SKINNY_DEFAULT.num_stages * stage_bytes(SKINNY_DEFAULT, 2)
+    assert stages <= pair["shared"] <= stages + 1024, pair
+
+
+@pytest.mark.gpu
+def test_cluster_tiles_are_right_at_odd_shapes_on_hopper(tmp_path):
+    """SKINNY_DEFAULT's tiles in CTA pairs (num_ctas=2, the descriptor kernel) under a bias and
+    GELU: row counts from 1 to past one tile, K and N off the tile, a 3-D x, both 16-bit dtypes,
+    against float64 within eager's own error; the recorded repeat is bit-identical. A B passed
+    transposed runs single CTAs (Triton 3.6 does not build it in a cluster), rightly too."""
+    from templates.gemm import SKINNY_DEFAULT
+
+    if torch.cuda.get_device_capability()[0] < 9:
+        pytest.skip("clusters and TMA need sm_90")
+    assert SKINNY_DEFAULT.num_ctas == 2 and SKINNY_DEFAULT.use_tma
+    context = plan(_task("linear_bias_gelu")).context
+    # epilogue(x @ B) with B (K, N) row-major: the weight as a matmul's operand
+    context = {**context, "b": {**context["b"], "transposed": False}}
+    module = _load(GEMM.render(SKINNY_DEFAULT, **context), tmp_path)
+    for dtype in (torch.bfloat16, torch.float16):
+        for shape, n in (((1, 4096), 4096), ((17, 1000), 3000), ((128, 4096), 4096),
+                         ((100, 72), 136), ((2, 50, 512), 1000), ((300, 512), 256)):
+            torch.manual_seed(0)
+            x = torch.randn(*shape, device="cuda", dtype=dtype)
+            w = (torch.randn(n, shape[-1], device="cuda") / shape[-1] ** 0.5).to(dtype)
+            b = torch.randn(n, device="cuda", dtype=dtype)
+            ref = F.gelu(F.linear(x.double(), w.double(), b.double()))
+            eager = F.gelu(F.linear(x, w, b)).double()
+            bound = ((eager - ref).norm() / ref.norm()).item()
+            for weight, ctas in ((w.t().contiguous(), 2), (w.t(), 1)):
+                module._RECIPES.clear()
+                assert module.tma_plan(x.reshape(1, -1, shape[-1]), weight.unsqueeze(0)) == "tma"
+                got = module.launch_linear_bias_gelu(x, weight, b)
+                [recipe] = module._RECIPES.values()
+                assert recipe[0] == "tma" and recipe[5]["num_ctas"] == ctas
+                assert torch.equal(module.launch_linear_bias_gelu(x, weight, b), got)
+                err = ((got.double() - ref).norm() / ref.norm()).item()
+                assert got.shape == ref.shape and err <= max(bound, 1e-3), (
+                    dtype, shape, n, ctas, err, bound)
+
+
 @pytest.mark.gpu
 @pytest.mark.parametrize("split", [2, 4, 8])
 def test_split_k_is_correct_and_deterministic_on_the_gpu(tmp_path, split):
@@ -410,7 +492,7 @@ def test_split_k_is_correct_and_deterministic_on_the_gpu(tmp_path, split):
 
     found = plan(_task("linear_bias_gelu"))
     cfg = dataclasses.replace(SKINNY_DEFAULT, BLOCK_N=128, BLOCK_K=64, num_warps=8,
-                              num_stages=3, SPLIT_K=split, use_tma=False)
+                              num_stages=3, SPLIT_K=split, use_tma=False, num_ctas=1)
     module = _load(GEMM.render(cfg, **found.context), tmp_path)
     torch.manual_seed(split)
     for (m, n, k), dtype in (((128, 4096, 4096), torch.bfloat16), ((100, 1000, 3000),
@@ -430,7 +512,7 @@ def test_split_k_is_correct_and_deterministic_on_the_gpu(tmp_path, split):
 
 @pytest.mark.gpu
 def test_skinny_default_is_correct_at_the_skinny_gpu_shapes(tmp_path):
-    """The rows_le_128 bucket's starting config (nine pipeline stages) through the verifier at
+    """The rows_le_128 bucket's starting config (CTA pairs, six stages) through the verifier at
     matmul_skinny's GPU shapes, and in float32 (fewer stages: its tiles are twice the bytes)."""
     from templates.gemm import SKINNY_DEFAULT
 
@@ -453,7 +535,7 @@ def test_skinny_default_is_correct_at_the_skinny_gpu_shapes(tmp_path):
 
 
 def test_skinny_plans_land_in_their_bucket_and_start_from_the_skinny_tile():
-    from templates.gemm import SKINNY_DEFAULT
+    from templates.gemm import SKINNY_DEFAULT, SKINNY_LINEAR
 
     skinny = plan(tasks.load(ROOT / "tasks" / "matmul_skinny.py"))
     large = plan(tasks.load(ROOT / "tasks" / "matmul.py"))
@@ -464,12 +546,13 @@ def test_skinny_plans_land_in_their_bucket_and_start_from_the_skinny_tile():
     # a fresh search tries, second, DEFAULT with TILED serving the odd rows and the calls one
     # wave of its persistent grid covers, and with the skinny companion too where a task's shapes
     # may mix skinny and large rows (a bucket-less op); third, the one-program-per-tile kernel
-    # (faster at odd rows) everywhere; except in the skinny bucket, whose start is its own. The
-    # second start also takes the warp-specialized kernel for the Linear calls it serves.
+    # (faster at odd rows) everywhere; except in the skinny bucket, whose starts are its own: the
+    # cluster tile, then the single-CTA tile of a transposed B. The second start also takes the
+    # warp-specialized kernel for the Linear calls it serves.
     companions = dict(odd_tiled=True, single_wave_tiled=True, ws_pingpong=True)
     assert template.starts_for(large.shape_bucket) == [
         DEFAULT, dataclasses.replace(DEFAULT, **companions), TILED]
-    assert template.starts_for(skinny.shape_bucket) == [SKINNY_DEFAULT]
+    assert template.starts_for(skinny.shape_bucket) == [SKINNY_DEFAULT, SKINNY_LINEAR]
     assert template.starts_for("any") == [
         DEFAULT, dataclasses.replace(DEFAULT, skinny_rows=128, **companions), TILED]
 
