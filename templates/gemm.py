@@ -67,7 +67,8 @@ Knobs:
   have to copy into 16-element-aligned rows (K = 1000, N = 3073) takes it where it is valid.
 - skinny_rows 128: a call whose output has at most 128 rows (M, A's batch dims folded in where B
   is one matrix) runs SKINNY_DEFAULT's kernels instead, rendered into the same module under a
-  `_skinny_` prefix, and one of at most DECODE_ROWS (16) rows DECODE_DEFAULT's (`_decode_`);
+  `_skinny_` prefix, and one of at most DECODE_ROWS (16) rows DECODE_DEFAULT's (`_decode_`),
+  DECODE_WIDE's (`_decode_wide_`) where DECODE_DEFAULT's tiles would take more than one wave;
   larger calls run this config's. One config cannot serve a task whose shapes
   include both a decode batch (16 rows, where 128x256 tiles leave most SMs idle) and a large M.
 - odd_tiled: a call whose K or N is not a multiple of 16 elements (rows the descriptor kernel
@@ -247,6 +248,15 @@ DECODE_DEFAULT = GemmConfig(
     BLOCK_M=16, BLOCK_N=32, BLOCK_K=128, GROUP_M=1, num_warps=4, num_stages=6, SPLIT_K=1,
     persistent=0, use_tma=False,
 )
+# What a decode call runs instead where DECODE_DEFAULT's tiles would take more than one wave of
+# the SMs (16x8192x8192: 256 programs for 132 SMs took 53.9 us against cuBLAS's 48.9): 16x64
+# tiles in K steps of 256, three deep, through tensor descriptors, half the programs (48.1 us;
+# at 16x4096->4096, one wave either way, they lost, 19.8 us against DECODE_DEFAULT's 17.5; GPU
+# round 269, bench/results/runs/gemm-configs-h100-decode-tma-graphs-round269.json).
+DECODE_WIDE = GemmConfig(
+    BLOCK_M=16, BLOCK_N=64, BLOCK_K=256, GROUP_M=1, num_warps=4, num_stages=3, SPLIT_K=1,
+    persistent=0, use_tma=True,
+)
 
 
 def stage_bytes(cfg: GemmConfig, itemsize: int) -> int:
@@ -292,6 +302,10 @@ def constraints(cfg: GemmConfig) -> list[str]:
     if cfg.num_ctas > 1 and not (cfg.use_tma and cfg.persistent == 0):
         problems.append(f"num_ctas {cfg.num_ctas} without use_tma or with a persistent grid: "
                         "clusters serve the descriptor kernel's one program per tile")
+    if cfg.num_ctas > 1 and cfg.EPILOGUE_SPLIT > 1:
+        # Triton 3.6 (LLVM: "Invalid bases passed to LinearLayout", GPU round 271); 3.9 builds it
+        problems.append(f"num_ctas {cfg.num_ctas} with EPILOGUE_SPLIT {cfg.EPILOGUE_SPLIT}: the "
+                        "sliced epilogue does not build in a cluster")
     if cfg.num_ctas > 1 and cfg.BLOCK_M // cfg.num_ctas < 64:
         problems.append(f"num_ctas {cfg.num_ctas} of {cfg.BLOCK_M}-row tiles leaves CTAs under "
                         "64 rows, a warp group's MMA")
@@ -407,7 +421,8 @@ class GemmTemplate(Template):
         return list(dict.fromkeys(starts))
 
     def render(self, cfg: Any, **context: Any) -> str:
-        context = {"decode_rows": DECODE_ROWS, "row_norm": None, "ws_epilogue": None, **context}
+        context = {"decode_rows": DECODE_ROWS, "decode_block_n": DECODE_DEFAULT.BLOCK_N,
+                   "row_norm": None, "ws_epilogue": None, **context}
         if "a" in context and "b" in context:
             op = context.get("op", "missing")
             if not isinstance(op, str) or not op.isidentifier():
@@ -441,6 +456,7 @@ class GemmTemplate(Template):
         skinny = SKINNY_LINEAR if context["b"]["transposed"] else SKINNY_DEFAULT
         for knobs, prefix, base in ((("skinny_rows",), "_skinny_", skinny),
                                     (("skinny_rows",), "_decode_", DECODE_DEFAULT),
+                                    (("skinny_rows",), "_decode_wide_", DECODE_WIDE),
                                     (("odd_tiled", "single_wave_tiled"), "_tiled_", TILED)):
             knob = next((k for k in knobs if getattr(cfg, k)), None)
             if knob is None:

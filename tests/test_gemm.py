@@ -206,6 +206,15 @@ def test_constraints_prune_what_cannot_run():
         dataclasses.replace(SMALL, SPLIT_K=4, use_tma=True)))
     assert any("flatten" in p for p in constraints(dataclasses.replace(TILED, flatten=True)))
     assert any("slices" in p for p in constraints(dataclasses.replace(SMALL, EPILOGUE_SPLIT=2)))
+    # clusters: the descriptor kernel's one program per tile, 64 rows a CTA at least, an epilogue
+    # in one piece (Triton 3.6 builds no other); a CTA's shared memory holds half of A's tile
+    from templates.gemm import SKINNY_DEFAULT
+    assert constraints(SKINNY_DEFAULT) == [] and SKINNY_DEFAULT.num_ctas == 2
+    for knobs in (dict(use_tma=False), dict(persistent=1), dict(BLOCK_M=64),
+                  dict(EPILOGUE_SPLIT=2)):
+        assert any("num_ctas" in p for p in constraints(
+            dataclasses.replace(SKINNY_DEFAULT, **knobs))), knobs
+    assert constraints(dataclasses.replace(SKINNY_DEFAULT, num_ctas=1)) != []  # 288 KB of stages
     with pytest.raises(InvalidConfig, match="shared memory"):
         GEMM.render(too_big, op="matmul", a={"source": "arg", "index": 0, "transposed": False},
                     b={"source": "arg", "index": 1, "transposed": False}, params=[])
@@ -561,8 +570,9 @@ def test_skinny_plans_land_in_their_bucket_and_start_from_the_skinny_tile():
 def test_a_skinny_companion_serves_the_calls_with_few_rows(cfg, tmp_path, verifier):
     """skinny_rows = 128: calls whose output has at most 128 rows (A's batch dims folded in) run
     SKINNY_DEFAULT's kernels, rendered into the module under a prefix, and those of at most 16
-    rows DECODE_DEFAULT's; larger calls run the config's own. All correct, each recorded in its
-    own recipe table; the verifier accepts it."""
+    rows DECODE_DEFAULT's (DECODE_WIDE's where DECODE_DEFAULT's tiles would take more than one
+    wave of the SMs); larger calls run the config's own. All correct, each recorded in its own
+    recipe table; the verifier accepts it."""
     found = plan(_task("linear_bias_silu"))
     source = GEMM.render(dataclasses.replace(cfg, skinny_rows=128), **found.context)
     module = _load(source, tmp_path)
@@ -580,6 +590,15 @@ def test_a_skinny_companion_serves_the_calls_with_few_rows(cfg, tmp_path, verifi
                                    rtol=1e-5, atol=1e-5)
         assert (len(module._decode__RECIPES), len(module._skinny__RECIPES),
                 len(module._RECIPES)) == calls, shape
+    # 16 rows against a weight whose 32-wide tiles are one more than the SMs (the interpreter's
+    # _sm_count is 4)
+    wide = 32 * module._sm_count(max(w.get_device(), 0)) + 32
+    w, bias = torch.randn(wide, 48, device=device) / 48 ** 0.5, torch.randn(wide, device=device)
+    x = torch.randn(16, 48, device=device)
+    got = module.launch_linear_bias_silu(x, w, bias)
+    torch.testing.assert_close(got.double(), F.silu(F.linear(x.double(), w.double(),
+                                                             bias.double())), rtol=1e-5, atol=1e-5)
+    assert (len(module._decode_wide__RECIPES), len(module._decode__RECIPES)) == (1, 1)
     verdict = verifier.verify(_task("linear_bias_silu"), source, "float32", time=False)
     assert verdict.accepted, verdict.reasons
 
