@@ -72,8 +72,16 @@ def _linear_ineligible(args: tuple) -> str | None:
     return _same_dtype_device(x, {"weight": weight, "bias": bias})
 
 
+def _matmul_bucket_shape(args: tuple) -> tuple:
+    """(rows, K) as the gemm launcher counts rows: A's batch dims fold into M where B is one
+    matrix, so (4, 64, K) @ (K, N) is a 256-row call, not a skinny one."""
+    a, b = args
+    rows = a.numel() // a.shape[-1] if b.dim() == 2 else a.shape[-2]
+    return (rows, a.shape[-1])
+
+
 MATMUL = _Op("matmul", lambda a, b: torch.matmul(a, b), "torch.matmul", same_layout=False,
-             ineligible=_matmul_ineligible)
+             ineligible=_matmul_ineligible, bucket_shape=_matmul_bucket_shape)
 _matmul_op = _define(MATMUL, "(Tensor a, Tensor b, str? entry=None) -> Tensor",
                      lambda a, b, entry=None: torch.matmul(a, b))
 

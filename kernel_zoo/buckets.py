@@ -79,8 +79,11 @@ class BucketScheme:
 # per program, registers per thread, one pass or a loop) is what a tuned setting depends on.
 _COLS = BucketScheme(size_name="cols", axis=-1, bounds=(1024, 4096, 16384, 65536))
 # A GEMM's best tile depends on its output's rows: M <= 128 (a decode batch against a weight)
-# wants split-K and short tiles, a large M big tiles; the rows of `a` (axis -2) decide.
-_ROWS = BucketScheme(size_name="rows", axis=-2, bounds=(128,))
+# wants short tiles (in CTA clusters), a large M big tiles; the rows of `a` (axis -2) decide. No
+# borrowing: a module tuned at M <= 128 runs a large M with whatever tile its search left for
+# calls past 128 rows (matmul 1.0.0's: 64x32), far behind cuBLAS, which a bucket without a config
+# runs instead (torch.matmul).
+_ROWS = BucketScheme(size_name="rows", axis=-2, bounds=(128,), borrow=False)
 # The same widths for the norms and the plain reductions, without borrowing: at some widths the
 # PyTorch reference (or torch.compile's kernel) is faster than any tuned config, and there the zoo
 # has no config, so the call runs the reference.

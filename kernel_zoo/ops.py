@@ -152,6 +152,8 @@ class _Op:
     same_layout: bool = True  # the output has the first input's shape and strides
     # the op's own reasons to run the reference for these arguments, or None
     ineligible: Callable[[tuple], str | None] = lambda args: None
+    # the shape whose bucket a call's config comes from; None: the first input's
+    bucket_shape: Callable[[tuple], tuple] | None = None
 
 
 def _pinned_text(entry: str | None) -> str:
@@ -225,7 +227,8 @@ def _decide(op: _Op, args: tuple, entry: str | None) -> _Choice:
     if reason is not None:
         return None, f"{op.name}: {reason}; {fallback}", logging.WARNING, False
     arch = _cuda_arch(x.device)
-    bucket = buckets.bucket_of(op.name, tuple(x.shape), dim)
+    shape = tuple(x.shape) if op.bucket_shape is None else op.bucket_shape(args)
+    bucket = buckets.bucket_of(op.name, shape, dim)
     launcher = _zoo_launcher(op.name, arch, dtype, bucket, entry)
     if launcher is None:
         where = "" if bucket == buckets.ANY else f" (shape bucket {bucket})"

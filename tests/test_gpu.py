@@ -202,3 +202,39 @@ def test_a_candidate_cannot_keep_its_inputs_in_the_l2_across_timed_calls():
            for hint in ("", "evict_last")}
     times = bench(fns, flusher=L2Flusher(torch.device("cuda")), budget_ms=300.0)
     assert times["evict_last"].median_ms > 0.93 * times["plain"].median_ms, times
+
+
+@pytest.mark.parametrize("dtype", ["bfloat16", "float16"])
+def test_ops_matmul_runs_the_skinny_entry_at_few_rows_and_cublas_past_them(dtype, monkeypatch):
+    """matmul's shipped configs are rows_le_128's: ops.matmul runs them for M <= 128 (a batched
+    A folded into its rows against one matrix), correctly, and torch.matmul for a larger M, whose
+    bucket has no config and borrows none."""
+    from kernel_zoo import _home, ops, store
+
+    major, minor = torch.cuda.get_device_capability()
+    found = store.find_config("matmul", f"sm_{major}{minor}", dtype, [_home.SHIPPED_ZOO],
+                              bucket="rows_le_128")
+    if found is None:
+        pytest.skip(f"no shipped matmul entry for sm_{major}{minor} {dtype}")
+    module = store.load_kernel(found[2], found[1], found[0])
+    calls = []
+    original = module.launch_matmul
+    monkeypatch.setattr(module, "launch_matmul", lambda *a: calls.append(1) or original(*a))
+    ops.clear_cache()
+    monkeypatch.setattr(store, "load_kernel", lambda *a, **k: module)
+    dt = getattr(torch, dtype)
+    torch.manual_seed(0)
+    for a_shape, b_shape, served in (((128, 4096), (4096, 4096), True),
+                                     ((1, 4096), (4096, 4096), True),
+                                     ((16, 8192), (8192, 1000), True),
+                                     ((2, 50, 1024), (1024, 512), True),
+                                     ((4, 64, 1024), (1024, 512), False),
+                                     ((1024, 1024), (1024, 1024), False)):
+        calls.clear()
+        a = torch.randn(*a_shape, device="cuda").to(dt)
+        b = (torch.randn(*b_shape, device="cuda") / b_shape[0] ** 0.5).to(dt)
+        got = ops.matmul(a, b)
+        assert bool(calls) == served, (a_shape, b_shape)
+        ref = a.double() @ b.double()
+        assert ((got.double() - ref).norm() / ref.norm()).item() < 1e-2, (a_shape, b_shape)
+    ops.clear_cache()

@@ -684,6 +684,20 @@ def test_reductions_do_not_borrow_a_bucket(
     assert buckets.bucket_of(op, (4, 4099, 1000), dim=1) == "inner_dim"
 
 
+def test_a_large_matmul_never_borrows_the_skinny_config():
+    """matmul's configs are tuned for M <= 128 (rows_le_128): a larger M runs torch.matmul, not a
+    module whose tiles for such calls were never timed."""
+    assert buckets.bucket_of("matmul", (4096, 4096)) == "rows_gt_128"
+    assert buckets.bucket_of("matmul", (2, 64, 4096)) == "rows_le_128"  # rows of each batch
+    assert buckets.pick("matmul", "rows_gt_128", ["rows_le_128"]) is None
+    assert buckets.pick("matmul", "rows_le_128", ["rows_le_128"]) == "rows_le_128"
+    assert buckets.pick("matmul", "rows_gt_128", ["any", "rows_le_128"]) == "any"
+    # a batched A against one matrix is as many rows as the launcher folds it into
+    from kernel_zoo._ops_gemm import MATMUL
+    assert MATMUL.bucket_shape((torch.empty(4, 64, 32), torch.empty(32, 8))) == (256, 32)
+    assert MATMUL.bucket_shape((torch.empty(4, 64, 32), torch.empty(4, 32, 8))) == (64, 32)
+
+
 def test_a_bucket_the_entry_lacks_runs_the_reference(tmp_path: Path, caplog):
     zoo = _home.user_zoo()
     source = "TAG = 'narrow'\n\n\ndef launch_rms_norm(x, shape, weight=None, eps=None):\n    return x\n"
