@@ -238,3 +238,44 @@ def test_ops_matmul_runs_the_skinny_entry_at_few_rows_and_cublas_past_them(dtype
         ref = a.double() @ b.double()
         assert ((got.double() - ref).norm() / ref.norm()).item() < 1e-2, (a_shape, b_shape)
     ops.clear_cache()
+
+
+@pytest.mark.parametrize("variant,activation,dtype", [("linear_bias_gelu", "gelu", "bfloat16"),
+                                                      ("linear_bias_gelu", "gelu", "float16"),
+                                                      ("linear_bias_silu", "silu", "bfloat16")])
+def test_ops_linear_runs_the_shipped_entry_and_is_correct(variant, activation, dtype,
+                                                          monkeypatch):
+    """ops.linear(x, w, b, activation) runs its variant's shipped entry (an "any" config: every
+    shape), rightly: odd rows (K = 1000, N = 3073), a decode step's 16 rows, a 3-D x, against
+    float64 within eager's own error."""
+    import torch.nn.functional as F
+
+    from kernel_zoo import _home, ops, store
+
+    major, minor = torch.cuda.get_device_capability()
+    found = store.find_config(variant, f"sm_{major}{minor}", dtype, [_home.SHIPPED_ZOO])
+    if found is None:
+        pytest.skip(f"no shipped {variant} entry for sm_{major}{minor} {dtype}")
+    module = store.load_kernel(found[2], found[1], found[0])
+    calls = []
+    original = getattr(module, f"launch_{variant}")
+    monkeypatch.setattr(module, f"launch_{variant}",
+                        lambda *a: calls.append(1) or original(*a))
+    ops.clear_cache()
+    monkeypatch.setattr(store, "load_kernel", lambda *a, **k: module)
+    act = {"gelu": F.gelu, "silu": F.silu}[activation]
+    dt = getattr(torch, dtype)
+    torch.manual_seed(0)
+    for x_shape, n in (((4099, 1000), 3073), ((16, 4096), 4096), ((2, 300, 512), 1024),
+                       ((1024, 1024), 2048)):
+        calls.clear()
+        x = torch.randn(*x_shape, device="cuda").to(dt)
+        w = (torch.randn(n, x_shape[-1], device="cuda") / x_shape[-1] ** 0.5).to(dt)
+        b = torch.randn(n, device="cuda").to(dt)
+        got = ops.linear(x, w, b, activation)
+        assert calls, (variant, x_shape, "fell back")
+        ref = act(F.linear(x.double(), w.double(), b.double()))
+        bound = ((act(F.linear(x, w, b)).double() - ref).norm() / ref.norm()).item()
+        err = ((got.double() - ref).norm() / ref.norm()).item()
+        assert err <= max(bound, 1e-3), (variant, x_shape, err, bound)
+    ops.clear_cache()
