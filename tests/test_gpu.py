@@ -242,7 +242,8 @@ def test_ops_matmul_runs_the_skinny_entry_at_few_rows_and_cublas_past_them(dtype
 
 @pytest.mark.parametrize("variant,activation,dtype", [("linear_bias_gelu", "gelu", "bfloat16"),
                                                       ("linear_bias_gelu", "gelu", "float16"),
-                                                      ("linear_bias_silu", "silu", "bfloat16")])
+                                                      ("linear_bias_silu", "silu", "bfloat16"),
+                                                      ("linear_bias_silu", "silu", "float16")])
 def test_ops_linear_runs_the_shipped_entry_and_is_correct(variant, activation, dtype,
                                                           monkeypatch):
     """ops.linear(x, w, b, activation) runs its variant's shipped entry (an "any" config: every
