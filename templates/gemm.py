@@ -262,8 +262,7 @@ DECODE_WIDE = GemmConfig(
 def stage_bytes(cfg: GemmConfig, itemsize: int) -> int:
     """Shared memory of one pipeline stage in one CTA: an A tile and a B tile; in a cluster each
     CTA holds its share of the tile's rows of A and all of B (Triton splits a dot's tile along M:
-    128x64x128 tiles six deep in CTA pairs took 196656 bytes a CTA,
-    bench/probe_skinny_splitk.py)."""
+    SKINNY_DEFAULT's six stages build to 196656 bytes a CTA, tests/test_gemm.py's sm_90a build)."""
     return (cfg.BLOCK_M // cfg.num_ctas * cfg.BLOCK_K + cfg.BLOCK_K * cfg.BLOCK_N) * itemsize
 
 
@@ -278,7 +277,7 @@ def constraints(cfg: GemmConfig) -> list[str]:
         problems.append(f"one fp32 stage of {cfg.BLOCK_M}x{cfg.BLOCK_N}x{cfg.BLOCK_K} takes "
                         f"{stage_bytes(cfg, 4)} bytes (> {MAX_SHARED_BYTES}): fp32 could not run")
     per_thread = cfg.BLOCK_M * cfg.BLOCK_N // (32 * cfg.num_warps * cfg.num_ctas)
-    warps = f"{cfg.num_warps}" if cfg.num_ctas == 1 else f"{cfg.num_warps} x {cfg.num_ctas} CTAs' "
+    warps = f"{cfg.num_warps}" if cfg.num_ctas == 1 else f"{cfg.num_warps} x {cfg.num_ctas} CTAs'"
     if per_thread > MAX_ACC_PER_THREAD:
         problems.append(f"a {cfg.BLOCK_M}x{cfg.BLOCK_N} fp32 accumulator over {warps} warps is "
                         f"{per_thread} registers per thread (> {MAX_ACC_PER_THREAD})")
