@@ -158,9 +158,10 @@ class GemmConfig:
     # sm_90 GPU, the warp-specialized Gluon kernel (ws_plan says which calls); elsewhere, and for
     # every other epilogue, this config's kernels
     ws_pingpong: bool = False
-    # CTAs a program's tile is split over, launched as one cluster (Hopper), where the compiler
-    # multicasts the operand tile both CTAs load: the descriptor kernel's calls only, one program
-    # per tile, no split-K (constraints); every other kernel of the module launches single CTAs
+    # CTAs a program's tile is split over along M, launched as one cluster (Hopper; Triton 3.6's
+    # PTX has no multicast load: each CTA loads its rows of A and all of B): the descriptor
+    # kernel's calls only, one program per tile, no split-K (constraints); every other kernel of
+    # the module launches single CTAs
     num_ctas: int = 1
 
 
@@ -213,14 +214,16 @@ DEFAULT = GemmConfig(
     persistent=1, use_tma=True, EPILOGUE_SPLIT=2, flatten=True, gelu_erf_fit=True,
 )
 # Where a search for skinny outputs (M <= 128 rows: decode batches against a weight, the zoo
-# bucket rows_le_128) starts: all M rows in one tile row, so B is read once; 64-column tiles in
-# CTA pairs (each CTA 64 of the rows, the B tile multicast to both) make 128 CTAs at N = 4096,
-# each streaming its slab of B in K steps of 128, six deep, through tensor descriptors where they
-# are valid (the pointer kernel, single CTAs, elsewhere). By graph replays on an H100 at
-# 128x4096x4096 it took 16.9 us against cuBLAS's 17.9 (1.057x; bench/results/
-# probe-skinny-splitk-h100.json, GPU round 266), where the previous start (128x32 tiles, five
-# deep, single CTAs) took 17.9-18.1 (0.996-1.009x, rounds 264-266) and split-K lost 4-8 us to its
-# fixup. Calls of at most 16 rows run DECODE_DEFAULT (below).
+# bucket rows_le_128) starts: 128x64 tiles in CTA pairs, each CTA 64 of the rows (and all of the
+# B tile: no multicast), 128 CTAs at N = 4096, each streaming its slab of B in K steps of 128,
+# six deep, through tensor descriptors where they are valid (the pointer kernel, single CTAs,
+# elsewhere). By graph replays on an H100 at 128x4096x4096 it took 16.9 us against cuBLAS's 17.9
+# (1.057x; bench/results/probe-skinny-splitk-h100.json, GPU round 266), where the previous start
+# (128x32 tiles, five deep, single CTAs) took 17.9-18.1 (0.996-1.009x, rounds 264-266) and
+# split-K lost 4-8 us to its fixup. What the pair gains is its two row halves running together,
+# reading the same B: single-CTA 64x64 tiles with the two halves adjacent (GROUP_M 4) took 17.2
+# us, with them apart (GROUP_M 1) 20.0 (round 280; see SKINNY_LINEAR). Calls of at most 16 rows
+# run DECODE_DEFAULT (below).
 SKINNY_DEFAULT = GemmConfig(
     BLOCK_M=128, BLOCK_N=64, BLOCK_K=128, GROUP_M=1, num_warps=4, num_stages=6, SPLIT_K=1,
     persistent=0, use_tma=True, num_ctas=2,
@@ -228,10 +231,13 @@ SKINNY_DEFAULT = GemmConfig(
 # The skinny tile of a weight read transposed (Linear's x @ W^T; the skinny companion of a module
 # whose B is transposed, a search's second start in the rows_le_128 bucket): Triton 3.6 does not
 # build a transposed B tile in a cluster ("Failed to find a valid layout"; 3.9 does), so these
-# calls run single CTAs, where 128x32 tiles five deep were the best (0.996-1.009x cuBLAS at
-# 128x4096x4096, rounds 264-266; SKINNY_DEFAULT's tile alone, four deep in its shared memory:
-# 0.88x, bench/results/probe-skinny-clusters-h100.json). A call of a cluster config whose B is
-# transposed runs single CTAs too.
+# run single CTAs: 128x32 tiles five deep (0.996-1.009x cuBLAS at 128x4096x4096 as a matmul,
+# rounds 264-266). Single-CTA 64x64 tiles grouped by 4 took silu(linear) at 128x4096->4096 in 18.4
+# us against these tiles' 19.9 (eager 21.0; GPU round 280, bench/gemm.py --configs --graphs,
+# bench/results/runs/gemm-configs-h100-skinny-pair-graphs-round280.json), checked there at that
+# one shape only: making them SKINNY_LINEAR waits for a GPU run of
+# test_the_linear_skinny_tile_is_right_at_odd_shapes with them.
+# A call of a cluster config whose B is transposed runs single CTAs too.
 SKINNY_LINEAR = GemmConfig(
     BLOCK_M=128, BLOCK_N=32, BLOCK_K=128, GROUP_M=1, num_warps=4, num_stages=5, SPLIT_K=1,
     persistent=0, use_tma=True,

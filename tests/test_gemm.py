@@ -436,9 +436,8 @@ for path, transposed in json.loads(sys.argv[1]):
 
 def test_the_cluster_tiles_build_for_hopper_without_a_gpu(tmp_path):
     """SKINNY_DEFAULT's descriptor kernel builds for sm_90a as CTA pairs under a bias and GELU
-    (under CI's Triton; the GPU machine's 3.6 too), its B tile multicast: each CTA's shared
-    memory holds half the A tile and all of B, as stage_bytes counts; a B passed transposed
-    builds as single CTAs."""
+    (under CI's Triton; the GPU machine's 3.6 too): each CTA's shared memory holds half the A
+    tile and all of B, as stage_bytes counts; a B passed transposed builds as single CTAs."""
     from conftest import build_for_hopper
     from templates.gemm import SKINNY_DEFAULT, stage_bytes
 
@@ -489,6 +488,30 @@ def test_cluster_tiles_are_right_at_odd_shapes_on_hopper(tmp_path):
                 err = ((got.double() - ref).norm() / ref.norm()).item()
                 assert got.shape == ref.shape and err <= max(bound, 1e-3), (
                     dtype, shape, n, ctas, err, bound)
+
+
+@pytest.mark.gpu
+def test_the_linear_skinny_tile_is_right_at_odd_shapes(tmp_path):
+    """SKINNY_LINEAR (single CTAs) on Linear's transposed weight: the same rows, sizes and dtypes
+    as the cluster test, against float64 within eager's own error; the recorded repeat is
+    bit-identical."""
+    from templates.gemm import SKINNY_LINEAR
+
+    module = _load(GEMM.render(SKINNY_LINEAR, **plan(_task("linear_bias_gelu")).context), tmp_path)
+    for dtype in (torch.bfloat16, torch.float16):
+        for shape, n in (((1, 4096), 4096), ((17, 1000), 3000), ((128, 4096), 4096),
+                         ((100, 72), 136), ((2, 50, 512), 1000), ((300, 512), 256)):
+            torch.manual_seed(0)
+            x = torch.randn(*shape, device="cuda", dtype=dtype)
+            w = (torch.randn(n, shape[-1], device="cuda") / shape[-1] ** 0.5).to(dtype)
+            b = torch.randn(n, device="cuda", dtype=dtype)
+            got = module.launch_linear_bias_gelu(x, w, b)
+            assert torch.equal(module.launch_linear_bias_gelu(x, w, b), got)
+            ref = F.gelu(F.linear(x.double(), w.double(), b.double()))
+            bound = ((F.gelu(F.linear(x, w, b)).double() - ref).norm() / ref.norm()).item()
+            err = ((got.double() - ref).norm() / ref.norm()).item()
+            assert got.shape == ref.shape and err <= max(bound, 1e-3), (dtype, shape, n, err,
+                                                                          bound)
 
 
 @pytest.mark.gpu
