@@ -453,12 +453,33 @@ def test_the_cluster_tiles_build_for_hopper_without_a_gpu(tmp_path):
     assert stages <= pair["shared"] <= stages + 1024, pair
 
 
+def _gelu_linear_cases(device: str = "cuda"):
+    """gelu(x @ w^T + b) at skinny and odd shapes, both 16-bit dtypes: rows from 1 to past one
+    tile, K and N off the tile, a 3-D x. Yields (label, x, w, b, the float64 reference, eager's
+    own relative error against it)."""
+    for dtype in (torch.bfloat16, torch.float16):
+        for shape, n in (((1, 4096), 4096), ((17, 1000), 3000), ((128, 4096), 4096),
+                         ((100, 72), 136), ((2, 50, 512), 1000), ((300, 512), 256)):
+            torch.manual_seed(0)
+            x = torch.randn(*shape, device=device, dtype=dtype)
+            w = (torch.randn(n, shape[-1], device=device) / shape[-1] ** 0.5).to(dtype)
+            b = torch.randn(n, device=device, dtype=dtype)
+            ref = F.gelu(F.linear(x.double(), w.double(), b.double()))
+            eager = F.gelu(F.linear(x, w, b)).double()
+            yield (dtype, shape, n), x, w, b, ref, ((eager - ref).norm() / ref.norm()).item()
+
+
+def _rel_err(got, ref) -> float:
+    assert got.shape == ref.shape
+    return ((got.double() - ref).norm() / ref.norm()).item()
+
+
 @pytest.mark.gpu
 def test_cluster_tiles_are_right_at_odd_shapes_on_hopper(tmp_path):
     """SKINNY_DEFAULT's tiles in CTA pairs (num_ctas=2, the descriptor kernel) under a bias and
-    GELU: row counts from 1 to past one tile, K and N off the tile, a 3-D x, both 16-bit dtypes,
-    against float64 within eager's own error; the recorded repeat is bit-identical. A B passed
-    transposed runs single CTAs (Triton 3.6 does not build it in a cluster), rightly too."""
+    GELU at skinny and odd shapes (_gelu_linear_cases), against float64 within eager's own error;
+    the recorded repeat is bit-identical. A B passed transposed runs single CTAs (Triton 3.6 does
+    not build it in a cluster), rightly too."""
     from templates.gemm import SKINNY_DEFAULT
 
     if torch.cuda.get_device_capability()[0] < 9:
@@ -468,50 +489,28 @@ def test_cluster_tiles_are_right_at_odd_shapes_on_hopper(tmp_path):
     # epilogue(x @ B) with B (K, N) row-major: the weight as a matmul's operand
     context = {**context, "b": {**context["b"], "transposed": False}}
     module = _load(GEMM.render(SKINNY_DEFAULT, **context), tmp_path)
-    for dtype in (torch.bfloat16, torch.float16):
-        for shape, n in (((1, 4096), 4096), ((17, 1000), 3000), ((128, 4096), 4096),
-                         ((100, 72), 136), ((2, 50, 512), 1000), ((300, 512), 256)):
-            torch.manual_seed(0)
-            x = torch.randn(*shape, device="cuda", dtype=dtype)
-            w = (torch.randn(n, shape[-1], device="cuda") / shape[-1] ** 0.5).to(dtype)
-            b = torch.randn(n, device="cuda", dtype=dtype)
-            ref = F.gelu(F.linear(x.double(), w.double(), b.double()))
-            eager = F.gelu(F.linear(x, w, b)).double()
-            bound = ((eager - ref).norm() / ref.norm()).item()
-            for weight, ctas in ((w.t().contiguous(), 2), (w.t(), 1)):
-                module._RECIPES.clear()
-                assert module.tma_plan(x.reshape(1, -1, shape[-1]), weight.unsqueeze(0)) == "tma"
-                got = module.launch_linear_bias_gelu(x, weight, b)
-                [recipe] = module._RECIPES.values()
-                assert recipe[0] == "tma" and recipe[5]["num_ctas"] == ctas
-                assert torch.equal(module.launch_linear_bias_gelu(x, weight, b), got)
-                err = ((got.double() - ref).norm() / ref.norm()).item()
-                assert got.shape == ref.shape and err <= max(bound, 1e-3), (
-                    dtype, shape, n, ctas, err, bound)
+    for label, x, w, b, ref, bound in _gelu_linear_cases():
+        for weight, ctas in ((w.t().contiguous(), 2), (w.t(), 1)):
+            module._RECIPES.clear()
+            assert module.tma_plan(x.reshape(1, -1, x.shape[-1]), weight.unsqueeze(0)) == "tma"
+            got = module.launch_linear_bias_gelu(x, weight, b)
+            [recipe] = module._RECIPES.values()
+            assert recipe[0] == "tma" and recipe[5]["num_ctas"] == ctas
+            assert torch.equal(module.launch_linear_bias_gelu(x, weight, b), got)
+            assert _rel_err(got, ref) <= max(bound, 1e-3), (label, ctas, bound)
 
 
 @pytest.mark.gpu
 def test_the_linear_skinny_tile_is_right_at_odd_shapes(tmp_path):
-    """SKINNY_LINEAR (single CTAs) on Linear's transposed weight: the same rows, sizes and dtypes
-    as the cluster test, against float64 within eager's own error; the recorded repeat is
-    bit-identical."""
+    """SKINNY_LINEAR (single CTAs) on Linear's transposed weight at the cluster test's shapes,
+    against float64 within eager's own error; the recorded repeat is bit-identical."""
     from templates.gemm import SKINNY_LINEAR
 
     module = _load(GEMM.render(SKINNY_LINEAR, **plan(_task("linear_bias_gelu")).context), tmp_path)
-    for dtype in (torch.bfloat16, torch.float16):
-        for shape, n in (((1, 4096), 4096), ((17, 1000), 3000), ((128, 4096), 4096),
-                         ((100, 72), 136), ((2, 50, 512), 1000), ((300, 512), 256)):
-            torch.manual_seed(0)
-            x = torch.randn(*shape, device="cuda", dtype=dtype)
-            w = (torch.randn(n, shape[-1], device="cuda") / shape[-1] ** 0.5).to(dtype)
-            b = torch.randn(n, device="cuda", dtype=dtype)
-            got = module.launch_linear_bias_gelu(x, w, b)
-            assert torch.equal(module.launch_linear_bias_gelu(x, w, b), got)
-            ref = F.gelu(F.linear(x.double(), w.double(), b.double()))
-            bound = ((F.gelu(F.linear(x, w, b)).double() - ref).norm() / ref.norm()).item()
-            err = ((got.double() - ref).norm() / ref.norm()).item()
-            assert got.shape == ref.shape and err <= max(bound, 1e-3), (dtype, shape, n, err,
-                                                                          bound)
+    for label, x, w, b, ref, bound in _gelu_linear_cases():
+        got = module.launch_linear_bias_gelu(x, w, b)
+        assert torch.equal(module.launch_linear_bias_gelu(x, w, b), got)
+        assert _rel_err(got, ref) <= max(bound, 1e-3), (label, bound)
 
 
 @pytest.mark.gpu
