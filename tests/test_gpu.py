@@ -13,28 +13,38 @@ from conftest import ROOT, run_kzoo
 pytestmark = pytest.mark.gpu
 
 
-def _shipped_entry(dtype: str):
+def _shipped_entry(dtype: str, op: str = "softmax", bucket: str = "any"):
     from kernel_zoo import _home, store
 
     major, minor = torch.cuda.get_device_capability()
-    found = store.find_config("softmax", f"sm_{major}{minor}", dtype, [_home.SHIPPED_ZOO])
+    found = store.find_config(op, f"sm_{major}{minor}", dtype, [_home.SHIPPED_ZOO],
+                              bucket=bucket)
     if found is None:
-        pytest.skip(f"no shipped softmax entry for sm_{major}{minor} {dtype}")
+        pytest.skip(f"no shipped {op} entry for sm_{major}{minor} {dtype} ({bucket})")
     return found
+
+
+def _serve_from_shipped(monkeypatch, dtype: str, op: str = "softmax", bucket: str = "any"):
+    """ops.<op> served by its shipped entry's module for (this GPU, dtype, bucket), whose
+    launcher counts its calls: the list it appends to (empty while every call fell back)."""
+    from kernel_zoo import ops, store
+
+    manifest, config, entry_dir = _shipped_entry(dtype, op, bucket)
+    module = store.load_kernel(entry_dir, config, manifest)
+    calls = []
+    original = getattr(module, f"launch_{op}")
+    monkeypatch.setattr(module, f"launch_{op}", lambda *a: calls.append(1) or original(*a))
+    ops.clear_cache()
+    monkeypatch.setattr(store, "load_kernel", lambda *a, **k: module)
+    return calls
 
 
 @pytest.mark.parametrize("dtype", ["bfloat16", "float32"])
 @pytest.mark.parametrize("shape", [(4099, 1000), (33, 4097), (8, 128256), (2, 3, 777)])
 def test_ops_softmax_runs_the_zoo_kernel_and_is_correct(dtype, shape, monkeypatch):
-    from kernel_zoo import ops, store
+    from kernel_zoo import ops
 
-    manifest, config, entry_dir = _shipped_entry(dtype)
-    module = store.load_kernel(entry_dir, config, manifest)
-    calls = []
-    original = module.launch_softmax
-    monkeypatch.setattr(module, "launch_softmax", lambda *a: calls.append(1) or original(*a))
-    ops.clear_cache()
-    monkeypatch.setattr(store, "load_kernel", lambda *a, **k: module)
+    calls = _serve_from_shipped(monkeypatch, dtype)
     x = torch.randn(*shape, device="cuda").mul(4).to(getattr(torch, dtype))
     y = ops.softmax(x, dim=-1)
     assert calls, "ops.softmax fell back instead of running the zoo kernel"
@@ -209,19 +219,9 @@ def test_ops_matmul_runs_the_skinny_entry_at_few_rows_and_cublas_past_them(dtype
     """matmul's shipped configs are rows_le_128's: ops.matmul runs them for M <= 128 (a batched
     A folded into its rows against one matrix), correctly, and torch.matmul for a larger M, whose
     bucket has no config and borrows none."""
-    from kernel_zoo import _home, ops, store
+    from kernel_zoo import ops
 
-    major, minor = torch.cuda.get_device_capability()
-    found = store.find_config("matmul", f"sm_{major}{minor}", dtype, [_home.SHIPPED_ZOO],
-                              bucket="rows_le_128")
-    if found is None:
-        pytest.skip(f"no shipped matmul entry for sm_{major}{minor} {dtype}")
-    module = store.load_kernel(found[2], found[1], found[0])
-    calls = []
-    original = module.launch_matmul
-    monkeypatch.setattr(module, "launch_matmul", lambda *a: calls.append(1) or original(*a))
-    ops.clear_cache()
-    monkeypatch.setattr(store, "load_kernel", lambda *a, **k: module)
+    calls = _serve_from_shipped(monkeypatch, dtype, "matmul", "rows_le_128")
     dt = getattr(torch, dtype)
     torch.manual_seed(0)
     for a_shape, b_shape, served in (((128, 4096), (4096, 4096), True),
@@ -251,19 +251,9 @@ def test_ops_linear_runs_the_shipped_entry_and_is_correct(variant, activation, d
     float64 within eager's own error."""
     import torch.nn.functional as F
 
-    from kernel_zoo import _home, ops, store
+    from kernel_zoo import ops
 
-    major, minor = torch.cuda.get_device_capability()
-    found = store.find_config(variant, f"sm_{major}{minor}", dtype, [_home.SHIPPED_ZOO])
-    if found is None:
-        pytest.skip(f"no shipped {variant} entry for sm_{major}{minor} {dtype}")
-    module = store.load_kernel(found[2], found[1], found[0])
-    calls = []
-    original = getattr(module, f"launch_{variant}")
-    monkeypatch.setattr(module, f"launch_{variant}",
-                        lambda *a: calls.append(1) or original(*a))
-    ops.clear_cache()
-    monkeypatch.setattr(store, "load_kernel", lambda *a, **k: module)
+    calls = _serve_from_shipped(monkeypatch, dtype, variant)
     act = {"gelu": F.gelu, "silu": F.silu}[activation]
     dt = getattr(torch, dtype)
     torch.manual_seed(0)
