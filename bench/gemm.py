@@ -85,20 +85,30 @@ CASES = (
     # only when named (--cases)
     Case("linear_bias_gelu_1000x3000x1024", "linear_bias_gelu",
          {"tokens": 1000, "in_features": 1024, "out_features": 3000}, "bfloat16", "fused"),
-    # a decode step's 16 rows against a 4096x4096 weight: SKINNY_DEFAULT's 128x64 tiles make 64
+    # a decode step's 16 rows against a 4096x4096 weight: round 105's skinny 128x64 tiles made 64
     # programs for 132 SMs (silu(linear)'s small shape, 21.7 us against cuBLAS + SiLU's 16.8 in
     # GPU round 105); timed only when named
     Case("linear_bias_silu_16x4096x4096", "linear_bias_silu",
          {"batch": 1, "seq": 16, "in_features": 4096, "out_features": 4096}, "bfloat16",
          "skinny"),
-    # 128 rows of a Linear (its weight read transposed, which Triton 3.6 builds in no CTA cluster,
-    # so SKINNY_LINEAR's single CTAs serve it); timed only when named
+    # 128 rows of a Linear (its weight read transposed, which Triton 3.6 builds in no CTA cluster:
+    # SKINNY_PAIR's calls run single CTAs there); timed only when named
     Case("linear_bias_silu_128x4096x4096", "linear_bias_silu",
          {"batch": 1, "seq": 128, "in_features": 4096, "out_features": 4096}, "bfloat16",
          "skinny"),
+    # more skinny Linears (timed only when named): fewer rows, an MLP's up projection (14336
+    # columns: 3.5 waves of 64x64 tiles), and an odd 100 x 1000 -> 3000 (K and N off the tile)
+    Case("linear_bias_silu_64x4096x4096", "linear_bias_silu",
+         {"batch": 1, "seq": 64, "in_features": 4096, "out_features": 4096}, "bfloat16",
+         "skinny"),
+    Case("linear_bias_gelu_128x14336x4096", "linear_bias_gelu",
+         {"tokens": 128, "in_features": 4096, "out_features": 14336}, "bfloat16", "skinny"),
+    Case("linear_bias_gelu_100x3000x1000", "linear_bias_gelu",
+         {"tokens": 100, "in_features": 1000, "out_features": 3000}, "bfloat16", "skinny"),
 )
 ON_REQUEST = {"linear_bias_gelu_1000x3000x1024", "linear_bias_silu_16x4096x4096",
-              "linear_bias_silu_128x4096x4096"}
+              "linear_bias_silu_128x4096x4096", "linear_bias_silu_64x4096x4096",
+              "linear_bias_gelu_128x14336x4096", "linear_bias_gelu_100x3000x1000"}
 ACCEPTANCE = {  # case -> (baseline, the ratio the kernel must reach against it)
     "matmul_4096": ("cublas", 0.95), "matmul_8192": ("cublas", 0.95),
     "mlp_down_8192x4096x14336": ("cublas", 0.95),
@@ -126,7 +136,7 @@ CANDIDATES = {
     "skinny": [
         SKINNY_DEFAULT,
         *(dataclasses.replace(SKINNY_DEFAULT, BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=bk, SPLIT_K=sk,
-                              num_warps=w, num_stages=st, use_tma=tma)
+                              num_warps=w, num_stages=st, use_tma=tma, GROUP_M=1, num_ctas=1)
           for bm, bn, bk, sk, w, st, tma in (
               # the best of the previous sweeps (runs/gemm-configs-h100-skinny-split-one-launch
               # .json): all M rows in one tile row, so B is read once; split-K in one launch
@@ -150,7 +160,7 @@ CANDIDATES = {
               (16, 64, 256, 1, 4, 4, True), (32, 64, 128, 2, 4, 6, False),
               # 128x64x64 in 8 stages was the best at M = 128 there (25.6 us, 0.90x cuBLAS;
               # runs/gemm-configs-h100-skinny-round15.json): shorter K steps, more in flight (in
-              # 9 stages, the winner of round 16, it is SKINNY_DEFAULT, the list's first)
+              # 9 stages, the winner of round 16, it was the skinny start until round 140)
               (128, 32, 64, 1, 4, 10, False),
               (128, 64, 32, 1, 4, 12, False), (128, 32, 32, 1, 4, 16, False),
               (128, 128, 64, 1, 8, 6, False), (128, 64, 64, 1, 8, 8, False))),
@@ -378,7 +388,8 @@ def print_table(result: dict, configs: bool) -> None:
                 for entry in row["configs"]:
                     c = entry["config"]
                     tiles = (f"{c['BLOCK_M']}x{c['BLOCK_N']}x{c['BLOCK_K']} w{c['num_warps']} "
-                             f"s{c['num_stages']} split {c['SPLIT_K']} tma {c['use_tma']}")
+                             f"s{c['num_stages']} g{c['GROUP_M']} ctas {c['num_ctas']} "
+                             f"split {c['SPLIT_K']} tma {c['use_tma']}")
                     why = entry.get("error") or "; ".join(entry["problems"]) or "not timed"
                     timed = f"{entry['ms'] * 1e3:.1f} us" if "ms" in entry else why[:80]
                     print(f"  {tiles:44s} {timed}")

@@ -1,7 +1,8 @@
 """A skinny GEMM (128 x 4096 x 4096, bfloat16) in CTA clusters: does a cluster share A?
 
-SKINNY_DEFAULT gives each of 128 programs all 128 rows of A and a 32-column slab of B: every
-program reads the whole of A (1 MB) from L2, 128 MB in all beside B's 32 MB from memory. Triton
+The skinny start of rounds 140-263 (128x32 tiles) gives each of 128 programs all 128 rows of A
+and a 32-column slab of B: every program reads the whole of A (1 MB) from L2, 128 MB in all
+beside B's 32 MB from memory. Triton
 on sm_90 can launch a program as a cluster of `num_ctas` CTAs, which split its tile; where the
 compiler multicasts a tile both CTAs load, A would be read once a cluster. This probe times a
 plain descriptor-load skinny kernel (the template's tile loop, no epilogue) at a few tiles,

@@ -214,33 +214,32 @@ DEFAULT = GemmConfig(
     persistent=1, use_tma=True, EPILOGUE_SPLIT=2, flatten=True, gelu_erf_fit=True,
 )
 # Where a search for skinny outputs (M <= 128 rows: decode batches against a weight, the zoo
-# bucket rows_le_128) starts: 128x64 tiles in CTA pairs, each CTA 64 of the rows (and all of the
-# B tile: no multicast), 128 CTAs at N = 4096, each streaming its slab of B in K steps of 128,
-# six deep, through tensor descriptors where they are valid (the pointer kernel, single CTAs,
-# elsewhere). By graph replays on an H100 at 128x4096x4096 it took 16.9 us against cuBLAS's 17.9
-# (1.057x; bench/results/probe-skinny-splitk-h100.json, GPU round 266), where the previous start
-# (128x32 tiles, five deep, single CTAs) took 17.9-18.1 (0.996-1.009x, rounds 264-266) and
-# split-K lost 4-8 us to its fixup. What the pair gains is its two row halves running together,
-# reading the same B: single-CTA 64x64 tiles with the two halves adjacent (GROUP_M 4) took 17.2
-# us, with them apart (GROUP_M 1) 20.0 (round 280; see SKINNY_LINEAR). Calls of at most 16 rows
-# run DECODE_DEFAULT (below).
+# bucket rows_le_128) starts, and what a skinny companion runs: 64x64 tiles in K steps of 128, six
+# deep, through tensor descriptors where they are valid (the pointer kernel elsewhere), grouped by
+# 4 so that a column's two row tiles run side by side over the same B tile. By graph replays on an
+# H100 (GPU round 281, bench/gemm.py --configs --graphs with bench/gemm-skinny-linear-candidates
+# .json, bench/results/runs/gemm-configs-h100-skinny-linear-graphs-round281.json):
+#   128x4096x4096 matmul          17.0 us  (CTA pair 17.2, 128x32 18.0, cuBLAS 17.9)
+#   silu(linear) 128x4096->4096   18.3     (128x32 19.5, cuBLAS 18.2, eager 21.1)
+#   silu(linear) 64x4096->4096    18.5     (128x32 29.9, cuBLAS 17.6, eager 20.6)
+#   gelu(linear) 100x1000->3000   12.0     (128x32 13.2, cuBLAS 9.5, eager 12.5)
+#   gelu(linear) 128x4096->14336  61.5     (128x32 64.4, 128x64 single CTAs 55.1, eager 51.1)
+# Round 280 had them at 17.2 us against the pair's 17.4 at 128x4096x4096. Unlike the pair they
+# build under Triton 3.6 for a transposed B (Linear's x @ W^T) as well, so one tile serves both
+# layouts. Calls of at most 16 rows run DECODE_DEFAULT (below).
 SKINNY_DEFAULT = GemmConfig(
+    BLOCK_M=64, BLOCK_N=64, BLOCK_K=128, GROUP_M=4, num_warps=4, num_stages=6, SPLIT_K=1,
+    persistent=0, use_tma=True,
+)
+# The skinny bucket's second start: 128x64 tiles in CTA pairs (Triton's num_ctas=2), each CTA 64
+# of the rows and all of the B tile (no multicast in its PTX), 16.9 us against cuBLAS's 17.9 at
+# 128x4096x4096 (GPU round 266, bench/results/probe-skinny-splitk-h100.json; SKINNY_DEFAULT from
+# rounds 264 to 280). Triton 3.6 builds no transposed B tile in a cluster ("Failed to find a valid
+# layout"; 3.9 does), so a call of a cluster config whose B is transposed runs single CTAs: at
+# 128x4096->14336 those 128x64 tiles were round 281's fastest (55.1 us), still behind eager.
+SKINNY_PAIR = GemmConfig(
     BLOCK_M=128, BLOCK_N=64, BLOCK_K=128, GROUP_M=1, num_warps=4, num_stages=6, SPLIT_K=1,
     persistent=0, use_tma=True, num_ctas=2,
-)
-# The skinny tile of a weight read transposed (Linear's x @ W^T; the skinny companion of a module
-# whose B is transposed, a search's second start in the rows_le_128 bucket): Triton 3.6 does not
-# build a transposed B tile in a cluster ("Failed to find a valid layout"; 3.9 does), so these
-# run single CTAs: 128x32 tiles five deep (0.996-1.009x cuBLAS at 128x4096x4096 as a matmul,
-# rounds 264-266). Single-CTA 64x64 tiles grouped by 4 took silu(linear) at 128x4096->4096 in 18.4
-# us against these tiles' 19.9 (eager 21.0; GPU round 280, bench/gemm.py --configs --graphs,
-# bench/results/runs/gemm-configs-h100-skinny-pair-graphs-round280.json), checked there at that
-# one shape only: making them SKINNY_LINEAR waits for a GPU run of
-# test_the_linear_skinny_tile_is_right_at_odd_shapes with them.
-# A call of a cluster config whose B is transposed runs single CTAs too.
-SKINNY_LINEAR = GemmConfig(
-    BLOCK_M=128, BLOCK_N=32, BLOCK_K=128, GROUP_M=1, num_warps=4, num_stages=5, SPLIT_K=1,
-    persistent=0, use_tma=True,
 )
 # What a skinny companion's calls of at most DECODE_ROWS (16) output rows run: a decode step. At
 # 16 x 4096 -> 4096 the skinny start of round 108 (128x64 tiles) made 64 programs for 132 SMs;
@@ -268,7 +267,7 @@ DECODE_WIDE = GemmConfig(
 def stage_bytes(cfg: GemmConfig, itemsize: int) -> int:
     """Shared memory of one pipeline stage in one CTA: an A tile and a B tile; in a cluster each
     CTA holds its share of the tile's rows of A and all of B (Triton splits a dot's tile along M:
-    SKINNY_DEFAULT's six stages build to 196656 bytes a CTA, tests/test_gemm.py's sm_90a build)."""
+    SKINNY_PAIR's six stages build to 196656 bytes a CTA, tests/test_gemm.py's sm_90a build)."""
     return (cfg.BLOCK_M // cfg.num_ctas * cfg.BLOCK_K + cfg.BLOCK_K * cfg.BLOCK_N) * itemsize
 
 
@@ -417,10 +416,10 @@ class GemmTemplate(Template):
 
     def starts_for(self, bucket: str) -> list[Any]:
         """As Template.starts_for; a skinny companion only where some calls may be skinny (not in
-        the rows_gt_128 bucket); the skinny bucket tries SKINNY_LINEAR second."""
+        the rows_gt_128 bucket); the skinny bucket tries SKINNY_PAIR second."""
         starts = super().starts_for(bucket)
-        if bucket == "rows_le_128":  # the cluster tile, then the single-CTA tile (Linear's)
-            starts = [*starts, SKINNY_LINEAR]
+        if bucket == "rows_le_128":  # the single-CTA tile, then the CTA pair
+            starts = [*starts, SKINNY_PAIR]
         if bucket == "rows_gt_128":
             starts = [dataclasses.replace(cfg, skinny_rows=0) for cfg in starts]
         return list(dict.fromkeys(starts))
@@ -458,8 +457,7 @@ class GemmTemplate(Template):
         # companions: another config's module, its names prefixed, after this one's
         parts = [source.rstrip()]
         lines = set(source.splitlines())
-        skinny = SKINNY_LINEAR if context["b"]["transposed"] else SKINNY_DEFAULT
-        for knobs, prefix, base in ((("skinny_rows",), "_skinny_", skinny),
+        for knobs, prefix, base in ((("skinny_rows",), "_skinny_", SKINNY_DEFAULT),
                                     (("skinny_rows",), "_decode_", DECODE_DEFAULT),
                                     (("skinny_rows",), "_decode_wide_", DECODE_WIDE),
                                     (("odd_tiled", "single_wave_tiled"), "_tiled_", TILED)):

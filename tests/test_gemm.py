@@ -208,13 +208,14 @@ def test_constraints_prune_what_cannot_run():
     assert any("slices" in p for p in constraints(dataclasses.replace(SMALL, EPILOGUE_SPLIT=2)))
     # clusters: the descriptor kernel's one program per tile, 64 rows a CTA at least, an epilogue
     # in one piece (Triton 3.6 builds no other); a CTA's shared memory holds half of A's tile
-    from templates.gemm import SKINNY_DEFAULT
-    assert constraints(SKINNY_DEFAULT) == [] and SKINNY_DEFAULT.num_ctas == 2
+    from templates.gemm import SKINNY_DEFAULT, SKINNY_PAIR
+    assert constraints(SKINNY_PAIR) == [] and SKINNY_PAIR.num_ctas == 2
     for knobs in (dict(use_tma=False), dict(persistent=1), dict(BLOCK_M=64),
                   dict(EPILOGUE_SPLIT=2)):
         assert any("num_ctas" in p for p in constraints(
-            dataclasses.replace(SKINNY_DEFAULT, **knobs))), knobs
-    assert constraints(dataclasses.replace(SKINNY_DEFAULT, num_ctas=1)) != []  # 288 KB of stages
+            dataclasses.replace(SKINNY_PAIR, **knobs))), knobs
+    assert constraints(dataclasses.replace(SKINNY_PAIR, num_ctas=1)) != []  # 288 KB of stages
+    assert constraints(SKINNY_DEFAULT) == [] and SKINNY_DEFAULT.num_ctas == 1
     with pytest.raises(InvalidConfig, match="shared memory"):
         GEMM.render(too_big, op="matmul", a={"source": "arg", "index": 0, "transposed": False},
                     b={"source": "arg", "index": 1, "transposed": False}, params=[])
@@ -435,21 +436,21 @@ for path, transposed in json.loads(sys.argv[1]):
 
 
 def test_the_cluster_tiles_build_for_hopper_without_a_gpu(tmp_path):
-    """SKINNY_DEFAULT's descriptor kernel builds for sm_90a as CTA pairs under a bias and GELU
+    """SKINNY_PAIR's descriptor kernel builds for sm_90a as CTA pairs under a bias and GELU
     (under CI's Triton; the GPU machine's 3.6 too): each CTA's shared memory holds half the A
     tile and all of B, as stage_bytes counts; a B passed transposed builds as single CTAs."""
     from conftest import build_for_hopper
-    from templates.gemm import SKINNY_DEFAULT, stage_bytes
+    from templates.gemm import SKINNY_PAIR, stage_bytes
 
     context = plan(_task("linear_bias_gelu")).context
     context = {**context, "b": {**context["b"], "transposed": False}}
     path = tmp_path / "cluster.py"
-    path.write_text(GEMM.render(SKINNY_DEFAULT, **context))
+    path.write_text(GEMM.render(SKINNY_PAIR, **context))
     script = _CLUSTER_BUILD.format(root=str(ROOT), bench=str(ROOT / "bench"))
     pair, single = build_for_hopper(script, [(str(path), False), (str(path), True)],
                                     tmp_path / "c")
     assert pair["num_ctas"] == 2 and single["num_ctas"] == 1
-    stages = SKINNY_DEFAULT.num_stages * stage_bytes(SKINNY_DEFAULT, 2)
+    stages = SKINNY_PAIR.num_stages * stage_bytes(SKINNY_PAIR, 2)
     assert stages <= pair["shared"] <= stages + 1024, pair
 
 
@@ -476,19 +477,19 @@ def _rel_err(got, ref) -> float:
 
 @pytest.mark.gpu
 def test_cluster_tiles_are_right_at_odd_shapes_on_hopper(tmp_path):
-    """SKINNY_DEFAULT's tiles in CTA pairs (num_ctas=2, the descriptor kernel) under a bias and
+    """SKINNY_PAIR's tiles in CTA pairs (num_ctas=2, the descriptor kernel) under a bias and
     GELU at skinny and odd shapes (_gelu_linear_cases), against float64 within eager's own error;
     the recorded repeat is bit-identical. A B passed transposed runs single CTAs (Triton 3.6 does
     not build it in a cluster), rightly too."""
-    from templates.gemm import SKINNY_DEFAULT
+    from templates.gemm import SKINNY_PAIR
 
     if torch.cuda.get_device_capability()[0] < 9:
         pytest.skip("clusters and TMA need sm_90")
-    assert SKINNY_DEFAULT.num_ctas == 2 and SKINNY_DEFAULT.use_tma
+    assert SKINNY_PAIR.num_ctas == 2 and SKINNY_PAIR.use_tma
     context = plan(_task("linear_bias_gelu")).context
     # epilogue(x @ B) with B (K, N) row-major: the weight as a matmul's operand
     context = {**context, "b": {**context["b"], "transposed": False}}
-    module = _load(GEMM.render(SKINNY_DEFAULT, **context), tmp_path)
+    module = _load(GEMM.render(SKINNY_PAIR, **context), tmp_path)
     for label, x, w, b, ref, bound in _gelu_linear_cases():
         for weight, ctas in ((w.t().contiguous(), 2), (w.t(), 1)):
             module._RECIPES.clear()
@@ -501,16 +502,21 @@ def test_cluster_tiles_are_right_at_odd_shapes_on_hopper(tmp_path):
 
 
 @pytest.mark.gpu
-def test_the_linear_skinny_tile_is_right_at_odd_shapes(tmp_path):
-    """SKINNY_LINEAR (single CTAs) on Linear's transposed weight at the cluster test's shapes,
-    against float64 within eager's own error; the recorded repeat is bit-identical."""
-    from templates.gemm import SKINNY_LINEAR
+def test_the_skinny_tile_is_right_at_odd_shapes_in_both_layouts(tmp_path):
+    """SKINNY_DEFAULT (single-CTA 64x64 tiles) on Linear's transposed weight and on the weight as
+    a row-major matmul operand, at the cluster test's shapes, against float64 within eager's own
+    error; the recorded repeat is bit-identical."""
+    from templates.gemm import SKINNY_DEFAULT
 
-    module = _load(GEMM.render(SKINNY_LINEAR, **plan(_task("linear_bias_gelu")).context), tmp_path)
-    for label, x, w, b, ref, bound in _gelu_linear_cases():
-        got = module.launch_linear_bias_gelu(x, w, b)
-        assert torch.equal(module.launch_linear_bias_gelu(x, w, b), got)
-        assert _rel_err(got, ref) <= max(bound, 1e-3), (label, bound)
+    context = plan(_task("linear_bias_gelu")).context
+    for transposed in (True, False):
+        layout = {**context, "b": {**context["b"], "transposed": transposed}}
+        module = _load(GEMM.render(SKINNY_DEFAULT, **layout), tmp_path)
+        for label, x, w, b, ref, bound in _gelu_linear_cases():
+            weight = w if transposed else w.t().contiguous()
+            got = module.launch_linear_bias_gelu(x, weight, b)
+            assert torch.equal(module.launch_linear_bias_gelu(x, weight, b), got)
+            assert _rel_err(got, ref) <= max(bound, 1e-3), (label, transposed, bound)
 
 
 @pytest.mark.gpu
@@ -519,10 +525,10 @@ def test_split_k_is_correct_and_deterministic_on_the_gpu(tmp_path, split):
     """The split that arrives last sums every split's partial from L2 in split order: right at
     even and odd sizes, in bf16 and fp32, and the same bits on every run, however the splits
     are scheduled."""
-    from templates.gemm import SKINNY_DEFAULT
+    from templates.gemm import SKINNY_PAIR
 
     found = plan(_task("linear_bias_gelu"))
-    cfg = dataclasses.replace(SKINNY_DEFAULT, BLOCK_N=128, BLOCK_K=64, num_warps=8,
+    cfg = dataclasses.replace(SKINNY_PAIR, BLOCK_N=128, BLOCK_K=64, num_warps=8,
                               num_stages=3, SPLIT_K=split, use_tma=False, num_ctas=1)
     module = _load(GEMM.render(cfg, **found.context), tmp_path)
     torch.manual_seed(split)
@@ -543,7 +549,7 @@ def test_split_k_is_correct_and_deterministic_on_the_gpu(tmp_path, split):
 
 @pytest.mark.gpu
 def test_skinny_default_is_correct_at_the_skinny_gpu_shapes(tmp_path):
-    """The rows_le_128 bucket's starting config (CTA pairs, six stages) through the verifier at
+    """The rows_le_128 bucket's starting config (64x64 tiles, six stages) through the verifier at
     matmul_skinny's GPU shapes, and in float32 (fewer stages: its tiles are twice the bytes)."""
     from templates.gemm import SKINNY_DEFAULT
 
@@ -566,7 +572,7 @@ def test_skinny_default_is_correct_at_the_skinny_gpu_shapes(tmp_path):
 
 
 def test_skinny_plans_land_in_their_bucket_and_start_from_the_skinny_tile():
-    from templates.gemm import SKINNY_DEFAULT, SKINNY_LINEAR
+    from templates.gemm import SKINNY_DEFAULT, SKINNY_PAIR
 
     skinny = plan(tasks.load(ROOT / "tasks" / "matmul_skinny.py"))
     large = plan(tasks.load(ROOT / "tasks" / "matmul.py"))
@@ -578,12 +584,12 @@ def test_skinny_plans_land_in_their_bucket_and_start_from_the_skinny_tile():
     # wave of its persistent grid covers, and with the skinny companion too where a task's shapes
     # may mix skinny and large rows (a bucket-less op); third, the one-program-per-tile kernel
     # (faster at odd rows) everywhere; except in the skinny bucket, whose starts are its own: the
-    # cluster tile, then the single-CTA tile of a transposed B. The second start also takes the
+    # single-CTA 64x64 tile, then the CTA pair. The second start also takes the
     # warp-specialized kernel for the Linear calls it serves.
     companions = dict(odd_tiled=True, single_wave_tiled=True, ws_pingpong=True)
     assert template.starts_for(large.shape_bucket) == [
         DEFAULT, dataclasses.replace(DEFAULT, **companions), TILED]
-    assert template.starts_for(skinny.shape_bucket) == [SKINNY_DEFAULT, SKINNY_LINEAR]
+    assert template.starts_for(skinny.shape_bucket) == [SKINNY_DEFAULT, SKINNY_PAIR]
     assert template.starts_for("any") == [
         DEFAULT, dataclasses.replace(DEFAULT, skinny_rows=128, **companions), TILED]
 
