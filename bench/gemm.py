@@ -105,10 +105,23 @@ CASES = (
          {"tokens": 128, "in_features": 4096, "out_features": 14336}, "bfloat16", "skinny"),
     Case("linear_bias_gelu_100x3000x1000", "linear_bias_gelu",
          {"tokens": 100, "in_features": 1000, "out_features": 3000}, "bfloat16", "skinny"),
+    # where the skinny companion trailed eager in bench/linear_skinny.py (GPU round 283): 32 rows
+    # (half of a 64-row tile), and an MLP's 14336 columns at 32-128 rows (224 column tiles of 64:
+    # 1.7 waves of the SMs); and other widths past one wave of 64x64 tiles (round 285); timed
+    # only when named
+    *(Case(f"linear_bias_silu_{m}x{n}x4096", "linear_bias_silu",
+           {"batch": 1, "seq": m, "in_features": 4096, "out_features": n}, "bfloat16", "skinny")
+      for m, n in ((32, 4096), (32, 14336), (100, 14336), (128, 14336), (128, 8192),
+                   (100, 8192), (128, 11008), (80, 14336), (128, 5120))),
 )
 ON_REQUEST = {"linear_bias_gelu_1000x3000x1024", "linear_bias_silu_16x4096x4096",
               "linear_bias_silu_128x4096x4096", "linear_bias_silu_64x4096x4096",
-              "linear_bias_gelu_128x14336x4096", "linear_bias_gelu_100x3000x1000"}
+              "linear_bias_gelu_128x14336x4096", "linear_bias_gelu_100x3000x1000",
+              "linear_bias_silu_32x4096x4096", "linear_bias_silu_32x14336x4096",
+              "linear_bias_silu_100x14336x4096", "linear_bias_silu_128x14336x4096",
+              "linear_bias_silu_128x8192x4096", "linear_bias_silu_100x8192x4096",
+              "linear_bias_silu_128x11008x4096", "linear_bias_silu_80x14336x4096",
+              "linear_bias_silu_128x5120x4096"}
 ACCEPTANCE = {  # case -> (baseline, the ratio the kernel must reach against it)
     "matmul_4096": ("cublas", 0.95), "matmul_8192": ("cublas", 0.95),
     "mlp_down_8192x4096x14336": ("cublas", 0.95),

@@ -4,7 +4,10 @@
 # pair, split-K and the descriptor path; (2) the four linear entries' winners re-rendered with
 # today's skinny companion (`kzoo optimize --start @params --trials 1`, promoting into
 # kernel_zoo/entries where the re-timed winner beats the best baseline).
-# Outcome: (pending)
+# Outcome (2026-11-25): 7 passed. Promoted linear_bias_gelu 1.2.0 (bfloat16: 1.466x the best
+# baseline) and 1.3.0 (float16: 1.495x), linear_bias_silu 1.2.0 (bfloat16: 1.101x) and 1.3.0
+# (float16: 1.113x): the same params as 1.0.0/1.1.0, the skinny companion now 64x64 by 4.
+# bench/results/runs/optimize-linear-bias-*-h100-round282.json.
 set -uo pipefail
 export PYTHONUNBUFFERED=1
 export KZOO_HOME=/tmp/kzoo-round282

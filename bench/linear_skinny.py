@@ -1,0 +1,173 @@
+"""`kernel_zoo.ops.linear` at few rows (a decode or small batch against a weight), beside the
+previous version of its entry, eager PyTorch, torch.compile and the bare cuBLAS GEMM.
+
+A linear entry's module serves calls of at most 128 output rows with its skinny companion
+(`templates/gemm.py`'s SKINNY_DEFAULT, rendered into the module when it was promoted) and those of
+at most 16 with its decode companions, whatever tile its search picked for the task's large
+shapes. This times what a user's call runs: for each activation (the zoo's `linear_bias_<act>`
+entries), dtype, row count and weight shape, the newest shipped entry through `ops.linear`, the
+entry version named by --previous loaded from its own folder, `act(F.linear(x, w, b))` eager and
+under torch.compile (default mode), and `F.linear(x, w, b)` alone (cuBLAS with its bias: the GEMM
+without the activation's pass). Each output is first checked against float64 within eager's own
+error (a wrong one is not timed); each callable is captured in a CUDA graph and timed as its
+replay, interleaved, the L2 flushed before each run (verifier.timing). Writes
+bench/results/linear-skinny-<device>.json and prints a table.
+
+    python bench/linear_skinny.py [--previous 1.1.0] [--dtypes bfloat16,float16] [--out DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import math
+import sys
+from pathlib import Path
+
+import torch
+import torch.nn.functional as F
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+ROWS = (1, 16, 32, 64, 100, 128)
+WEIGHTS = ((4096, 4096), (4096, 14336), (1000, 3000))  # (in_features, out_features)
+ACTIVATIONS = {"silu": F.silu, "gelu": F.gelu}
+
+
+def _entry_launcher(op: str, version: str | None, dtype: str, arch: str):
+    """launch_<op> of the shipped entry's `version` (None: the newest) for (arch, dtype)."""
+    from kernel_zoo import store
+
+    entry = store.find_entry(op, version, zoo_dirs=[ROOT / "kernel_zoo" / "entries"])
+    config = store.select_config(entry.manifest, arch, dtype)
+    if config is None:
+        return None
+    return getattr(store.load_kernel(entry.path, config, entry.manifest), f"launch_{op}")
+
+
+def _rel_err(got: torch.Tensor, ref: torch.Tensor) -> float:
+    return ((got.double() - ref).norm() / ref.norm()).item()
+
+
+def run(args) -> dict:
+    import kernel_zoo
+    from kernel_zoo import store
+    from verifier.environment import environment
+    from verifier.timing import L2Flusher, bench, graphed_where_possible
+
+    import torch._dynamo
+
+    # one compiled function over many shapes (dynamic=False): past dynamo's recompile limit it
+    # would run eager unannounced
+    for name in ("cache_size_limit", "recompile_limit", "accumulated_cache_size_limit",
+                 "accumulated_recompile_limit"):
+        if hasattr(torch._dynamo.config, name):
+            setattr(torch._dynamo.config, name, 4096)
+    device = torch.device("cuda")
+    arch = "sm_%d%d" % torch.cuda.get_device_capability(device)
+    flusher = L2Flusher(device)
+    rows_out = []
+    for act_name, act in ACTIVATIONS.items():
+        op = f"linear_bias_{act_name}"
+        newest = store.find_entry(op, zoo_dirs=[ROOT / "kernel_zoo" / "entries"]).version
+        for dtype_name in args.dtypes.split(","):
+            dtype = getattr(torch, dtype_name)
+            previous = _entry_launcher(op, args.previous, dtype_name, arch)
+            served = _entry_launcher(op, None, dtype_name, arch)
+            compiled = torch.compile(lambda x, w, b, act=act: act(F.linear(x, w, b)),
+                                     dynamic=False)
+            for k, n in WEIGHTS:
+                torch.manual_seed(0)
+                w = (torch.randn(n, k, device=device) / k ** 0.5).to(dtype)
+                b = torch.randn(n, device=device, dtype=dtype)
+                for m in ROWS:
+                    x = torch.randn(m, k, device=device, dtype=dtype)
+                    fns = {
+                        "zoo": lambda x=x, w=w, b=b: kernel_zoo.ops.linear(x, w, b, act_name),
+                        "eager": lambda x=x, w=w, b=b: act(F.linear(x, w, b)),
+                        "compile": lambda x=x, w=w, b=b: compiled(x, w, b),
+                        "cublas_gemm": lambda x=x, w=w, b=b: F.linear(x, w, b),
+                    }
+                    if previous is not None:
+                        fns["previous"] = lambda x=x, w=w, b=b: previous(x, w, b)
+                    ref = act(F.linear(x.double(), w.double(), b.double()))
+                    bound = max(_rel_err(act(F.linear(x, w, b)), ref), 1e-3)
+                    errors = {name: _rel_err(fns[name](), ref)
+                              for name in ("zoo", "previous", "compile") if name in fns}
+                    # a wrong kernel of ours is not timed; torch.compile's own rounding (its
+                    # epilogue in fp32 or not) is recorded beside it, and it is timed either way
+                    wrong = sorted(name for name in ("zoo", "previous")
+                                   if name in errors and not errors[name] <= bound)
+                    # ops.linear ran the newest entry's kernel (not its fallback): the same bits
+                    zoo_served = served is not None and torch.equal(fns["zoo"](), served(x, w, b))
+                    timed = {name: fn for name, fn in fns.items() if name not in wrong}
+                    with torch.no_grad():
+                        timed, failed = graphed_where_possible(timed)
+                        timings = bench(timed, flusher=flusher, budget_ms=40.0 * len(timed))
+                    us = {name: t.median_ms * 1e3 for name, t in timings.items()}
+                    row = {"op": op, "entry": newest, "previous": args.previous,
+                           "dtype": dtype_name, "rows": m, "in_features": k,
+                           "out_features": n, "us": us, "rel_l2_err": errors,
+                           "eager_rel_l2_err_bound": bound, "wrong": wrong,
+                           "zoo_served": zoo_served,
+                           "graph_capture_failed": failed}
+                    for key in ("eager", "compile", "previous", "cublas_gemm"):
+                        if "zoo" in us and key in us:
+                            row[f"zoo_vs_{key}"] = us[key] / us["zoo"]
+                    rows_out.append(row)
+                    print(_line(row), flush=True)
+    summary = {}
+    for key in ("zoo_vs_eager", "zoo_vs_compile", "zoo_vs_previous", "zoo_vs_cublas_gemm"):
+        values = [r[key] for r in rows_out if key in r]
+        if values:
+            summary[f"geomean_{key}"] = math.exp(sum(map(math.log, values)) / len(values))
+    summary["not_served"] = [f"{r['op']} {r['dtype']} {r['rows']}x{r['in_features']}->"
+                             f"{r['out_features']}" for r in rows_out if not r["zoo_served"]]
+    summary["wrong"] = [f"{r['op']} {r['dtype']} {r['rows']}x{r['in_features']}->"
+                        f"{r['out_features']}: {r['wrong']}" for r in rows_out if r["wrong"]]
+    return {
+        "benchmark": "ops.linear at few rows against its previous entry, eager, torch.compile "
+                     "and the bare cuBLAS GEMM",
+        "environment": environment(),
+        "date": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
+        "method": "each callable captured in a CUDA graph and timed as its replay (GPU time "
+                  "without host time), interleaved, L2 flushed before each run; median",
+        "rows": rows_out, "summary": summary,
+    }
+
+
+def _line(row: dict) -> str:
+    us = row["us"]
+    cells = " ".join(f"{name} {us[name]:6.1f}" for name in
+                     ("zoo", "previous", "eager", "compile", "cublas_gemm") if name in us)
+    return (f"{row['op']:17s} {row['dtype']:8s} {row['rows']:4d}x{row['in_features']}->"
+            f"{row['out_features']:<6d} {cells}"
+            + (f"  WRONG {row['wrong']}" if row["wrong"] else "")
+            + ("" if row["zoo_served"] else "  (ops.linear did not run the entry)"))
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--previous", default="1.1.0",
+                        help="the entry version to time beside the newest (default 1.1.0)")
+    parser.add_argument("--dtypes", default="bfloat16,float16")
+    parser.add_argument("--out", default=str(ROOT / "bench" / "results"), help="results folder")
+    args = parser.parse_args()
+    if not torch.cuda.is_available():
+        print("bench/linear_skinny.py times GPU kernels: no CUDA device here", file=sys.stderr)
+        return 2
+    from verifier.environment import device_label
+
+    result = run(args)
+    path = Path(args.out) / f"linear-skinny-{device_label()}.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(result, indent=2) + "\n")
+    print(json.dumps(result["summary"], indent=1))
+    print(f"wrote {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
