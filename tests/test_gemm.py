@@ -502,16 +502,18 @@ def test_cluster_tiles_are_right_at_odd_shapes_on_hopper(tmp_path):
 
 
 @pytest.mark.gpu
-def test_the_skinny_tile_is_right_at_odd_shapes_in_both_layouts(tmp_path):
-    """SKINNY_DEFAULT (single-CTA 64x64 tiles) on Linear's transposed weight and on the weight as
-    a row-major matmul operand, at the cluster test's shapes, against float64 within eager's own
-    error; the recorded repeat is bit-identical."""
-    from templates.gemm import SKINNY_DEFAULT
+@pytest.mark.parametrize("name", ["SKINNY_DEFAULT", "SKINNY_WIDE", "SKINNY_LARGE"])
+def test_the_skinny_tiles_are_right_at_odd_shapes_in_both_layouts(tmp_path, name):
+    """The skinny companions' tiles (single CTAs: 64x64, 64x128, 128x128) on Linear's transposed
+    weight and on the weight as a row-major matmul operand, at the cluster test's shapes, against
+    float64 within eager's own error; the recorded repeat is bit-identical."""
+    import templates.gemm
 
+    cfg = getattr(templates.gemm, name)
     context = plan(_task("linear_bias_gelu")).context
     for transposed in (True, False):
         layout = {**context, "b": {**context["b"], "transposed": transposed}}
-        module = _load(GEMM.render(SKINNY_DEFAULT, **layout), tmp_path)
+        module = _load(GEMM.render(cfg, **layout), tmp_path)
         for label, x, w, b, ref, bound in _gelu_linear_cases():
             weight = w if transposed else w.t().contiguous()
             got = module.launch_linear_bias_gelu(x, weight, b)
@@ -597,9 +599,10 @@ def test_skinny_plans_land_in_their_bucket_and_start_from_the_skinny_tile():
 @pytest.mark.parametrize("cfg", [DEFAULT, SMALL], ids=["default", "small"])
 def test_a_skinny_companion_serves_the_calls_with_few_rows(cfg, tmp_path, verifier):
     """skinny_rows = 128: calls whose output has at most 128 rows (A's batch dims folded in) run
-    SKINNY_DEFAULT's kernels, rendered into the module under a prefix, and those of at most 16
-    rows DECODE_DEFAULT's (DECODE_WIDE's where DECODE_DEFAULT's tiles would take more than one
-    wave of the SMs); larger calls run the config's own. All correct, each recorded in its own
+    SKINNY_DEFAULT's kernels, rendered into the module under a prefix (SKINNY_WIDE's or
+    SKINNY_LARGE's past one wave of the SMs), and those of at most 16 rows DECODE_DEFAULT's
+    (DECODE_WIDE's where DECODE_DEFAULT's tiles would take more than one wave); larger calls run
+    the config's own. All correct, each recorded in its own
     recipe table; the verifier accepts it."""
     found = plan(_task("linear_bias_silu"))
     source = GEMM.render(dataclasses.replace(cfg, skinny_rows=128), **found.context)
@@ -627,6 +630,19 @@ def test_a_skinny_companion_serves_the_calls_with_few_rows(cfg, tmp_path, verifi
     torch.testing.assert_close(got.double(), F.silu(F.linear(x.double(), w.double(),
                                                              bias.double())), rtol=1e-5, atol=1e-5)
     assert (len(module._decode_wide__RECIPES), len(module._decode__RECIPES)) == (1, 1)
+    # skinny calls whose 64x64 tiles pass one wave (4 "SMs"): the smallest tile that fits one
+    # (64 rows x 320 columns: three 64x128 tiles), else the largest (128 x 320: three 128x128
+    # tiles, then 128 x 640: five, still 128x128)
+    skinny = len(module._skinny__RECIPES)
+    for rows, n, wide, large in ((64, 320, 1, 0), (128, 320, 1, 1), (128, 640, 1, 2)):
+        w, bias = torch.randn(n, 48, device=device) / 48 ** 0.5, torch.randn(n, device=device)
+        x = torch.randn(rows, 48, device=device)
+        got = module.launch_linear_bias_silu(x, w, bias)
+        torch.testing.assert_close(got.double(), F.silu(F.linear(x.double(), w.double(),
+                                                                 bias.double())),
+                                   rtol=1e-5, atol=1e-5)
+        assert (len(module._skinny_wide__RECIPES), len(module._skinny_large__RECIPES),
+                len(module._skinny__RECIPES)) == (wide, large, skinny), (rows, n)
     verdict = verifier.verify(_task("linear_bias_silu"), source, "float32", time=False)
     assert verdict.accepted, verdict.reasons
 
