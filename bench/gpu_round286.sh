@@ -4,7 +4,10 @@
 # skinny tiles, the pair, split-K and the descriptor path; (2) the four linear entries' winners
 # re-rendered with them (`kzoo optimize --start @params --trials 1`, promoting into
 # kernel_zoo/entries where the re-timed winner beats the best baseline).
-# Outcome: (pending)
+# Outcome (2026-11-25): 9 passed (the three skinny tiles in both layouts among them). Promoted
+# linear_bias_gelu 1.4.0 (bfloat16, 1.465x the best baseline) and 1.5.0 (float16, 1.487x),
+# linear_bias_silu 1.4.0 (bfloat16, 1.092x) and 1.5.0 (float16, 1.112x): the same params again,
+# with the wider skinny companions. bench/results/runs/optimize-linear-bias-*-h100-round286.json.
 set -uo pipefail
 export PYTHONUNBUFFERED=1
 export KZOO_HOME=/tmp/kzoo-round286
