@@ -112,7 +112,11 @@ CASES = (
     *(Case(f"linear_bias_silu_{m}x{n}x4096", "linear_bias_silu",
            {"batch": 1, "seq": m, "in_features": 4096, "out_features": n}, "bfloat16", "skinny")
       for m, n in ((32, 4096), (32, 14336), (100, 14336), (128, 14336), (128, 8192),
-                   (100, 8192), (128, 11008), (80, 14336), (128, 5120))),
+                   (100, 8192), (128, 11008), (80, 14336), (128, 5120), (48, 4096))),
+    # 32 and 64 rows of bench/linear_skinny.py's odd weight (round 288); timed only when named
+    *(Case(f"linear_bias_silu_{m}x3000x1000", "linear_bias_silu",
+           {"batch": 1, "seq": m, "in_features": 1000, "out_features": 3000}, "bfloat16",
+           "skinny") for m in (32, 64)),
 )
 ON_REQUEST = {"linear_bias_gelu_1000x3000x1024", "linear_bias_silu_16x4096x4096",
               "linear_bias_silu_128x4096x4096", "linear_bias_silu_64x4096x4096",
@@ -121,7 +125,8 @@ ON_REQUEST = {"linear_bias_gelu_1000x3000x1024", "linear_bias_silu_16x4096x4096"
               "linear_bias_silu_100x14336x4096", "linear_bias_silu_128x14336x4096",
               "linear_bias_silu_128x8192x4096", "linear_bias_silu_100x8192x4096",
               "linear_bias_silu_128x11008x4096", "linear_bias_silu_80x14336x4096",
-              "linear_bias_silu_128x5120x4096"}
+              "linear_bias_silu_128x5120x4096", "linear_bias_silu_48x4096x4096",
+              "linear_bias_silu_32x3000x1000", "linear_bias_silu_64x3000x1000"}
 ACCEPTANCE = {  # case -> (baseline, the ratio the kernel must reach against it)
     "matmul_4096": ("cublas", 0.95), "matmul_8192": ("cublas", 0.95),
     "mlp_down_8192x4096x14336": ("cublas", 0.95),
