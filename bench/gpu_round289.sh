@@ -7,7 +7,7 @@ set -uo pipefail
 export PYTHONUNBUFFERED=1
 export KZOO_HOME=/tmp/kzoo-round289
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
-timeout 150 python3 -m pytest -q -p no:cacheprovider -m gpu tests/test_gemm.py \
+timeout 200 python3 -m pytest -q -p no:cacheprovider -m gpu tests/test_gemm.py \
     -k "skinny or cluster or split or descriptor" > "$OUT/pytest.txt" 2>&1
 echo "pytest rc $?"
 grep -E "passed|failed|FAILED|Error|assert" "$OUT/pytest.txt" | tail -12
