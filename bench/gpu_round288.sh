@@ -7,7 +7,8 @@
 # Outcome (2026-11-25): at 32 rows 32x64 tiles took 19.2 us at 4096->4096 (64x64 20.3, eager
 # 20.2; 32x32 18.6, DECODE_DEFAULT 18.9) and 10.6 at 1000->3000 (10.8, eager 11.6); at 48 and 64
 # rows 64x64 stayed the faster (18.6, 18.8 against 19.1, 19.5); at 32x4096->14336 32x128 tiles
-# took 46.0 (64x128 48.4, eager 48.8). SKINNY_NARROW (32x64) serves calls of at most 32 rows.
+# took 46.0 (64x128 48.4, eager 48.8). SKINNY_NARROW (32x64) then served calls of at most 32
+# rows; not kept (round 290: GELU's 32 rows got slower).
 # runs/gemm-configs-h100-skinny-32-graphs-round288.json.
 set -uo pipefail
 export PYTHONUNBUFFERED=1

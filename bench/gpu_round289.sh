@@ -2,7 +2,11 @@
 # GPU round 289 (H100): after SKINNY_NARROW (32x64 tiles for skinny calls of at most 32 rows,
 # round 288): (1) test_gemm's GPU tests of the skinny tiles, the pair, split-K and the descriptor
 # path; (2) the four linear entries' winners re-rendered with it (bench/rerender_entries.sh).
-# Outcome: (pending)
+# Outcome (2026-11-25): 10 passed. Promoted linear_bias_gelu 1.6.0 (bfloat16) and 1.7.0
+# (float16), linear_bias_silu 1.6.0 (bfloat16) and 1.7.0 (float16), the same params again (run
+# with .gpu-bundle less its pydantic wheels, which neither Ray's core nor Optuna imports: the
+# carried tree had passed 64 MiB). bench/results/runs/optimize-linear-bias-*-h100-round289.json.
+# Not kept (round 290): 1.6.0/1.7.0 were not committed, and SKINNY_NARROW was taken out again.
 set -uo pipefail
 export PYTHONUNBUFFERED=1
 export KZOO_HOME=/tmp/kzoo-round289

@@ -67,10 +67,9 @@ Knobs:
   have to copy into 16-element-aligned rows (K = 1000, N = 3073) takes it where it is valid.
 - skinny_rows 128: a call whose output has at most 128 rows (M, A's batch dims folded in where B
   is one matrix) runs SKINNY_DEFAULT's kernels instead, rendered into the same module under a
-  `_skinny_` prefix (SKINNY_NARROW's, SKINNY_WIDE's or SKINNY_LARGE's, `_skinny_narrow_`,
-  `_skinny_wide_` and `_skinny_large_`: the smallest tile of SKINNY_TILES for the call's rows that
-  fits one wave of the SMs), and one of at most DECODE_ROWS (16) rows DECODE_DEFAULT's
-  (`_decode_`),
+  `_skinny_` prefix (SKINNY_WIDE's or SKINNY_LARGE's, `_skinny_wide_` and `_skinny_large_`, where
+  SKINNY_DEFAULT's tiles would take more than one wave: the smallest tile that fits one), and one
+  of at most DECODE_ROWS (16) rows DECODE_DEFAULT's (`_decode_`),
   DECODE_WIDE's (`_decode_wide_`) where DECODE_DEFAULT's tiles would take more than one wave;
   larger calls run this config's. One config cannot serve a task whose shapes
   include both a decode batch (16 rows, where 128x256 tiles leave most SMs idle) and a large M.
@@ -245,9 +244,9 @@ SKINNY_PAIR = GemmConfig(
     persistent=0, use_tma=True, num_ctas=2,
 )
 # A skinny call (at most 128 rows) whose SKINNY_DEFAULT tiles would take more than one wave of the
-# SMs runs the smallest of the next two tiles that fits one wave, else the largest: a wide
-# weight, read once at its bandwidth, wants every SM streaming a slab of it and no second wave.
-# By graph replays of silu(linear) on an H100 (GPU rounds 284-285, bench/gemm.py --configs --graphs,
+# SMs runs the smallest of these tiles that fits one wave, else the largest: a wide weight, read
+# once at its bandwidth, wants every SM streaming a slab of it and no second wave. By graph
+# replays of silu(linear) on an H100 (GPU rounds 284-285, bench/gemm.py --configs --graphs,
 # bench/results/runs/gemm-configs-h100-skinny-wide-graphs-round284.json and -round285.json), in us:
 #   x @ W^T        64x64    64x128   128x128   eager   the rule's pick
 #   128x4096->8192   33.7     30.7     35.1     32.4   64x128 (128 programs)
@@ -258,14 +257,6 @@ SKINNY_PAIR = GemmConfig(
 #   80x4096->14336   82.9     65.0     49.1     49.7   128x128 (112)
 #   128x4096->14336  59.7     53.0     49.3     51.2   128x128 (112)
 # and at 128x4096->4096 SKINNY_DEFAULT's 128 programs fit (18.9 us, eager 21.1).
-# Calls of at most 32 rows start from 32x64 tiles (GPU round 288, runs/gemm-configs-h100-skinny-32-
-# graphs-round288.json: 32x4096->4096 19.2 us against the 64x64 tiles' 20.3 and eager's 20.2;
-# 32x1000->3000 10.6 against 10.8 and 11.6; at 48 and 64 rows the 64x64 tiles were the faster,
-# 18.6 and 18.8 against 19.1 and 19.5).
-SKINNY_NARROW = GemmConfig(
-    BLOCK_M=32, BLOCK_N=64, BLOCK_K=128, GROUP_M=4, num_warps=4, num_stages=6, SPLIT_K=1,
-    persistent=0, use_tma=True,
-)
 SKINNY_WIDE = GemmConfig(
     BLOCK_M=64, BLOCK_N=128, BLOCK_K=128, GROUP_M=4, num_warps=4, num_stages=4, SPLIT_K=1,
     persistent=0, use_tma=True,
@@ -274,10 +265,10 @@ SKINNY_LARGE = GemmConfig(
     BLOCK_M=128, BLOCK_N=128, BLOCK_K=128, GROUP_M=1, num_warps=8, num_stages=3, SPLIT_K=1,
     persistent=0, use_tma=True,
 )
-# (route, config, the most rows it serves), smallest tile first: the companions of skinny calls,
-# in the order _route tries them
-SKINNY_TILES = (("skinny_narrow", SKINNY_NARROW, 32), ("skinny", SKINNY_DEFAULT, 128),
-                ("skinny_wide", SKINNY_WIDE, 128), ("skinny_large", SKINNY_LARGE, 128))
+# (route, config), smallest tile first: the companions of skinny calls, in the order _route
+# tries them
+SKINNY_TILES = (("skinny", SKINNY_DEFAULT), ("skinny_wide", SKINNY_WIDE),
+                ("skinny_large", SKINNY_LARGE))
 # What a skinny companion's calls of at most DECODE_ROWS (16) output rows run: a decode step. At
 # 16 x 4096 -> 4096 the skinny start of round 108 (128x64 tiles) made 64 programs for 132 SMs;
 # 16x32 tiles in K steps of 128, six deep, make 128. With bias + SiLU on an H100 they took 18.1 us
@@ -463,8 +454,8 @@ class GemmTemplate(Template):
 
     def render(self, cfg: Any, **context: Any) -> str:
         context = {"decode_rows": DECODE_ROWS, "decode_block_n": DECODE_DEFAULT.BLOCK_N,
-                   "skinny_tiles": repr(tuple((c.BLOCK_M, c.BLOCK_N, most, route)
-                                              for route, c, most in SKINNY_TILES)),
+                   "skinny_tiles": repr(tuple((c.BLOCK_M, c.BLOCK_N, route)
+                                              for route, c in SKINNY_TILES)),
                    "row_norm": None, "ws_epilogue": None, **context}
         if "a" in context and "b" in context:
             op = context.get("op", "missing")
@@ -496,8 +487,7 @@ class GemmTemplate(Template):
         # companions: another config's module, its names prefixed, after this one's
         parts = [source.rstrip()]
         lines = set(source.splitlines())
-        for knobs, prefix, base in ((("skinny_rows",), "_skinny_narrow_", SKINNY_NARROW),
-                                    (("skinny_rows",), "_skinny_", SKINNY_DEFAULT),
+        for knobs, prefix, base in ((("skinny_rows",), "_skinny_", SKINNY_DEFAULT),
                                     (("skinny_rows",), "_skinny_wide_", SKINNY_WIDE),
                                     (("skinny_rows",), "_skinny_large_", SKINNY_LARGE),
                                     (("skinny_rows",), "_decode_", DECODE_DEFAULT),
