@@ -113,6 +113,10 @@ CASES = (
            {"batch": 1, "seq": m, "in_features": 4096, "out_features": n}, "bfloat16", "skinny")
       for m, n in ((32, 4096), (32, 14336), (100, 14336), (128, 14336), (128, 8192),
                    (100, 8192), (128, 11008), (80, 14336), (128, 5120), (48, 4096))),
+    # GELU at 32-128 rows, where its skinny tiles trail SiLU's (round 291); timed only when named
+    *(Case(f"linear_bias_gelu_{m}x4096x4096", "linear_bias_gelu",
+           {"tokens": m, "in_features": 4096, "out_features": 4096}, "bfloat16", "skinny")
+      for m in (32, 64, 128)),
     # 32 and 64 rows of bench/linear_skinny.py's odd weight (round 288); timed only when named
     *(Case(f"linear_bias_silu_{m}x3000x1000", "linear_bias_silu",
            {"batch": 1, "seq": m, "in_features": 1000, "out_features": 3000}, "bfloat16",
@@ -126,7 +130,9 @@ ON_REQUEST = {"linear_bias_gelu_1000x3000x1024", "linear_bias_silu_16x4096x4096"
               "linear_bias_silu_128x8192x4096", "linear_bias_silu_100x8192x4096",
               "linear_bias_silu_128x11008x4096", "linear_bias_silu_80x14336x4096",
               "linear_bias_silu_128x5120x4096", "linear_bias_silu_48x4096x4096",
-              "linear_bias_silu_32x3000x1000", "linear_bias_silu_64x3000x1000"}
+              "linear_bias_silu_32x3000x1000", "linear_bias_silu_64x3000x1000",
+              "linear_bias_gelu_32x4096x4096", "linear_bias_gelu_64x4096x4096",
+              "linear_bias_gelu_128x4096x4096"}
 ACCEPTANCE = {  # case -> (baseline, the ratio the kernel must reach against it)
     "matmul_4096": ("cublas", 0.95), "matmul_8192": ("cublas", 0.95),
     "mlp_down_8192x4096x14336": ("cublas", 0.95),
@@ -407,7 +413,8 @@ def print_table(result: dict, configs: bool) -> None:
                     c = entry["config"]
                     tiles = (f"{c['BLOCK_M']}x{c['BLOCK_N']}x{c['BLOCK_K']} w{c['num_warps']} "
                              f"s{c['num_stages']} g{c['GROUP_M']} ctas {c['num_ctas']} "
-                             f"split {c['SPLIT_K']} tma {c['use_tma']}")
+                             f"split {c['SPLIT_K']} tma {c['use_tma']}"
+                             + (" erf-fit" if c.get("gelu_erf_fit") else ""))
                     why = entry.get("error") or "; ".join(entry["problems"]) or "not timed"
                     timed = f"{entry['ms'] * 1e3:.1f} us" if "ms" in entry else why[:80]
                     print(f"  {tiles:44s} {timed}")

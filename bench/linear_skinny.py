@@ -13,7 +13,8 @@ error (a wrong one is not timed); each callable is captured in a CUDA graph and 
 replay, interleaved, the L2 flushed before each run (verifier.timing). Writes
 bench/results/linear-skinny-<device>.json and prints a table.
 
-    python bench/linear_skinny.py [--previous 1.1.0] [--dtypes bfloat16,float16] [--out DIR]
+    python bench/linear_skinny.py [--previous 1.1.0] [--dtypes bfloat16,float16]
+        [--activations silu,gelu] [--out DIR]
 """
 
 from __future__ import annotations
@@ -69,7 +70,8 @@ def run(args) -> dict:
     arch = "sm_%d%d" % torch.cuda.get_device_capability(device)
     flusher = L2Flusher(device)
     rows_out = []
-    for act_name, act in ACTIVATIONS.items():
+    for act_name in args.activations.split(","):
+        act = ACTIVATIONS[act_name]
         op = f"linear_bias_{act_name}"
         newest = store.find_entry(op, zoo_dirs=[ROOT / "kernel_zoo" / "entries"]).version
         for dtype_name in args.dtypes.split(","):
@@ -153,6 +155,8 @@ def main() -> int:
     parser.add_argument("--previous", default="1.1.0",
                         help="the entry version to time beside the newest (default 1.1.0)")
     parser.add_argument("--dtypes", default="bfloat16,float16")
+    parser.add_argument("--activations", default="silu,gelu",
+                        help="the linear_bias_<act> entries to time (default silu,gelu)")
     parser.add_argument("--out", default=str(ROOT / "bench" / "results"), help="results folder")
     args = parser.parse_args()
     if not torch.cuda.is_available():
