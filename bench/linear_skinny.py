@@ -38,14 +38,12 @@ ACTIVATIONS = {"silu": F.silu, "gelu": F.gelu}
 
 
 def _entry_launcher(op: str, version: str | None, dtype: str, arch: str):
-    """launch_<op> of the shipped entry's `version` (None: the newest) for (arch, dtype)."""
-    from kernel_zoo import store
+    """launch_<op> of the shipped entry's `version` (None: the newest) for (arch, dtype), as
+    kernel_zoo.ops loads a call pinned to that entry's folder; None where it has no config."""
+    from kernel_zoo import ops, store
 
     entry = store.find_entry(op, version, zoo_dirs=[ROOT / "kernel_zoo" / "entries"])
-    config = store.select_config(entry.manifest, arch, dtype)
-    if config is None:
-        return None
-    return getattr(store.load_kernel(entry.path, config, entry.manifest), f"launch_{op}")
+    return ops._zoo_launcher(op, arch, dtype, entry=str(entry.path))
 
 
 def _rel_err(got: torch.Tensor, ref: torch.Tensor) -> float:

@@ -456,6 +456,7 @@ class GemmTemplate(Template):
         context = {"decode_rows": DECODE_ROWS, "decode_block_n": DECODE_DEFAULT.BLOCK_N,
                    "skinny_tiles": repr(tuple((c.BLOCK_M, c.BLOCK_N, route)
                                               for route, c in SKINNY_TILES)),
+                   "skinny_routes": [route for route, _ in SKINNY_TILES],
                    "row_norm": None, "ws_epilogue": None, **context}
         if "a" in context and "b" in context:
             op = context.get("op", "missing")
@@ -487,9 +488,9 @@ class GemmTemplate(Template):
         # companions: another config's module, its names prefixed, after this one's
         parts = [source.rstrip()]
         lines = set(source.splitlines())
-        for knobs, prefix, base in ((("skinny_rows",), "_skinny_", SKINNY_DEFAULT),
-                                    (("skinny_rows",), "_skinny_wide_", SKINNY_WIDE),
-                                    (("skinny_rows",), "_skinny_large_", SKINNY_LARGE),
+        # each skinny tile's companion is named by its route (_route returns it)
+        skinny = tuple((("skinny_rows",), f"_{route}_", c) for route, c in SKINNY_TILES)
+        for knobs, prefix, base in (*skinny,
                                     (("skinny_rows",), "_decode_", DECODE_DEFAULT),
                                     (("skinny_rows",), "_decode_wide_", DECODE_WIDE),
                                     (("odd_tiled", "single_wave_tiled"), "_tiled_", TILED)):
