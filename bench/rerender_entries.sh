@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Re-render shipped zoo entries with today's template: for each "OP DTYPE" pair, the newest
-# shipped entry's params for DTYPE go through `kzoo optimize tasks/OP.py --dtype DTYPE --trials 1
-# --start @params`, which verifies and re-times them on this GPU and promotes the kernel into
-# kernel_zoo/entries as a new version where it beats the best baseline. Each run's --json and
+# Re-render shipped zoo entries with today's template: for each "OP DTYPE [TASK]", the newest
+# shipped entry's params for DTYPE go through `kzoo optimize tasks/TASK.py --dtype DTYPE --trials
+# 1 --start @params` (TASK: OP where not given; matmul's entries came from matmul_skinny), which
+# verifies and re-times them on this GPU and promotes the kernel into kernel_zoo/entries as a new version where it beats the best baseline. Each run's --json and
 # log land in $OUT. For a template change that alters what a winner's module renders (a
 # companion) without changing its params: GPU rounds 282 and 286 (the linear entries).
 #
@@ -19,7 +19,7 @@ entry = store.newest_entries(sys.argv[1])[0]
 print(json.dumps(cfg["params"]))
 PY
     timeout 100 python3 -c "from agent.cli import main; raise SystemExit(main())" optimize \
-        tasks/$1.py --dtype $2 --trials 1 --start "@/tmp/start-$1-$2.json" \
+        "tasks/${3:-$1}.py" --dtype $2 --trials 1 --start "@/tmp/start-$1-$2.json" \
         --zoo kernel_zoo/entries --json "$OUT/$1-$2.json" > "$OUT/$1-$2.log" 2>&1
     echo "optimize $1 $2 rc $?"
     grep -v -i "warn\|logging.cc\|SIGTERM\|^    @\|^PC:" "$OUT/$1-$2.log" | tail -4 | cut -c1-300

@@ -68,7 +68,8 @@ Knobs:
 - skinny_rows 128: a call whose output has at most 128 rows (M, A's batch dims folded in where B
   is one matrix) runs SKINNY_DEFAULT's kernels instead, rendered into the same module under a
   `_skinny_` prefix (SKINNY_WIDE's or SKINNY_LARGE's, `_skinny_wide_` and `_skinny_large_`, where
-  SKINNY_DEFAULT's tiles would take more than one wave: the smallest tile that fits one), and one
+  SKINNY_DEFAULT's tiles would take more than one wave: the smallest tile that fits one;
+  SKINNY_NARROW's, `_skinny_narrow_`, for 17-32 rows where its 32x32 tiles fit one wave), and one
   of at most DECODE_ROWS (16) rows DECODE_DEFAULT's (`_decode_`),
   DECODE_WIDE's (`_decode_wide_`) where DECODE_DEFAULT's tiles would take more than one wave;
   larger calls run this config's. One config cannot serve a task whose shapes
@@ -265,10 +266,26 @@ SKINNY_LARGE = GemmConfig(
     BLOCK_M=128, BLOCK_N=128, BLOCK_K=128, GROUP_M=1, num_warps=8, num_stages=3, SPLIT_K=1,
     persistent=0, use_tma=True,
 )
-# (route, config), smallest tile first: the companions of skinny calls, in the order _route
-# tries them
-SKINNY_TILES = (("skinny", SKINNY_DEFAULT), ("skinny_wide", SKINNY_WIDE),
-                ("skinny_large", SKINNY_LARGE))
+# A call of 17-32 rows (DECODE_DEFAULT serves 16 and fewer) whose 32x32 tiles fit one wave of the
+# SMs runs these: one tile row covers every row, so the weight is read once, and twice the
+# programs of SKINNY_DEFAULT's 64x64 tiles stream it. By graph replays of linear + bias +
+# activation on an H100 (GPU round 292, bench/gemm.py --configs --graphs,
+# bench/results/runs/gemm-configs-h100-skinny-small-graphs-round292.json), in us:
+#   x @ W^T              32x32   64x64   eager
+#   gelu 32x4096->4096    19.0    21.9    20.1   (128 programs against 64)
+#   silu 32x4096->4096    19.0    20.5    20.4
+#   gelu 32x1000->3000    11.0    11.4    11.6   (94 against 47)
+# Where there are more rows, more tile rows read the weight again and more programs pass one
+# wave: at 64 and 100 rows 32x32 tiles lost to 64x64 (13.0 against 11.9 at 64x1000->3000, 43.0
+# against 21.4 at 100x4096->4096), so they serve only the calls one tile row covers.
+SKINNY_NARROW = GemmConfig(
+    BLOCK_M=32, BLOCK_N=32, BLOCK_K=128, GROUP_M=4, num_warps=4, num_stages=6, SPLIT_K=1,
+    persistent=0, use_tma=True,
+)
+# (route, config, one tile row: whether it serves only calls whose rows one of its tile rows
+# covers), smallest tile first: the companions of skinny calls, in the order _route tries them
+SKINNY_TILES = (("skinny_narrow", SKINNY_NARROW, True), ("skinny", SKINNY_DEFAULT, False),
+                ("skinny_wide", SKINNY_WIDE, False), ("skinny_large", SKINNY_LARGE, False))
 # What a skinny companion's calls of at most DECODE_ROWS (16) output rows run: a decode step. At
 # 16 x 4096 -> 4096 the skinny start of round 108 (128x64 tiles) made 64 programs for 132 SMs;
 # 16x32 tiles in K steps of 128, six deep, make 128. With bias + SiLU on an H100 they took 18.1 us
@@ -454,9 +471,9 @@ class GemmTemplate(Template):
 
     def render(self, cfg: Any, **context: Any) -> str:
         context = {"decode_rows": DECODE_ROWS, "decode_block_n": DECODE_DEFAULT.BLOCK_N,
-                   "skinny_tiles": repr(tuple((c.BLOCK_M, c.BLOCK_N, route)
-                                              for route, c in SKINNY_TILES)),
-                   "skinny_routes": [route for route, _ in SKINNY_TILES],
+                   "skinny_tiles": repr(tuple((c.BLOCK_M, c.BLOCK_N, route, one_row)
+                                              for route, c, one_row in SKINNY_TILES)),
+                   "skinny_routes": [route for route, _, _ in SKINNY_TILES],
                    "row_norm": None, "ws_epilogue": None, **context}
         if "a" in context and "b" in context:
             op = context.get("op", "missing")
@@ -489,7 +506,7 @@ class GemmTemplate(Template):
         parts = [source.rstrip()]
         lines = set(source.splitlines())
         # each skinny tile's companion is named by its route (_route returns it)
-        skinny = tuple((("skinny_rows",), f"_{route}_", c) for route, c in SKINNY_TILES)
+        skinny = tuple((("skinny_rows",), f"_{route}_", c) for route, c, _ in SKINNY_TILES)
         for knobs, prefix, base in (*skinny,
                                     (("skinny_rows",), "_decode_", DECODE_DEFAULT),
                                     (("skinny_rows",), "_decode_wide_", DECODE_WIDE),
