@@ -4,7 +4,12 @@
 # them), the pair, split-K and the descriptor path; (2) the four linear entries' winners
 # re-rendered with it (`kzoo optimize --start @params --trials 1`, promoting into
 # kernel_zoo/entries where the re-timed winner beats the best baseline).
-# Outcome: (pending)
+# Outcome (2026-11-25): 10 passed (SKINNY_NARROW in both layouts among them). Promoted
+# linear_bias_gelu 1.6.0 (bfloat16, 1.46x eager) and 1.7.0 (float16, 1.50x eager),
+# linear_bias_silu 1.6.0 (bfloat16, 1.11x eager) and 1.7.0 (float16, 1.12x eager): the same
+# params, with the 32x32 companion; the task shapes (none of 17-32 rows) timed as in round 286
+# within 1.5%. bench/results/runs/optimize-linear-bias-*-h100-round293.json. Not committed:
+# round 301 re-rendered them again with SKINNY_POINTER (rounds 299-300).
 set -uo pipefail
 export PYTHONUNBUFFERED=1
 export KZOO_HOME=/tmp/kzoo-round293

@@ -69,7 +69,9 @@ Knobs:
   is one matrix) runs SKINNY_DEFAULT's kernels instead, rendered into the same module under a
   `_skinny_` prefix (SKINNY_WIDE's or SKINNY_LARGE's, `_skinny_wide_` and `_skinny_large_`, where
   SKINNY_DEFAULT's tiles would take more than one wave: the smallest tile that fits one;
-  SKINNY_NARROW's, `_skinny_narrow_`, for 17-32 rows where its 32x32 tiles fit one wave), and one
+  SKINNY_NARROW's, `_skinny_narrow_`, for 17-32 rows where its 32x32 tiles fit one wave;
+  SKINNY_POINTER's, `_skinny_pointer_`, where SKINNY_DEFAULT's last tile row would be partial),
+  and one
   of at most DECODE_ROWS (16) rows DECODE_DEFAULT's (`_decode_`),
   DECODE_WIDE's (`_decode_wide_`) where DECODE_DEFAULT's tiles would take more than one wave;
   larger calls run this config's. One config cannot serve a task whose shapes
@@ -282,10 +284,34 @@ SKINNY_NARROW = GemmConfig(
     BLOCK_M=32, BLOCK_N=32, BLOCK_K=128, GROUP_M=4, num_warps=4, num_stages=6, SPLIT_K=1,
     persistent=0, use_tma=True,
 )
-# (route, config, one tile row: whether it serves only calls whose rows one of its tile rows
-# covers), smallest tile first: the companions of skinny calls, in the order _route tries them
-SKINNY_TILES = (("skinny_narrow", SKINNY_NARROW, True), ("skinny", SKINNY_DEFAULT, False),
-                ("skinny_wide", SKINNY_WIDE, False), ("skinny_large", SKINNY_LARGE, False))
+# SKINNY_DEFAULT's tiles through pointer loads, for the calls whose last tile row is partly past
+# the rows: there SKINNY_DEFAULT's descriptor loads were slow, and these level with cuBLAS. By
+# graph replays on an H100 (GPU rounds 299-300, bench/gemm.py --configs --graphs,
+# bench/results/runs/gemm-configs-h100-skinny-tail-graphs-round299.json, -pointer-round300.json),
+# in us:
+#   rows x 4096 -> 4096      descriptors   pointers   cuBLAS (bare GEMM)   eager
+#   matmul 96                   20.5         17.5        17.5
+#   matmul 100                  19.9         17.5        17.5
+#   silu(linear) 100            20.8         19.2        17.9             20.8
+#   gelu(linear) 100            21.0         19.8        17.8             20.5
+#   matmul 112 (48 of 64)       17.4         17.6        17.5
+#   silu(linear) 48             18.6         18.7        17.5             20.1
+#   silu(linear) 64             18.2         18.8        17.9             20.4
+#   matmul 128                  17.2         17.5        17.5
+# so calls whose rows fill whole tile rows keep the descriptors. The wider tiles showed no such
+# loss (64x128 at 100 x 4096->8192: 30.0 against pointers' 30.5; 128x128 at 80 x 4096->14336:
+# 49.0 either way). Rows of K or N not 16-element aligned (K = 1000) still take descriptors
+# (tma_plan).
+SKINNY_POINTER = GemmConfig(
+    BLOCK_M=64, BLOCK_N=64, BLOCK_K=128, GROUP_M=4, num_warps=4, num_stages=6, SPLIT_K=1,
+    persistent=0, use_tma=False,
+)
+# (route, config, the calls it may serve: "one" those whose rows one of its tile rows covers,
+# "whole" those whose rows fill whole tile rows, "any"), smallest tile first: the companions of
+# skinny calls, in the order _route tries them
+SKINNY_TILES = (("skinny_narrow", SKINNY_NARROW, "one"), ("skinny", SKINNY_DEFAULT, "whole"),
+                ("skinny_pointer", SKINNY_POINTER, "any"), ("skinny_wide", SKINNY_WIDE, "any"),
+                ("skinny_large", SKINNY_LARGE, "any"))
 # What a skinny companion's calls of at most DECODE_ROWS (16) output rows run: a decode step. At
 # 16 x 4096 -> 4096 the skinny start of round 108 (128x64 tiles) made 64 programs for 132 SMs;
 # 16x32 tiles in K steps of 128, six deep, make 128. With bias + SiLU on an H100 they took 18.1 us
@@ -471,8 +497,8 @@ class GemmTemplate(Template):
 
     def render(self, cfg: Any, **context: Any) -> str:
         context = {"decode_rows": DECODE_ROWS, "decode_block_n": DECODE_DEFAULT.BLOCK_N,
-                   "skinny_tiles": repr(tuple((c.BLOCK_M, c.BLOCK_N, route, one_row)
-                                              for route, c, one_row in SKINNY_TILES)),
+                   "skinny_tiles": repr(tuple((c.BLOCK_M, c.BLOCK_N, route, rows)
+                                              for route, c, rows in SKINNY_TILES)),
                    "skinny_routes": [route for route, _, _ in SKINNY_TILES],
                    "row_norm": None, "ws_epilogue": None, **context}
         if "a" in context and "b" in context:

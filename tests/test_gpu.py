@@ -227,6 +227,7 @@ def test_ops_matmul_runs_the_skinny_entry_at_few_rows_and_cublas_past_them(dtype
     for a_shape, b_shape, served in (((128, 4096), (4096, 4096), True),
                                      ((1, 4096), (4096, 4096), True),
                                      ((32, 4096), (4096, 4096), True),
+                                     ((96, 4096), (4096, 4096), True),
                                      ((16, 8192), (8192, 1000), True),
                                      ((2, 50, 1024), (1024, 512), True),
                                      ((4, 64, 1024), (1024, 512), False),
@@ -249,8 +250,9 @@ def test_ops_linear_runs_the_shipped_entry_and_is_correct(variant, activation, d
                                                           monkeypatch):
     """ops.linear(x, w, b, activation) runs its variant's shipped entry (an "any" config: every
     shape), rightly: odd rows (K = 1000, N = 3073), a decode step's 16 rows, 24 and 32 rows (the
-    32x32 tiles), 64 and 100 rows (the skinny companion, N = 3000 off its tile; at 8192 and 14336
-    columns its wider tiles), a 3-D x, against float64 within eager's own error."""
+    32x32 tiles), 64 and 100 rows (the skinny companions, through descriptors and pointer loads,
+    N = 3000 off their tile; at 8192 and 14336 columns the wider tiles), a 3-D x, against
+    float64 within eager's own error."""
     import torch.nn.functional as F
 
     from kernel_zoo import ops
@@ -260,7 +262,7 @@ def test_ops_linear_runs_the_shipped_entry_and_is_correct(variant, activation, d
     dt = getattr(torch, dtype)
     torch.manual_seed(0)
     for x_shape, n in (((4099, 1000), 3073), ((16, 4096), 4096), ((32, 4096), 4096),
-                       ((24, 1000), 3000), ((64, 4096), 4096),
+                       ((24, 1000), 3000), ((64, 4096), 4096), ((100, 4096), 4096),
                        ((100, 1000), 3000), ((100, 4096), 8192), ((128, 4096), 14336),
                        ((2, 300, 512), 1024), ((1024, 1024), 2048)):
         calls.clear()
