@@ -139,7 +139,8 @@ CASES = (
            "skinny")
       for m, n, k in ((16, 3000, 1000), (64, 3000, 1000), (128, 3000, 1000), (64, 3072, 1024),
                       (64, 3000, 1024), (64, 3072, 1000), (96, 4096, 4096), (100, 4096, 4096),
-                      (112, 4096, 4096))),
+                      (112, 4096, 4096), (64, 3072, 1008), (64, 3072, 1040), (64, 3072, 1088),
+                      (64, 3072, 1096))),
 )
 ON_REQUEST = {"linear_bias_gelu_1000x3000x1024", "linear_bias_silu_16x4096x4096",
               "linear_bias_silu_128x4096x4096", "linear_bias_silu_64x4096x4096",
@@ -157,7 +158,9 @@ ON_REQUEST = {"linear_bias_gelu_1000x3000x1024", "linear_bias_silu_16x4096x4096"
               *(f"skinny_{shape}" for shape in ("16x3000x1000", "64x3000x1000", "128x3000x1000",
                                                  "64x3072x1024", "64x3000x1024", "64x3072x1000",
                                                  "96x4096x4096", "100x4096x4096",
-                                                 "112x4096x4096"))}
+                                                 "112x4096x4096", "64x3072x1008",
+                                                 "64x3072x1040", "64x3072x1088",
+                                                 "64x3072x1096"))}
 ACCEPTANCE = {  # case -> (baseline, the ratio the kernel must reach against it)
     "matmul_4096": ("cublas", 0.95), "matmul_8192": ("cublas", 0.95),
     "mlp_down_8192x4096x14336": ("cublas", 0.95),

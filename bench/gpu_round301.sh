@@ -6,7 +6,11 @@
 # re-rendered with them (`kzoo optimize --start @params --trials 1`, promoting into
 # kernel_zoo/entries where the re-timed winner beats the best baseline). Round 293's re-render,
 # before SKINNY_POINTER, was not committed.
-# Outcome: (pending)
+# Outcome (2026-11-25): 11 passed (SKINNY_NARROW and SKINNY_POINTER in both layouts among them).
+# Promoted linear_bias_gelu 1.6.0 (bfloat16, 1.47x eager) and 1.7.0 (float16, 1.50x),
+# linear_bias_silu 1.6.0 (bfloat16, 1.12x) and 1.7.0 (float16, 1.13x): the same params with
+# today's companions; the task's shapes timed within 1.5% of round 286's.
+# bench/results/runs/optimize-linear-bias-*-h100-round301.json.
 set -uo pipefail
 export PYTHONUNBUFFERED=1
 export KZOO_HOME=/tmp/kzoo-round301

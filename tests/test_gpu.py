@@ -218,7 +218,7 @@ def test_a_candidate_cannot_keep_its_inputs_in_the_l2_across_timed_calls():
 def test_ops_matmul_runs_the_skinny_entry_at_few_rows_and_cublas_past_them(dtype, monkeypatch):
     """matmul's shipped configs are rows_le_128's: ops.matmul runs them for M <= 128 (a batched
     A folded into its rows against one matrix), correctly, and torch.matmul for a larger M, whose
-    bucket has no config and borrows none."""
+    bucket has no config and borrows none, and for a K off 16 elements."""
     from kernel_zoo import ops
 
     calls = _serve_from_shipped(monkeypatch, dtype, "matmul", "rows_le_128")
@@ -228,6 +228,7 @@ def test_ops_matmul_runs_the_skinny_entry_at_few_rows_and_cublas_past_them(dtype
                                      ((1, 4096), (4096, 4096), True),
                                      ((32, 4096), (4096, 4096), True),
                                      ((96, 4096), (4096, 4096), True),
+                                     ((64, 1000), (1000, 3000), False),
                                      ((16, 8192), (8192, 1000), True),
                                      ((2, 50, 1024), (1024, 512), True),
                                      ((4, 64, 1024), (1024, 512), False),

@@ -698,6 +698,18 @@ def test_a_large_matmul_never_borrows_the_skinny_config():
     assert MATMUL.bucket_shape((torch.empty(4, 64, 32), torch.empty(4, 32, 8))) == (64, 32)
 
 
+def test_a_matmul_whose_k_is_not_16_aligned_runs_cublas():
+    """A plain GEMM with K off 16 elements (1000) runs torch.matmul, which the zoo's kernels trail
+    there (GPU rounds 303-304), and says why; an aligned K (1008) is the zoo's."""
+    from kernel_zoo._ops_gemm import MATMUL
+
+    x = torch.empty(64, 1000, dtype=torch.bfloat16)
+    reason = MATMUL.ineligible((x, torch.empty(1000, 3000, dtype=torch.bfloat16)))
+    assert reason is not None and "K = 1000 is not a multiple of 16" in reason
+    aligned = torch.empty(64, 1008, dtype=torch.bfloat16)
+    assert MATMUL.ineligible((aligned, torch.empty(1008, 3000, dtype=torch.bfloat16))) is None
+
+
 def test_a_bucket_the_entry_lacks_runs_the_reference(tmp_path: Path, caplog):
     zoo = _home.user_zoo()
     source = "TAG = 'narrow'\n\n\ndef launch_rms_norm(x, shape, weight=None, eps=None):\n    return x\n"
