@@ -1,17 +1,22 @@
 #!/usr/bin/env bash
-# Re-render shipped zoo entries with today's template: for each "OP DTYPE [TASK]", the newest
-# shipped entry's params for DTYPE go through `kzoo optimize tasks/TASK.py --dtype DTYPE --trials
-# 1 --start @params` (TASK: OP where not given; matmul's entries came from matmul_skinny), which
-# verifies and re-times them on this GPU and promotes the kernel into kernel_zoo/entries as a new version where it beats the best baseline. Each run's --json and
-# log land in $OUT. For a template change that alters what a winner's module renders (a
-# companion) without changing its params: GPU rounds 282 and 286 (the linear entries).
+# Re-render shipped zoo entries with today's template: for each "OP DTYPE [TASK [FROM]]", the
+# newest shipped entry's params for DTYPE go through `kzoo optimize tasks/TASK.py --dtype DTYPE
+# --trials 1 --start @params` (TASK: OP where not given or "-"; matmul's entries came from
+# matmul_skinny; FROM: the op whose newest entry's params start it, OP where not given: a new op
+# of the same template starts from a sibling's, linear_bias_relu from linear_bias_silu's), which
+# verifies and re-times them on this GPU and promotes the kernel into kernel_zoo/entries as a new
+# version where it beats the best baseline. Each run's --json and log land in $OUT. For a template
+# change that alters what a winner's module renders (a companion) without changing its params: GPU
+# rounds 282, 286, 301 and 302 (the linear and matmul entries); for a new op: round 307.
 #
 #     OUT=DIR KZOO_HOME=DIR bash bench/rerender_entries.sh "linear_bias_gelu bfloat16" ...
 set -uo pipefail
 : "${OUT:?set OUT to a folder for the results}"
 for job in "$@"; do
     set -- $job
-    python3 - "$1" "$2" > "/tmp/start-$1-$2.json" <<'PY'
+    task=${3:-$1}
+    [ "$task" = "-" ] && task=$1
+    python3 - "${4:-$1}" "$2" > "/tmp/start-$1-$2.json" <<'PY'
 import json, sys
 from kernel_zoo import store
 entry = store.newest_entries(sys.argv[1])[0]
@@ -19,7 +24,7 @@ entry = store.newest_entries(sys.argv[1])[0]
 print(json.dumps(cfg["params"]))
 PY
     timeout 100 python3 -c "from agent.cli import main; raise SystemExit(main())" optimize \
-        "tasks/${3:-$1}.py" --dtype $2 --trials 1 --start "@/tmp/start-$1-$2.json" \
+        "tasks/$task.py" --dtype $2 --trials 1 --start "@/tmp/start-$1-$2.json" \
         --zoo kernel_zoo/entries --json "$OUT/$1-$2.json" > "$OUT/$1-$2.log" 2>&1
     echo "optimize $1 $2 rc $?"
     grep -v -i "warn\|logging.cc\|SIGTERM\|^    @\|^PC:" "$OUT/$1-$2.log" | tail -4 | cut -c1-300

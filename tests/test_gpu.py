@@ -243,10 +243,10 @@ def test_ops_matmul_runs_the_skinny_entry_at_few_rows_and_cublas_past_them(dtype
     ops.clear_cache()
 
 
-@pytest.mark.parametrize("variant,activation,dtype", [("linear_bias_gelu", "gelu", "bfloat16"),
-                                                      ("linear_bias_gelu", "gelu", "float16"),
-                                                      ("linear_bias_silu", "silu", "bfloat16"),
-                                                      ("linear_bias_silu", "silu", "float16")])
+@pytest.mark.parametrize("variant,activation,dtype", [
+    (f"linear_bias_{act}", act, dtype)
+    for act in ("gelu", "silu", "relu", "gelu_tanh", "sigmoid", "tanh")
+    for dtype in ("bfloat16", "float16")])
 def test_ops_linear_runs_the_shipped_entry_and_is_correct(variant, activation, dtype,
                                                           monkeypatch):
     """ops.linear(x, w, b, activation) runs its variant's shipped entry (an "any" config: every
@@ -259,7 +259,8 @@ def test_ops_linear_runs_the_shipped_entry_and_is_correct(variant, activation, d
     from kernel_zoo import ops
 
     calls = _serve_from_shipped(monkeypatch, dtype, variant)
-    act = {"gelu": F.gelu, "silu": F.silu}[activation]
+    act = {"gelu": F.gelu, "silu": F.silu, "relu": F.relu, "sigmoid": torch.sigmoid,
+           "tanh": torch.tanh, "gelu_tanh": lambda y: F.gelu(y, approximate="tanh")}[activation]
     dt = getattr(torch, dtype)
     torch.manual_seed(0)
     for x_shape, n in (((4099, 1000), 3073), ((16, 4096), 4096), ((32, 4096), 4096),
@@ -275,5 +276,9 @@ def test_ops_linear_runs_the_shipped_entry_and_is_correct(variant, activation, d
         ref = act(F.linear(x.double(), w.double(), b.double()))
         bound = ((act(F.linear(x, w, b)).double() - ref).norm() / ref.norm()).item()
         err = ((got.double() - ref).norm() / ref.norm()).item()
-        assert err <= max(bound, 1e-3), (variant, x_shape, err, bound)
+        # eager's own error, and 1% over it for a tie: where the activation adds no rounding of
+        # its own (ReLU), the fused output and eager's are each the fp32 sum rounded once, and
+        # their errors agree to six digits, either side (GPU round 308: 0.0016570170 against
+        # 0.0016570149); a wrong kernel is off by far more
+        assert err <= max(1.01 * bound, 1e-3), (variant, x_shape, err, bound)
     ops.clear_cache()
