@@ -8,7 +8,7 @@
 # Outcome (2026-11-25): the cost follows K off 16 elements: K = 1000 and 1096 took 9.2 and 10.2
 # us against cuBLAS's 8.1 and 9.1; K = 1008, 1024, 1040 and 1088 took 8.7, 8.4, 9.1 and 8.8
 # against 8.8, 8.7, 8.9 and 8.9. ops.matmul now runs torch.matmul for a K off 16 elements
-# (kernel_zoo/_ops_gemm.py, UNALIGNED_K). runs/gemm-configs-h100-skinny-k-graphs-round304.json.
+# (kernel_zoo/_ops_gemm.py, K_ALIGNMENT). runs/gemm-configs-h100-skinny-k-graphs-round304.json.
 set -uo pipefail
 export PYTHONUNBUFFERED=1
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader

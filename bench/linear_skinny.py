@@ -10,11 +10,12 @@ entry version named by --previous loaded from its own folder, `act(F.linear(x, w
 under torch.compile (default mode), and `F.linear(x, w, b)` alone (cuBLAS with its bias: the GEMM
 without the activation's pass). Each output is first checked against float64 as the verifier
 checks a candidate (verifier.tolerance.compare: element-wise, and norm-wise within the dtype's
-bound or four times eager's own error; a wrong one is not timed), and its relative error is recorded beside eager's (rounds 287
-and 295 gated on at most eager's own error instead: a plain GEMM's output, rounded once like
-cuBLAS's, ties it to six digits and falls either side); each callable is captured in a CUDA graph
-and timed as its
-replay, interleaved, the L2 flushed before each run (verifier.timing). With --matmul, the same
+bound or four times eager's own error; a wrong one is not timed), and its relative error is
+recorded beside eager's. (Rounds 287, 295 and 296 gated on at most eager's own error instead: a
+plain GEMM's output, rounded once as cuBLAS's is, ties it to six digits and falls either side.)
+Each callable is captured in a CUDA graph and timed as its replay, interleaved, the L2 flushed
+before each run (verifier.timing). A call counts as served by the zoo when kernel_zoo.ops's
+dispatch chose the entry and the output is the entry's, bit for bit. With --matmul, the same
 for `ops.matmul(x, wt)` (the matmul entry, whose module has the same companions; wt the weight
 as a row-major (K, N) operand) beside its --matmul-previous entry and `torch.matmul` (cuBLAS:
 eager and the bare GEMM at once) and torch.compile. Writes
@@ -42,7 +43,8 @@ sys.path.insert(0, str(ROOT))
 
 ROWS = (1, 16, 24, 32, 64, 100, 128)  # all within matmul's rows_le_128 bucket
 WEIGHTS = ((4096, 4096), (4096, 14336), (1000, 3000))  # (in_features, out_features)
-ACTIVATIONS = {"silu": F.silu, "gelu": F.gelu}
+ACTIVATIONS = {"silu": F.silu, "gelu": F.gelu, "relu": F.relu, "sigmoid": torch.sigmoid,
+               "tanh": torch.tanh, "gelu_tanh": lambda y: F.gelu(y, approximate="tanh")}
 
 
 def _entry_launcher(op: str, version: str | None, dtype: str, arch: str):
@@ -197,8 +199,8 @@ def main() -> int:
                         help="the entry version to time beside the newest (default 1.1.0)")
     parser.add_argument("--dtypes", default="bfloat16,float16")
     parser.add_argument("--activations", default="silu,gelu",
-                        help="the linear_bias_<act> entries to time (default silu,gelu; "
-                             "empty: none)")
+                        help="the linear_bias_<act> entries to time, of "
+                             f"{','.join(ACTIVATIONS)} (default silu,gelu; empty: none)")
     parser.add_argument("--matmul", action="store_true",
                         help="also time ops.matmul (the matmul entry) at the same shapes")
     parser.add_argument("--matmul-previous", default="1.1.0",

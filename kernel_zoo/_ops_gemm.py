@@ -49,14 +49,15 @@ def _linear_reference(x, weight, bias=None, activation=None):
     return y if activation is None else ACTIVATIONS[activation](y)
 
 
-# A plain GEMM whose K is not a multiple of 16 elements runs cuBLAS: there the zoo's kernels lose a
-# fixed 1 us (the skinny tiles at 64 x K -> 3072 on an H100: K = 1000 and 1096 9.2 and 10.2 us
-# against cuBLAS's 8.1 and 9.1, K = 1008, 1024 and 1088 level or ahead; GPU round 304,
-# bench/results/runs/gemm-configs-h100-skinny-k-graphs-round304.json), and ops.matmul at 1-128
-# rows of a 1000 -> 3000 weight took 0.78-0.98x cuBLAS's time (round 303,
+# A plain GEMM whose K is not a multiple of K_ALIGNMENT elements runs cuBLAS: there the zoo's
+# kernels lose about 1 us (the skinny tiles at 64 x K -> 3072 on an H100: K = 1000 and 1096 took
+# 9.2 and 10.2 us against cuBLAS's 8.1 and 9.1, K = 1008, 1024 and 1088 level or ahead; GPU round
+# 304, bench/results/runs/gemm-configs-h100-skinny-k-graphs-round304.json), and ops.matmul at
+# 1-128 rows of a 1000 -> 3000 weight ran at 0.78-0.98x cuBLAS's speed (round 303,
 # bench/results/runs/matmul-skinny-h100-round303.json). A fused Linear keeps its kernel there: it
-# saves the epilogue's pass, which outweighs that loss (bench/results/linear-skinny-h100.json).
-UNALIGNED_K = 16
+# saves the activation's pass, which mostly outweighs that loss
+# (bench/results/linear-skinny-h100.json).
+K_ALIGNMENT = 16
 
 
 def _matmul_ineligible(args: tuple) -> str | None:
@@ -67,8 +68,8 @@ def _matmul_ineligible(args: tuple) -> str | None:
         return f"batch dims {list(a.shape[:-2])} and {list(b.shape[:-2])} differ (broadcast)"
     if a.shape[-1] != b.shape[-2]:
         return f"inner dims differ ({list(a.shape)} @ {list(b.shape)})"
-    if a.shape[-1] % UNALIGNED_K:
-        return (f"K = {a.shape[-1]} is not a multiple of {UNALIGNED_K} elements, where the zoo's "
+    if a.shape[-1] % K_ALIGNMENT:
+        return (f"K = {a.shape[-1]} is not a multiple of {K_ALIGNMENT} elements, where the zoo's "
                 f"GEMM trails cuBLAS")
     return _same_dtype_device(a, {"b": b})
 

@@ -71,9 +71,8 @@ Knobs:
   SKINNY_DEFAULT's tiles would take more than one wave: the smallest tile that fits one;
   SKINNY_NARROW's, `_skinny_narrow_`, for 17-32 rows where its 32x32 tiles fit one wave;
   SKINNY_POINTER's, `_skinny_pointer_`, where SKINNY_DEFAULT's last tile row would be partial),
-  and one
-  of at most DECODE_ROWS (16) rows DECODE_DEFAULT's (`_decode_`),
-  DECODE_WIDE's (`_decode_wide_`) where DECODE_DEFAULT's tiles would take more than one wave;
+  and one of at most DECODE_ROWS (16) rows DECODE_DEFAULT's (`_decode_`), DECODE_WIDE's
+  (`_decode_wide_`) where DECODE_DEFAULT's tiles would take more than one wave;
   larger calls run this config's. One config cannot serve a task whose shapes
   include both a decode batch (16 rows, where 128x256 tiles leave most SMs idle) and a large M.
 - odd_tiled: a call whose K or N is not a multiple of 16 elements (rows the descriptor kernel
