@@ -314,7 +314,10 @@ def optimize(opts: OptimizeOptions) -> OptimizeResult:
                 "ms": best_verdict.get("ms"),
                 "speedup_vs_eager": best_verdict.get("speedup_vs_eager"),
                 "speedup_vs_compile": best_verdict.get("speedup_vs_compile"),
+                "speedup_vs_best_baseline": best_verdict.get("speedup_vs_best_baseline"),
                 "roofline_fraction": best_verdict.get("roofline_fraction"),
+                # the GPU the verifier timed it on (None in the interpreter)
+                "gpu": best_verdict.get("device"),
                 "shapes": best_verdict.get("shapes", []),
             }
     except KeyboardInterrupt as interrupt:
@@ -328,7 +331,8 @@ def optimize(opts: OptimizeOptions) -> OptimizeResult:
         completed = search.count_completed(study)
         payload = {
             "interrupted": True, "task": str(task.path), "op": plan.op, "dtype": dtype,
-            "device": device, "mode": mode, "study": name, "storage": storage,
+            "device": device, "environment": environment(), "mode": mode, "study": name,
+            "storage": storage,
             "trials": completed, "new_trials": pipe.new_trials,
             "best": None if so_far is None else {
                 "template": template.name, "params": so_far.params, "trial": so_far.number,
@@ -349,6 +353,9 @@ def optimize(opts: OptimizeOptions) -> OptimizeResult:
         "op": plan.op,
         "dtype": dtype,
         "device": device,
+        # this process's GPU, driver, CUDA, torch, triton, Python and the date: what a result's
+        # numbers were obtained with (a promoted entry's manifest records the same)
+        "environment": environment(),
         "mode": mode,
         "study": name,
         "storage": storage,

@@ -163,12 +163,15 @@ def test_optimize_finds_a_correct_softmax_and_resumes_its_study(tmp_path):
                     "--seed", "1", env_home=home)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     result = json.loads(out.read_text())
-    assert set(result) >= {"task", "device", "mode", "trials", "best", "promoted"}
+    assert set(result) >= {"task", "device", "environment", "mode", "trials", "best", "promoted"}
     assert result["mode"] == "interpreter" and result["trials"] == 3
+    env = result["environment"]
+    assert env["gpu"] is None and env["torch"] and env["triton"] and env["date"]
     best = result["best"]
     assert best["correct"] is True and best["template"] == "softmax"
     assert set(best["params"]) >= {"single_pass_max", "tile_elems", "num_stages"}
-    for key in ("ms", "speedup_vs_eager", "speedup_vs_compile", "roofline_fraction"):
+    for key in ("ms", "speedup_vs_eager", "speedup_vs_compile", "speedup_vs_best_baseline",
+                "roofline_fraction", "gpu"):
         assert best[key] is None  # the interpreter is never timed
     assert result["promoted"] is None  # nothing is promoted without a GPU timing
     assert "best: trial" in proc.stdout and "trial   score" in proc.stdout

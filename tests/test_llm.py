@@ -431,6 +431,7 @@ def test_an_op_no_template_covers_goes_to_the_llm_alone(kzoo_home, monkeypatch, 
     assert set(payload["best"]["params"]) == {"BLOCK", "WARPS"}
     assert payload["promoted"] is None and payload["llm"]["status"] == "done"
     assert payload["throughput"]["verified"] == 2
+    assert payload["environment"]["torch"] and payload["best"]["gpu"] is None  # interpreter
 
 
 def test_an_llm_winner_makes_a_valid_zoo_entry(isolated_zoo, tmp_path):

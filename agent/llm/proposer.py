@@ -248,7 +248,7 @@ def optimize_llm_only(opts, task, dtype: str, plan_problem: str):
     from agent.loop import OptimizeResult
     from agent.progress import Progress
     from kernel_zoo._home import kzoo_home
-    from verifier.environment import device_label
+    from verifier.environment import device_label, environment
     from verifier.worker import detect_mode
 
     mode = detect_mode()
@@ -278,12 +278,14 @@ def optimize_llm_only(opts, task, dtype: str, plan_problem: str):
             "template": outcome.best.template.name, "params": outcome.best.record.params,
             "trial": outcome.best.record.number, "correct": bool(verdict.get("accepted")),
             **{key: verdict.get(key) for key in ("ms", "speedup_vs_eager", "speedup_vs_compile",
+                                                 "speedup_vs_best_baseline",
                                                  "roofline_fraction")},
+            "gpu": verdict.get("device"),
             "shapes": verdict.get("shapes", []), "origin": outcome.best.origin,
         }
     payload = {
         "task": str(task.path), "op": task.op or task.name, "dtype": dtype, "device": device,
-        "mode": mode, "study": None, "storage": storage, "ray": ray_info, "trials": 0,
+        "environment": environment(), "mode": mode, "study": None, "storage": storage, "ray": ray_info, "trials": 0,
         "new_trials": 0, "pruned_by_constraints": 0,
         "elapsed_s": round(time.monotonic() - started, 2), "worker_restarts": pool.restarts,
         "throughput": pool.throughput(), "best": best, "promoted": None,
