@@ -301,10 +301,7 @@ SKINNY_NARROW = GemmConfig(
 # loss (64x128 at 100 x 4096->8192: 30.0 against pointers' 30.5; 128x128 at 80 x 4096->14336:
 # 49.0 either way). Rows of K or N not 16-element aligned (K = 1000) still take descriptors
 # (tma_plan).
-SKINNY_POINTER = GemmConfig(
-    BLOCK_M=64, BLOCK_N=64, BLOCK_K=128, GROUP_M=4, num_warps=4, num_stages=6, SPLIT_K=1,
-    persistent=0, use_tma=False,
-)
+SKINNY_POINTER = dataclasses.replace(SKINNY_DEFAULT, use_tma=False)
 # (route, config, the calls it may serve: "one" those whose rows one of its tile rows covers,
 # "whole" those whose rows fill whole tile rows, "any"), smallest tile first: the companions of
 # skinny calls, in the order _route tries them
