@@ -289,6 +289,7 @@ def optimize(opts: OptimizeOptions) -> OptimizeResult:
         if llm is not None and llm.beats(best):  # strictly better: on a tie the search keeps it
             template, best = llm.best.template, llm.best.record
         promoted, best_out, best_verdict, slower = None, None, None, []
+        run_env = None  # read once where a promotion records it, then reused for the payload
         if best is not None:
             best_verdict = best.verdict
             if mode == "gpu":
@@ -303,8 +304,9 @@ def optimize(opts: OptimizeOptions) -> OptimizeResult:
                 slower = slower_shapes(best_verdict, opts.promote_max_ms or {})
                 if best_verdict.get("accepted") and faster and not slower and opts.promote:
                     zoo_dir = Path(opts.zoo) if opts.zoo else user_zoo()
+                    run_env = environment()
                     promoted = _promote(task, plan, template, cfg, source, dtype, best_verdict,
-                                        environment(), zoo_dir)
+                                        run_env, zoo_dir)
             best_out = {
                 "template": template.name,
                 "params": best.params,
@@ -355,7 +357,7 @@ def optimize(opts: OptimizeOptions) -> OptimizeResult:
         "device": device,
         # this process's GPU, driver, CUDA, torch, triton, Python and the date: what a result's
         # numbers were obtained with (a promoted entry's manifest records the same)
-        "environment": environment(),
+        "environment": run_env or environment(),
         "mode": mode,
         "study": name,
         "storage": storage,
