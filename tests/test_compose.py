@@ -7,6 +7,9 @@ real Ray workers and a real SQLite study (`kzoo optimize`), as a user runs them.
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 import time
 
 import pytest
@@ -292,6 +295,47 @@ def test_python_api_returns_an_optimized_module(tmp_path, monkeypatch):
     assert result["best"]["correct"] is True
     with torch.no_grad():
         torch.testing.assert_close(optimized(x), model(x), rtol=1e-5, atol=1e-6)
+
+
+def test_python_api_takes_a_closure_and_a_scripts_own_function(tmp_path, monkeypatch):
+    """What pickle saves by reference, a closure or a function of a script's `__main__`, the
+    worker processes cannot import: kernel_zoo.optimize saves them by value instead."""
+    import kernel_zoo
+
+    monkeypatch.setenv("KZOO_HOME", str(tmp_path / "home"))
+    scale = 3.0
+
+    def sharpened(x):  # a closure: plain pickle cannot save it at all
+        return torch.softmax(x * scale, dim=-1)
+
+    x = torch.randn(8, 40)
+    optimized, result = kernel_zoo.optimize(sharpened, [x], trials=1, workers=1,
+                                            prepare_workers=0)
+    assert result["best"]["correct"] is True
+    torch.testing.assert_close(optimized(x), sharpened(x), rtol=1e-5, atol=1e-6)
+
+    # A script's own function, in a process that imported triton without the interpreter: the
+    # search (its workers interpret) finds the kernel, and calling it here names what to do.
+    script = tmp_path / "script.py"
+    script.write_text(
+        "import torch, kernel_zoo\n"
+        "def twice_gelu(a, b):\n"
+        "    return torch.nn.functional.gelu(a @ b) * 2\n"
+        "a, b = torch.randn(16, 32), torch.randn(32, 24)\n"
+        "opt, result = kernel_zoo.optimize(twice_gelu, [a, b], trials=1, workers=1,\n"
+        "                                  prepare_workers=0)\n"
+        "print('correct', result['best']['correct'])\n"
+        "try:\n"
+        "    opt(a, b)\n"
+        "except RuntimeError as exc:\n"
+        "    print('refused:', exc)\n")
+    env = {k: v for k, v in os.environ.items() if k != "TRITON_INTERPRET"}
+    env["PYTHONPATH"] = str(ROOT)
+    done = subprocess.run([sys.executable, str(script)], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "correct True" in done.stdout, done.stdout + done.stderr[-3000:]
+    assert "refused: kernel_zoo.optimize:" in done.stdout and "TRITON_INTERPRET=1" in done.stdout
 
 
 PRE_NORM_PROJECTION = '''
