@@ -97,7 +97,8 @@ def build_parser() -> argparse.ArgumentParser:
         "GPU or the one named by --device. Exit 0 when every file is covered, 1 when one is not, "
         "2 on a usage error.",
     )
-    ana.add_argument("tasks", nargs="+", metavar="TASK", help="KernelBench-format task files")
+    ana.add_argument("tasks", nargs="+", metavar="TASK", help="KernelBench-format task files, or "
+                     "folders of them (each folder's .py files that define a task)")
     ana.add_argument("--json", metavar="OUT", help="write a list with one object per file to "
                      "OUT ('-': stdout)")
     ana.add_argument("--device", metavar="NAME", help="roofline for this GPU (h100, h200, a100) "
@@ -313,10 +314,20 @@ def cmd_analyze(args) -> int:
         return _error(f"unknown device {args.device!r}; known: {', '.join(DEVICES)}")
     _check_json_target(args.json)
     results, failed = [], False
-    for path in args.tasks:
-        if not Path(path).is_file():
-            return _error(f"{path}: no such task file")
-        if len(args.tasks) > 1 and _defines_no_task(Path(path)):
+    paths = []
+    for given in args.tasks:
+        if Path(given).is_dir():  # a folder: its .py files, in name order
+            found = sorted(str(p) for p in Path(given).glob("*.py"))
+            if not found:
+                return _error(f"{given}: a folder with no .py file in it; pass task files, or a "
+                              "folder of them")
+            paths.extend(found)
+        elif Path(given).is_file():
+            paths.append(given)
+        else:
+            return _error(f"{given}: no such task file or folder")
+    for path in paths:
+        if len(paths) > 1 and _defines_no_task(Path(path)):
             # a glob over a folder of tasks also names its package files (tasks/__init__.py)
             print(f"== {path}\n  skipped: not a task file (defines none of Model, get_inputs, "
                   "get_init_inputs)", file=sys.stderr)

@@ -11,6 +11,7 @@ import os
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 import torch
@@ -90,6 +91,26 @@ def test_analyze_names_what_it_cannot_cover(tmp_path):
     assert fourth["covered"] is False and "complex64" in fourth["reason"]
     proc = run_kzoo("analyze", str(tmp_path / "missing.py"), env_home=tmp_path / "home")
     assert proc.returncode == 2 and "no such task file" in proc.stderr
+
+
+def test_analyze_takes_a_folder_of_tasks(tmp_path):
+    folder = tmp_path / "mine"
+    folder.mkdir()
+    for name in ("softmax", "rms_norm"):
+        (folder / f"{name}.py").write_text((ROOT / "tasks" / f"{name}.py").read_text())
+    (folder / "__init__.py").write_text("")  # a package file: skipped, not a task
+    (folder / "notes.txt").write_text("not python")
+    out = tmp_path / "a.json"
+    proc = run_kzoo("analyze", str(folder), "--json", str(out), env_home=tmp_path / "home")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    results = json.loads(out.read_text())
+    assert [Path(r["file"]).name for r in results] == ["rms_norm.py", "softmax.py"]
+    assert all(r["covered"] for r in results)
+    assert "__init__.py" in proc.stderr and "skipped: not a task file" in proc.stderr
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    proc = run_kzoo("analyze", str(empty), env_home=tmp_path / "home")
+    assert proc.returncode == 2 and "no .py file" in proc.stderr and "Traceback" not in proc.stderr
 
 
 @pytest.fixture(scope="module")
