@@ -9,7 +9,13 @@ STAMP  := $(VENV)/.kzoo-installed
 
 .PHONY: run test install clean
 
+# .venv takes about 2.5 GB (torch's CPU build, triton, ray); pip needs room to unpack beside it.
+NEED_GB ?= 3
+
 $(STAMP): pyproject.toml
+	@$(PYTHON) -c "import shutil, sys; free = shutil.disk_usage('.').free / 2**30; \
+	sys.exit(0) if free >= $(NEED_GB) or '$(wildcard $(STAMP))' else \
+	sys.exit(f'make: .venv needs about $(NEED_GB) GB of free disk; {free:.1f} GB free here. Free some, or set NEED_GB.')"
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
 	$(PY) -c "import torch" 2>/dev/null || $(PY) -m pip install -q "$(TORCH)"
