@@ -35,7 +35,7 @@ import torch
 import torch.fx
 import torch.nn.functional as F
 
-from templates.base import InvalidConfig, Param, Template
+from templates.base import InvalidConfig, Param, Template, attr_ref, attr_set, owner_module
 from templates.prefix import prefix_module
 from verifier.capture import LIBRARY_CALLS, _hashable, propagate
 
@@ -510,8 +510,8 @@ def _declare(paths) -> list[str]:
             owner = ".".join(parts[:k])
             if owner not in owners:
                 owners.append(owner)
-                lines.append(f"        self.{owner} = torch.nn.Module()")
-        lines.append(f"        self.{path} = torch.nn.UninitializedParameter()")
+                lines.append(f"        {attr_set(owner, owner_module(owner, paths))}")
+        lines.append(f"        {attr_set(path, 'torch.nn.UninitializedParameter()')}")
     return lines
 
 
@@ -561,7 +561,7 @@ def composite_template(task, part: Partition) -> CompositeTemplate:
             # read here only where the forward itself passes it on (a library call, a group's
             # input, the output); a group reads the parameters it mirrors on its own
             if any(_passed_on(part, node, user) for user in node.users):
-                lines.append(f"{node.name} = self.{node.target}")
+                lines.append(f"{node.name} = {attr_ref(str(node.target))}")
             params.append(str(node.target))
         elif node.op == "output":
             lines.append(f"return {_format(node.args[0])}")

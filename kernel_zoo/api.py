@@ -148,6 +148,12 @@ def optimize(module_or_function: torch.nn.Module | Callable[..., Any], example_i
     state = {f"inner.{k}": v.detach().clone() for k, v in cpu_module.state_dict().items()}
     optimized.load_state_dict(state, strict=False, assign=True)
     device = floats[0].device if floats else torch.device("cpu")
+    if result.payload.get("mode") == "gpu" and device.type != "cuda":
+        # the kernels were searched, verified and timed on the GPU, and run only there
+        _log.warning("kernel_zoo.optimize: the example inputs are on %s; the optimized module's "
+                     "kernels run on the GPU, so it is on cuda: call it with CUDA tensors",
+                     device.type)
+        device = torch.device("cuda")
     optimized = optimized.to(device)
     result.payload["kernel_file"] = str(kernel_file)
     result.payload["task_file"] = str(task_file)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import keyword
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
@@ -20,6 +21,48 @@ _ENV = jinja2.Environment(
     autoescape=False,
     extensions=["jinja2.ext.do"],
 )
+
+
+def _plain(part: str) -> bool:
+    return part.isidentifier() and not keyword.iskeyword(part)
+
+
+# A Model parameter's dotted state_dict path ("norm.weight") is mirrored on ModelNew with the same
+# path, so load_state_dict hands the candidate the reference's values. A part that is no name, the
+# index of an nn.Sequential, nn.ModuleList or nn.ParameterList ("body.0.weight"), is a key of a
+# ModuleDict (a ParameterDict where the parameter itself is the indexed part): plain subscripts,
+# where setattr and getattr would be dynamic attribute access, which the guards refuse.
+
+
+def attr_ref(path: str, root: str = "self") -> str:
+    """Python for what ModelNew holds at dotted `path`: `self.norm.weight`,
+    `self.body["0"].weight`."""
+    out = root
+    for part in path.split("."):
+        out = f"{out}.{part}" if _plain(part) else f'{out}["{part}"]'
+    return out
+
+
+def attr_set(path: str, value: str, root: str = "self") -> str:
+    """A statement binding `value` at dotted `path` under `root` (see attr_ref)."""
+    return f"{attr_ref(path, root)} = {value}"
+
+
+def owner_module(owner: str, paths) -> str:
+    """The container ModelNew declares at `owner`, a proper prefix of some of the dotted `paths`:
+    a plain Module, or, when an indexed part sits right under it, a ModuleDict (a ParameterDict
+    when that part is a parameter itself)."""
+    depth = len(owner.split("."))
+    paths = set(paths)
+    indexed = {p.split(".")[depth] for p in paths if p.startswith(owner + ".")}
+    indexed = [child for child in indexed if not _plain(child)]
+    if not indexed:
+        return "torch.nn.Module()"
+    leaf = any(f"{owner}.{child}" in paths for child in indexed)
+    return "torch.nn.ParameterDict()" if leaf else "torch.nn.ModuleDict()"
+
+
+_ENV.globals.update(attr_ref=attr_ref, attr_set=attr_set, owner_module=owner_module)
 
 
 class InvalidConfig(ValueError):

@@ -156,6 +156,8 @@ OPS: dict[str, _Op] = {
 _GELU_APPROX = {"none": "erf", "tanh": "tanh"}
 INPUT_KINDS = ("full", "row", "scalar")
 _IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+# a part of a parameter's dotted path: a name, or a container's index (nn.Sequential's "0")
+_PATH_PART = re.compile(r"^(?:[A-Za-z_][A-Za-z0-9_]*|[0-9]+)$")
 
 
 @dataclass(frozen=True)
@@ -279,7 +281,7 @@ def check_source(spec: Any, where: str, declared: set[str]) -> None:
             raise InvalidConfig(f"{where}: an arg input needs a non-negative int 'index'")
     elif source == "param":
         path = spec.get("path")
-        if not isinstance(path, str) or not all(_IDENT.match(p) for p in path.split(".")):
+        if not isinstance(path, str) or not all(_PATH_PART.match(p) for p in path.split(".")):
             raise InvalidConfig(f"{where}: a param input needs a dotted 'path', got {path!r}")
         if path not in declared:
             raise InvalidConfig(f"{where}: param {path!r} is not in the context's params "

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from templates.base import InvalidConfig, Param, Template
+from templates.pointwise import _PATH_PART
 
 UNARY = {
     "neg": "(-{0})", "relu": "fmaxf({0}, 0.0f)", "silu": "silu_f({0})",
@@ -119,7 +120,7 @@ def check_inputs(inputs: Any) -> list[dict]:
         if source == "arg" and isinstance(spec.get("index"), int):
             continue
         if source == "param" and isinstance(spec.get("path"), str) and \
-                all(part.isidentifier() for part in spec["path"].split(".")):
+                all(_PATH_PART.match(part) for part in spec["path"].split(".")):
             continue
         raise InvalidConfig(f"pointwise_cuda: inputs[{i}] needs source 'arg' with an int index or "
                             "'param' with a dotted path")

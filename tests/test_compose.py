@@ -93,6 +93,24 @@ def test_analyze_names_what_it_cannot_cover(tmp_path):
     assert proc.returncode == 2 and "no such task file" in proc.stderr
 
 
+@pytest.mark.gpu
+def test_python_api_on_the_gpu_returns_a_cuda_module_for_cpu_examples(tmp_path, monkeypatch):
+    """Searched on the GPU, the kernels run only there: a module and CPU example inputs give a
+    module whose parameters are on cuda (with a warning), not one whose first call fails."""
+    import kernel_zoo
+
+    monkeypatch.setenv("KZOO_HOME", str(tmp_path / "home"))
+    torch.manual_seed(0)
+    model = torch.nn.Sequential(torch.nn.Linear(256, 192), torch.nn.GELU()).eval()
+    x = torch.randn(128, 256)
+    optimized, result = kernel_zoo.optimize(model, [x], trials=1, workers=1, promote=False)
+    assert result["mode"] == "gpu" and result["best"]["correct"] is True
+    devices = {p.device.type for p in optimized.parameters()}
+    assert devices == {"cuda"}, devices
+    with torch.no_grad():
+        torch.testing.assert_close(optimized(x.cuda()), model.cuda()(x.cuda()), rtol=2e-3,
+                                   atol=2e-3)
+
 def test_analyze_takes_a_folder_of_tasks(tmp_path):
     folder = tmp_path / "mine"
     folder.mkdir()
@@ -135,6 +153,46 @@ def test_a_drawn_config_of_the_composed_template_is_correct(name, verifier):
                               time=False)
     assert verdict.accepted, verdict.reasons
 
+
+# Parameters under an nn.Sequential, nn.ModuleList or nn.ParameterList have a path part that is
+# an index ("body.0.weight"); ModelNew mirrors them as ModuleDict/ParameterDict keys.
+_CONTAINED = {
+    "gemm": ("torch.nn.Sequential(torch.nn.Linear(64, 48), torch.nn.GELU())", "self.body(x)",
+             "(32, 64)"),
+    "norm": ("torch.nn.Sequential(torch.nn.LayerNorm(64))", "self.body(x)", "(32, 64)"),
+    "composite-tail": ("torch.nn.Sequential(torch.nn.Conv2d(3, 8, 3), torch.nn.ReLU())",
+                       "self.body(x).mean(dim=(2, 3))", "(2, 3, 8, 8)"),
+    "composite-gemm+gemm": ("torch.nn.ModuleList([torch.nn.Linear(32, 32), "
+                            "torch.nn.Linear(32, 16)])",
+                            "torch.relu(self.body[1](torch.relu(self.body[0](x))))", "(16, 32)"),
+    "pointwise": ("torch.nn.ParameterList([torch.nn.Parameter(torch.randn(64)), "
+                  "torch.nn.Parameter(torch.randn(64))])",
+                  "torch.relu(x * self.body[0] + self.body[1])", "(32, 64)"),
+}
+
+
+@pytest.mark.parametrize("family", sorted(_CONTAINED))
+def test_parameters_of_a_sequential_or_a_list_are_mirrored(family, tmp_path, verifier):
+    body, forward, shape = _CONTAINED[family]
+    path = tmp_path / f"contained_{family.replace('+', '_').replace('-', '_')}.py"
+    path.write_text(
+        "import torch\n\n\n"
+        "class Model(torch.nn.Module):\n"
+        "    def __init__(self):\n"
+        "        super().__init__()\n"
+        f"        self.body = {body}\n\n"
+        "    def forward(self, x):\n"
+        f"        return {forward}\n\n\n"
+        f"def get_inputs():\n    return [torch.randn{shape}]\n\n\n"
+        "def get_init_inputs():\n    return []\n")
+    task = tasks.load(path)
+    found = plan(task)
+    template = found.template_object()
+    assert template.name.startswith(family), template.name
+    source = template.render(template.default, **found.context)
+    assert 'self.body["0"]' in source or 'body["0"]' in source, source[:2000]
+    verdict = verifier.verify(task, source, "float32", time=False)
+    assert verdict.accepted, verdict.reasons
 
 def test_a_composed_candidate_that_skips_the_tail_is_rejected(verifier):
     task = tasks.load(ROOT / "tasks" / "conv_relu_bias_mean.py")
