@@ -85,6 +85,10 @@ def capture(task) -> tuple[torch.fx.GraphModule, list]:
     gm = torch.fx.GraphModule(model, graph)
     _functional_norms(gm)
     propagate(gm, inputs, task)
+    from verifier.decompose import decompose
+
+    if decompose(gm):  # composite functions written out in the primitives the planner matches
+        propagate(gm, inputs, task)
     _check_dtypes(gm, task)
     return gm, inputs
 
