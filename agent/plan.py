@@ -3,9 +3,9 @@
 Each family has a matcher that reads the captured graph and, when the graph is that family's op,
 returns the render context its templates need. The families: row-wise softmax and log-softmax
 (any dim), row normalizations (RMSNorm, LayerNorm, residual add + RMSNorm), reductions over a dim
-(sum, mean, amax, amin, argmax), cross-entropy, GEMM with a pointwise epilogue (agent.plan_gemm),
-and fused pointwise chains. A graph no matcher covers is reported plainly, with what was found,
-rather than guessed at.
+(sum, mean, amax, amin, argmax, argmin), cross-entropy, GEMM with a pointwise epilogue
+(agent.plan_gemm), and fused pointwise chains. A graph no matcher covers is reported plainly, with
+what was found, rather than guessed at.
 """
 
 from __future__ import annotations
@@ -245,7 +245,7 @@ def _match_norm_epilogue(graph: Graph, norm: torch.fx.Node, found: dict) -> dict
 _REDUCTIONS = {
     "sum": (torch.sum, torch.Tensor.sum), "mean": (torch.mean, torch.Tensor.mean),
     "amax": (torch.amax, torch.Tensor.amax), "amin": (torch.amin, torch.Tensor.amin),
-    "argmax": (torch.argmax, torch.Tensor.argmax),
+    "argmax": (torch.argmax, torch.Tensor.argmax), "argmin": (torch.argmin, torch.Tensor.argmin),
 }
 
 
@@ -597,7 +597,8 @@ def plan(task: Task) -> Plan:
         f"{task.path}: the captured graph matches no template family: {what} "
         f"(captured: {', '.join(text)}). "
         "Covered: softmax and log-softmax, RMSNorm, LayerNorm, GroupNorm, InstanceNorm, "
-        "BatchNorm (eval), residual add + RMSNorm, sum/mean/amax/amin/argmax, cross-entropy, "
+        "BatchNorm (eval), residual add + RMSNorm, sum/mean/amax/amin/argmax/argmin, "
+        "cross-entropy, "
         "GEMM (matmul, bmm, addmm, linear) with a pointwise epilogue, pointwise chains with "
         "broadcasts and a reduction, and library calls (convolutions, pooling) with the tail "
         "behind them fused."

@@ -1,11 +1,12 @@
-"""Reductions over one dim (sum, mean, amax, amin, argmax): the space, constraints, byte count.
+"""Reductions over one dim (sum, mean, amax, amin, argmax, argmin): the space, constraints, byte
+count.
 
-Render context: `op` (sum | mean | amax | amin | argmax), `dim` (the reduced dim, normalized to
-0..rank-1 at the traced shape), `rank` (the traced input's rank) and `params` (the Model's
-parameters, usually none). ModelNew follows KernelBench's reduction Model(dim): a constructor
-argument, when given, is the dim (so one candidate serves task shapes that reduce different dims);
-without one it reduces `dim`. The launchers `launch_<op>(x, dim)` take any dim of any rank
-(`SUPPORTS_ANY_DIM = True`).
+Render context: `op` (sum | mean | amax | amin | argmax | argmin), `dim` (the reduced dim,
+normalized to 0..rank-1 at the traced shape), `rank` (the traced input's rank) and `params` (the
+Model's parameters, usually none). ModelNew follows KernelBench's reduction Model(dim): a
+constructor argument, when given, is the dim (so one candidate serves task shapes that reduce
+different dims); without one it reduces `dim`. The launchers `launch_<op>(x, dim)` take any dim
+of any rank (`SUPPORTS_ANY_DIM = True`).
 
 The input is viewed as (outer, R, inner) without copying. inner == 1 takes the row kernels: rows
 whose width rounds up to at most `row_block_max` are read in one tile (`tile_elems` / width rows per
@@ -37,6 +38,8 @@ built-in reduction: tests give it small tiles.
 Semantics follow torch with keepdim=False: fp32 accumulation, outputs in the input dtype (argmax:
 int64, ties to the first index, a NaN counts as the maximum and the first NaN wins); amax/amin
 propagate NaN; sum over an empty dim gives 0, mean NaN; amax/amin/argmax over an empty dim raise.
+argmin is argmax over the negated input (each load of x negated, its masked lanes filled so they
+lose): a NaN still counts first, ties still go to the first index, -0.0 and 0.0 still tie.
 """
 
 from __future__ import annotations
@@ -45,7 +48,7 @@ from dataclasses import dataclass
 
 from templates.base import Param, Template
 
-OPS = ("sum", "mean", "amax", "amin", "argmax")
+OPS = ("sum", "mean", "amax", "amin", "argmax", "argmin")
 MAX_TILE_VALUES_PER_THREAD = 64  # fp32 values a thread holds per tile (two vectors for argmax)
 SHARED_MEMORY_BUDGET = 96 * 1024  # bytes of pipelined stages; leaves room for two programs per SM
 

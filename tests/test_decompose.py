@@ -5,6 +5,7 @@ and a form a rule does not cover must stay as it was."""
 from __future__ import annotations
 
 import math
+import operator
 
 import pytest
 import torch
@@ -72,11 +73,21 @@ CASES = {
                    F.huber_loss),
     "mse": (lambda x: F.mse_loss(x, x.flip(1)), F.mse_loss),
     "l1_sum": (lambda x: F.l1_loss(x, x * 2, reduction="sum"), F.l1_loss),
+    "pow3": (lambda x: torch.pow(x, 3.0), torch.pow),
+    "pow_half_method": (lambda x: x.pow(0.5), "pow"),
+    "pow_minus_half": (lambda x: torch.pow(x, -0.5), torch.pow),
+    "pow_minus_one_operator": (lambda x: x ** -1, operator.pow),
+    "pow_minus_two": (lambda x: torch.pow(x, -2), torch.pow),
+    "pairwise_distance": (lambda x: F.pairwise_distance(x, x.flip(0)), F.pairwise_distance),
+    "triplet_margin": (lambda x: F.triplet_margin_loss(x, x.flip(0), x * 0.5, margin=0.3),
+                       F.triplet_margin_loss),
+    "cosine_similarity": (lambda x: F.cosine_similarity(x, x.flip(0) + 1.0), F.cosine_similarity),
     "max_all": (lambda x: torch.max(x), torch.max),
     "min_pairwise": (lambda x: torch.min(x, x.flip(0)), torch.min),
     "max_values_indices": (lambda x: torch.max(x, dim=1)[0] + torch.max(x, dim=1)[1], torch.max),
     "max_method_values": (lambda x: x.max(dim=0, keepdim=True).values, "max"),
     "min_values": (lambda x: torch.min(x, 1)[0], torch.min),
+    "min_indices": (lambda x: x.min(dim=1).indices, "min"),
 }
 
 
@@ -93,8 +104,9 @@ def test_a_rewritten_graph_computes_the_function(name):
 
 @pytest.mark.parametrize("fn", [
     lambda x: torch.norm(x, p=3, dim=1),  # a p no rule writes out
+    lambda x: torch.pow(x.abs(), 1.5),  # an exponent ATen has no special case for
+    lambda x: F.triplet_margin_loss(x, x * 2, x * 3, swap=True),
     lambda x: F.normalize(x, p=0.5),
-    lambda x: torch.min(x, dim=1)[1],  # min's indices: no argmin in the reduce family
     lambda x: torch.std(x, dim=1),  # Bessel's correction: its divisor depends on the shape
     lambda x: F.smooth_l1_loss(x, x * 2, size_average=True),  # the legacy arguments
 ])
@@ -143,7 +155,11 @@ def verifier(tmp_path_factory):
     "torch.std(x, dim=1, unbiased=False)",
     "F.smooth_l1_loss(x, x * 0.5)",
     "torch.max(x, dim=1)[0]",
+    "torch.min(x, dim=1)[1]",
     "F.selu(x) + F.softsign(x)",
+    "0.5 * x * (1.0 + torch.tanh(0.7978845608 * (x + 0.044715 * torch.pow(x, 3.0))))",
+    "F.triplet_margin_loss(x, x * 0.5, x * x)",
+    "F.cosine_similarity(x, x * x, dim=1)",
 ])
 def test_a_written_out_op_is_planned_and_its_kernel_is_correct(expr, tmp_path, verifier):
     path = tmp_path / "task.py"

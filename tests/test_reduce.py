@@ -17,9 +17,9 @@ from verifier.core import Verifier, load_candidate
 from verifier.worker import detect_mode
 
 REDUCE = get_template("reduce")
-OPS = ("sum", "mean", "amax", "amin", "argmax")
+OPS = ("sum", "mean", "amax", "amin", "argmax", "argmin")
 TORCH_OPS = {"sum": torch.sum, "mean": torch.mean, "amax": torch.amax, "amin": torch.amin,
-             "argmax": torch.argmax}
+             "argmax": torch.argmax, "argmin": torch.argmin}
 # Configs that force each path in the interpreter (4 SMs): the default (one-pass rows, aligned
 # bodies, column split), narrow tiles that loop and split rows, and a persistent grid without
 # alignment or splits.
@@ -136,7 +136,7 @@ def _check_semantics(tmp_path, cfg, ops) -> None:
         for x, dim in cases:
             expected = TORCH_OPS[op](x, dim=dim)
             got = launch(x, dim)
-            if op == "argmax":
+            if op in ("argmax", "argmin"):
                 assert torch.equal(got, expected), (op, tuple(x.shape), dim)
             else:
                 torch.testing.assert_close(got, expected, rtol=1e-5, atol=1e-4, equal_nan=True,

@@ -17,10 +17,15 @@ verifier judges the kernels against the functions themselves, not against these 
 - F.smooth_l1_loss, F.huber_loss, with d = abs(x - y) and m = clamp(d, max=beta):
   0.5 m m / beta + (d - m), Huber 0.5 m m + (d - m) delta; F.mse_loss, F.l1_loss: square(x - y),
   abs(x - y); then the reduction (mean, sum or none)
+- torch.pow(x, n) (and x ** n) at ATen's special exponents: 3: x x x, 0.5: sqrt, -0.5: rsqrt,
+  -1: 1 / x, -2: 1 / (x x)
+- F.pairwise_distance(x1, x2, p, eps): norm(x1 - x2 + eps, p, dim=-1); F.triplet_margin_loss:
+  clamp(margin + d(a, p) - d(a, n), min=0) reduced; F.cosine_similarity(x1, x2, dim, eps):
+  sum(x1 / clamp(norm(x1), min=eps) * x2 / clamp(norm(x2), min=eps), dim)
 - torch.max/min(x): amax/amin over every dim; torch.max/min(x, other): maximum/minimum;
-  torch.max/min(x, dim)[0] (.values): amax/amin(x, dim), max's [1] (.indices): argmax(x, dim)
+  torch.max/min(x, dim)[0] (.values): amax/amin(x, dim), [1] (.indices): argmax/argmin(x, dim)
 
-A call in a form these do not cover (another p, an `out=`, a correction, min's indices) is left as
+A call in a form these do not cover (another p, an `out=`, a correction) is left as
 it is, and the planner reports it as unmatched, as before. A rule may use the captured call's rank,
 never its sizes: the verifier draws each task at other shapes than the one captured.
 """
@@ -45,15 +50,26 @@ class _Skip(Exception):
     """The call's form is not one the rule writes out: leave the node as it is."""
 
 
-def _shape(x: Proxy) -> tuple[int, ...]:
-    meta = x.node.meta.get("tensor_meta")
-    if meta is None or not hasattr(meta, "shape"):
+def _rank(node: Any) -> int:
+    """A node's rank: from its propagated shape, or, for an elementwise node a rule wrote (not
+    propagated yet), its operands' broadcast rank."""
+    if isinstance(node, Proxy):
+        node = node.node
+    if not isinstance(node, torch.fx.Node):
+        return 0
+    meta = node.meta.get("tensor_meta")
+    if meta is not None and hasattr(meta, "shape"):
+        return len(meta.shape)
+    if node.op != "call_function" or node.target not in _ELEMENTWISE:
         raise _Skip
-    return tuple(meta.shape)
+    return max((_rank(a) for a in node.args), default=0)
+
+
+_ELEMENTWISE = (operator.add, operator.sub, operator.mul, operator.truediv, operator.neg)
 
 
 def _dims(x: Proxy, dim: Any) -> list[int]:
-    rank = len(_shape(x))
+    rank = _rank(x)
     if dim is None:
         return list(range(rank))
     if isinstance(dim, int) and not isinstance(dim, bool):
@@ -189,7 +205,51 @@ def _l1_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     return _reduce(torch.abs(input - target), reduction)
 
 
+def _pow(input, exponent):
+    # ATen's own special cases of a scalar exponent (pow_tensor_scalar_optimized_kernel), so
+    # the written-out form rounds as torch's does; 2 is the pointwise family's square already
+    if not isinstance(input, Proxy) or isinstance(exponent, bool) or \
+            not isinstance(exponent, (int, float)):
+        raise _Skip
+    if exponent == 3:
+        return input * input * input
+    if exponent == 0.5:
+        return torch.sqrt(input)
+    if exponent == -0.5:
+        return torch.rsqrt(input)
+    if exponent == -1:
+        return 1.0 / input
+    if exponent == -2:
+        return 1.0 / (input * input)
+    raise _Skip
+
+
+def _pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
+    # torch: norm(x1 - x2 + eps, p, dim=-1, keepdim)
+    return _vector_norm(x1 - x2 + float(eps), p, -1, keepdim)
+
+
+def _triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-6, swap=False,
+                         size_average=None, reduce=None, reduction="mean"):
+    _no_legacy(size_average, reduce)
+    if swap:
+        raise _Skip
+    d_pos = _pairwise_distance(anchor, positive, p, eps)
+    d_neg = _pairwise_distance(anchor, negative, p, eps)
+    return _reduce(torch.clamp(float(margin) + d_pos - d_neg, min=0.0), reduction)
+
+
+def _cosine_similarity(x1, x2, dim=1, eps=1e-8):
+    # torch: each side over its norm clamped at eps, then the sum of their product over dim
+    n1 = torch.clamp(_vector_norm(x1, 2, dim, True), min=float(eps))
+    n2 = torch.clamp(_vector_norm(x2, 2, dim, True), min=float(eps))
+    return torch.sum((x1 / n1) * (x2 / n2), _dims(x1, dim))
+
+
 _RULES: dict[Any, Callable[..., Proxy]] = {
+    torch.pow: _pow, operator.pow: _pow, "pow": _pow,
+    F.pairwise_distance: _pairwise_distance, F.triplet_margin_loss: _triplet_margin_loss,
+    F.cosine_similarity: _cosine_similarity,
     F.normalize: _normalize,
     torch.norm: _norm, "norm": _norm,
     torch.linalg.vector_norm: _linalg_vector_norm,
@@ -203,7 +263,7 @@ _RULES: dict[Any, Callable[..., Proxy]] = {
 
 # torch.max / torch.min and their methods: the reductions they stand for
 _EXTREMES = {torch.max: ("amax", "argmax", torch.maximum), "max": ("amax", "argmax", torch.maximum),
-             torch.min: ("amin", None, torch.minimum), "min": ("amin", None, torch.minimum)}
+             torch.min: ("amin", "argmin", torch.minimum), "min": ("amin", "argmin", torch.minimum)}
 
 
 def _rule(node: torch.fx.Node) -> Callable[..., Proxy] | None:
