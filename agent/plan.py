@@ -308,8 +308,42 @@ def _unary(name: str) -> Callable[[list, dict], list]:
     return lambda args, kw: [name, args[0]]
 
 
+def _operand(value: Any) -> list | None:
+    """A converted operand, or a Python number as a constant."""
+    if isinstance(value, list):
+        return value
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return ["const", float(value)]
+    return None
+
+
+def _compare(name: str) -> Callable[[list, dict], list | None]:
+    def build(a: list, k: dict) -> list | None:
+        x, y = _operand(a[0]), _operand(a[1] if len(a) > 1 else k.get("other"))
+        return None if x is None or y is None else [name, x, y]
+    return build
+
+
+def _where(a: list, k: dict) -> list | None:
+    if len(a) != 3 or k:
+        return None  # torch.where(cond) alone: the indices of nonzeros
+    cond, x, y = (_operand(v) for v in a)
+    return None if cond is None or x is None or y is None else ["where", cond, x, y]
+
+
 # fx target -> builder of the expression node from the converted args and kwargs
 _POINTWISE_FUNCTIONS: dict[Any, Callable[[list, dict], list]] = {
+    operator.gt: _compare("gt"), torch.gt: _compare("gt"),
+    operator.ge: _compare("ge"), torch.ge: _compare("ge"),
+    operator.lt: _compare("lt"), torch.lt: _compare("lt"),
+    operator.le: _compare("le"), torch.le: _compare("le"),
+    operator.eq: _compare("eq"), torch.eq: _compare("eq"),
+    operator.ne: _compare("ne"), torch.ne: _compare("ne"),
+    torch.where: _where,
+    # a tensor of one value shaped as its argument, whose values it never reads: a constant
+    torch.zeros_like: lambda a, k: None if k else ["const", 0.0],
+    torch.ones_like: lambda a, k: None if k else ["const", 1.0],
+    torch.full_like: lambda a, k: None if k or len(a) != 2 else _operand(a[1]),
     operator.add: lambda a, k: ["add", a[0], a[1]], torch.add: lambda a, k: ["add", a[0], a[1]],
     operator.sub: lambda a, k: ["sub", a[0], a[1]], torch.sub: lambda a, k: ["sub", a[0], a[1]],
     operator.mul: lambda a, k: ["mul", a[0], a[1]], torch.mul: lambda a, k: ["mul", a[0], a[1]],
@@ -344,6 +378,8 @@ _POINTWISE_METHODS = {
         ("tanh", torch.tanh), ("exp", torch.exp), ("abs", torch.abs), ("square", torch.square),
         ("clamp", torch.clamp), ("clip", torch.clamp), ("pow", torch.pow),
         ("rsqrt", torch.rsqrt), ("sqrt", torch.sqrt), ("log", torch.log),
+        ("gt", torch.gt), ("ge", torch.ge), ("lt", torch.lt), ("le", torch.le), ("eq", torch.eq),
+        ("ne", torch.ne),
     )
 }
 
@@ -386,6 +422,8 @@ class PointwiseExpr:
     def leaf(self, node: torch.fx.Node) -> list | None:
         graph = self.graph
         if node.name not in self._leaf_index:
+            if not _floating(node):
+                return None  # a mask or an index tensor: the templates read floating inputs
             shape = graph.shape(node)
             if node.op == "get_attr":
                 owner, _, name = str(node.target).rpartition(".")
@@ -430,9 +468,15 @@ class PointwiseExpr:
         return None
 
 
+def _floating(node: torch.fx.Node) -> bool:
+    meta = node.meta.get("tensor_meta")
+    return meta is not None and hasattr(meta, "dtype") and meta.dtype.is_floating_point
+
+
 def _match_pointwise(graph: Graph) -> dict | None:
     outputs = graph.outputs
-    if len(outputs) != 1 or not isinstance(outputs[0], torch.fx.Node):
+    if len(outputs) != 1 or not isinstance(outputs[0], torch.fx.Node) or \
+            not _floating(outputs[0]):  # a comparison's bool result: the template writes floats
         return None
     out_shape = graph.shape(outputs[0])
     if out_shape is None:
@@ -530,7 +574,8 @@ class _TailExpr(PointwiseExpr):
 
 def _match_tail(graph: Graph) -> dict | None:
     outputs = graph.outputs
-    if len(outputs) != 1 or not isinstance(outputs[0], torch.fx.Node):
+    if len(outputs) != 1 or not isinstance(outputs[0], torch.fx.Node) or \
+            not _floating(outputs[0]):
         return None
     root = outputs[0]
     reduce = _tail_reduction(graph, root) if root.op != "placeholder" else None

@@ -9,6 +9,8 @@ Render context (besides `op` and `params`):
       relu x | ["leaky_relu", x, slope] | ["elu", x, alpha] | sigmoid x | silu x | tanh x
       ["gelu", x, "none"|"tanh"] | mish x | ["softplus", x, beta, threshold]
       ["hardtanh", x, lo, hi] | ["clamp", x, lo_or_null, hi_or_null] | hardsigmoid x | hardswish x
+      gt a b | ge a b | lt a b | le a b | eq a b | ne a b     (1.0 or 0.0; IEEE's answer for NaN)
+      where c a b                                              (a where c is nonzero, else b)
   A scale is ["mul", x, ["const", c]]; a bias broadcast or a residual add is ["add", x, ["input", i]]
   with a "row" or "full" input. Identical subtrees are computed once.
 - `inputs`: one dict per launcher argument, in order: {"kind": "full"} (the output's shape),
@@ -132,6 +134,15 @@ OPS: dict[str, _Op] = {
     "div": _Op(("x", "x"), "{0} / {1}"),
     "maximum": _Op(("x", "x"), "_maximum({0}, {1})"),
     "minimum": _Op(("x", "x"), "_minimum({0}, {1})"),
+    # Comparisons give 1.0 or 0.0 (IEEE's answer for a NaN: only ne is true, as in torch), so
+    # they mix with arithmetic; where takes a nonzero condition as true.
+    "gt": _Op(("x", "x"), "tl.where({0} > {1}, 1.0, 0.0)"),
+    "ge": _Op(("x", "x"), "tl.where({0} >= {1}, 1.0, 0.0)"),
+    "lt": _Op(("x", "x"), "tl.where({0} < {1}, 1.0, 0.0)"),
+    "le": _Op(("x", "x"), "tl.where({0} <= {1}, 1.0, 0.0)"),
+    "eq": _Op(("x", "x"), "tl.where({0} == {1}, 1.0, 0.0)"),
+    "ne": _Op(("x", "x"), "tl.where({0} != {1}, 1.0, 0.0)"),
+    "where": _Op(("x", "x", "x"), "tl.where({0} != 0.0, {1}, {2})"),
     "neg": _Op(("x",), "-{0}"),
     "abs": _Op(("x",), "tl.abs({0})"),
     "square": _Op(("x",), "{0} * {0}"),

@@ -41,6 +41,10 @@ UNARY = {
 BINARY = {
     "add": "({0} + {1})", "sub": "({0} - {1})", "mul": "({0} * {1})", "div": "({0} / {1})",
     "maximum": "fmaxf({0}, {1})", "minimum": "fminf({0}, {1})",
+    # 1.0f or 0.0f (IEEE's answer for a NaN), as the Triton renderer's
+    "gt": "(({0}) > ({1}) ? 1.0f : 0.0f)", "ge": "(({0}) >= ({1}) ? 1.0f : 0.0f)",
+    "lt": "(({0}) < ({1}) ? 1.0f : 0.0f)", "le": "(({0}) <= ({1}) ? 1.0f : 0.0f)",
+    "eq": "(({0}) == ({1}) ? 1.0f : 0.0f)", "ne": "(({0}) != ({1}) ? 1.0f : 0.0f)",
 }
 INPUT_KINDS = {"full", "row", "scalar"}
 MAX_BYTES_IN_FLIGHT_PER_INPUT = 64  # per thread and input: beyond this the loads spill registers
@@ -101,12 +105,15 @@ def cuda_expr(expr: Any, n_inputs: int) -> str:
         if args[2] is not None:
             out = f"fminf({out}, {_float(args[2], 'clamp hi')})"
         return out
+    if name == "where":
+        arity(3)
+        return f"(({sub(0)}) != 0.0f ? ({sub(1)}) : ({sub(2)}))"
     if name == "softplus":
         arity(3)
         return f"softplus_f({sub(0)}, {_float(args[1], 'softplus beta')}, " \
                f"{_float(args[2], 'softplus threshold')})"
     known = sorted({*UNARY, *BINARY, "input", "const", "leaky_relu", "gelu", "hardtanh", "clamp",
-                    "softplus"})
+                    "softplus", "where"})
     raise InvalidConfig(f"pointwise_cuda: unknown op {name!r} in the expression; known: {known}")
 
 

@@ -275,6 +275,8 @@ def test_render_fails_loudly_without_context():
     (["clamp", ["input", 0], None, 6.0], "fminf(in0, 6.0f)"),
     (["softplus", ["input", 0], 1.0, 20.0], "softplus_f(in0, 1.0f, 20.0f)"),
     (["add", ["mish", ["input", 0]], ["const", 1e-05]], "(mish_f(in0) + 1e-05f)"),
+    (["where", ["gt", ["input", 0], ["const", 0.0]], ["input", 0], ["input", 1]],
+     "((((in0) > (0.0f) ? 1.0f : 0.0f)) != 0.0f ? (in0) : (in1))"),
 ])
 def test_expressions_translate_to_cuda(expr, code):
     from templates.pointwise_cuda import cuda_expr

@@ -105,6 +105,7 @@ def test_a_rewritten_graph_computes_the_function(name):
 @pytest.mark.parametrize("fn", [
     lambda x: torch.norm(x, p=3, dim=1),  # a p no rule writes out
     lambda x: torch.pow(x.abs(), 1.5),  # an exponent ATen has no special case for
+    lambda x: x * x.size(-1) ** -0.5,  # a power of a size, a Python number
     lambda x: F.triplet_margin_loss(x, x * 2, x * 3, swap=True),
     lambda x: F.normalize(x, p=0.5),
     lambda x: torch.std(x, dim=1),  # Bessel's correction: its divisor depends on the shape
@@ -160,6 +161,9 @@ def verifier(tmp_path_factory):
     "0.5 * x * (1.0 + torch.tanh(0.7978845608 * (x + 0.044715 * torch.pow(x, 3.0))))",
     "F.triplet_margin_loss(x, x * 0.5, x * x)",
     "F.cosine_similarity(x, x * x, dim=1)",
+    # not written out: comparisons and where are the pointwise family's own, zeros_like a constant
+    "torch.where(x > 0, x, x * 0.1) + (x != 0.5) * x",
+    "torch.maximum(x, torch.zeros_like(x)).sum(dim=-1)",
 ])
 def test_a_written_out_op_is_planned_and_its_kernel_is_correct(expr, tmp_path, verifier):
     path = tmp_path / "task.py"
@@ -170,3 +174,13 @@ def test_a_written_out_op_is_planned_and_its_kernel_is_correct(expr, tmp_path, v
     verdict = verifier.verify(task, template.render(template.default, **found.context), "float32",
                               time=False)
     assert verdict.accepted, (found.describe(), verdict.reasons)
+
+
+def test_a_comparison_is_never_the_output(tmp_path):
+    """A bool result: the templates write floats, so no family takes it."""
+    from agent.errors import PlanError
+
+    path = tmp_path / "task.py"
+    path.write_text(TASK.format(expr="x > 0"))
+    with pytest.raises(PlanError, match="no template covers"):
+        plan(tasks.load(path))

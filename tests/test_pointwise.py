@@ -110,12 +110,32 @@ UNARY_CASES = {
 BINARY_CASES = {
     "add": torch.add, "sub": torch.sub, "mul": torch.mul, "div": torch.div,
     "maximum": torch.maximum, "minimum": torch.minimum,
+    # comparisons are 1.0 or 0.0 in the expression language
+    **{name: (lambda fn: lambda a, b: fn(a, b).to(a.dtype))(getattr(torch, name))
+       for name in ("gt", "ge", "lt", "le", "eq", "ne")},
 }
 
 
 def test_every_op_of_the_table_has_a_case():
-    covered = {case.split(":")[0] for case in UNARY_CASES} | set(BINARY_CASES)
+    covered = {case.split(":")[0] for case in UNARY_CASES} | set(BINARY_CASES) | {"where"}
     assert covered == set(OPS)
+
+
+def test_where_and_comparisons_match_torch_with_nan_and_ties(tmp_path):
+    x = torch.tensor([[float("nan"), 1.0, -1.0, 2.0, float("inf"), -0.0, 3.0, float("nan")]])
+    y = torch.tensor([[0.0, float("nan"), -1.0, 1.0, float("inf"), 0.0, 4.0, float("nan")]])
+    x0, x1 = ["input", 0], ["input", 1]
+    cases = [
+        (["where", ["gt", x0, x1], x0, ["mul", x1, ["const", 0.5]]],
+         torch.where(x > y, x, y * 0.5)),
+        (["where", ["ne", x0, x1], ["const", 1.0], ["const", -1.0]],
+         torch.where(x != y, 1.0, -1.0)),
+        (["mul", x0, ["ge", x0, ["const", 0.0]]], x * (x >= 0)),
+        (["add", ["eq", x0, x1], ["le", x0, x1]], (x == y).float() + (x <= y).float()),
+    ]
+    for expr, expected in cases:
+        got = _module(tmp_path, expr, [ARG0, ARG1]).launch_probe(x, y)
+        torch.testing.assert_close(got, expected, equal_nan=True, msg=str(expr))
 
 
 @pytest.mark.parametrize("case", sorted(UNARY_CASES))

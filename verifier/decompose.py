@@ -209,8 +209,9 @@ def _pow(input, exponent):
     # ATen's own special cases of a scalar exponent (pow_tensor_scalar_optimized_kernel), so
     # the written-out form rounds as torch's does; 2 is the pointwise family's square already
     if not isinstance(input, Proxy) or isinstance(exponent, bool) or \
-            not isinstance(exponent, (int, float)):
-        raise _Skip
+            not isinstance(exponent, (int, float)) or \
+            not hasattr(input.node.meta.get("tensor_meta"), "shape"):
+        raise _Skip  # a tensor's power: not a size's (q.size(-1) ** -0.5 is a Python number)
     if exponent == 3:
         return input * input * input
     if exponent == 0.5:
