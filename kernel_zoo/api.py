@@ -75,7 +75,8 @@ class _FunctionModule(torch.nn.Module):
 
 def _spec(t: Any) -> tuple:
     if not isinstance(t, torch.Tensor):
-        raise TypeError(f"example inputs must be tensors, got {type(t).__name__}")
+        raise TypeError(f"example inputs must be tensors, got {type(t).__name__}: bind a "
+                        "number or an option with functools.partial or as a module attribute")
     if t.is_floating_point():
         return (list(t.shape), str(t.dtype).replace("torch.", ""), 0, 0)
     low = int(t.min()) if t.numel() else 0
@@ -101,7 +102,8 @@ def optimize(module_or_function: torch.nn.Module | Callable[..., Any], example_i
     dtype = dtype or (str(floats[0].dtype).replace("torch.", "") if floats else "float32")
     specs = [_spec(t) for t in example_inputs]
     what = type(module).__qualname__ if isinstance(module_or_function, torch.nn.Module) else \
-        getattr(module_or_function, "__qualname__", "a function")
+        getattr(module_or_function, "__qualname__", None) or \
+        getattr(getattr(module_or_function, "func", None), "__qualname__", "a function")
     name = op or "".join(c if c.isalnum() else "_" for c in what).lower()
     folder = Path(workdir) if workdir else kzoo_home() / "api_tasks"
     folder.mkdir(parents=True, exist_ok=True)

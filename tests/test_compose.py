@@ -388,6 +388,8 @@ def test_python_api_takes_a_closure_and_a_scripts_own_function(tmp_path, monkeyp
         return torch.softmax(x * scale, dim=-1)
 
     x = torch.randn(8, 40)
+    with pytest.raises(TypeError, match="functools.partial"):  # a number is no example input
+        kernel_zoo.optimize(lambda x, s: torch.softmax(x * s, dim=-1), [x, 3.0])
     optimized, result = kernel_zoo.optimize(sharpened, [x], trials=1, workers=1,
                                             prepare_workers=0)
     assert result["best"]["correct"] is True

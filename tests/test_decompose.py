@@ -82,6 +82,11 @@ CASES = {
     "triplet_margin": (lambda x: F.triplet_margin_loss(x, x.flip(0), x * 0.5, margin=0.3),
                        F.triplet_margin_loss),
     "cosine_similarity": (lambda x: F.cosine_similarity(x, x.flip(0) + 1.0), F.cosine_similarity),
+    "kl_div_batchmean": (lambda x: F.kl_div(torch.log_softmax(x, 1), torch.softmax(x.flip(0), 1)
+                                            * (x > 0), reduction="batchmean"), F.kl_div),
+    "kl_div_log_target_sum": (lambda x: F.kl_div(x, x.flip(1) * 0.1, reduction="sum",
+                                                 log_target=True), F.kl_div),
+    "kl_div_zero_targets": (lambda x: F.kl_div(x, x.abs() * (x > 1)), F.kl_div),
     "max_all": (lambda x: torch.max(x), torch.max),
     "min_pairwise": (lambda x: torch.min(x, x.flip(0)), torch.min),
     "max_values_indices": (lambda x: torch.max(x, dim=1)[0] + torch.max(x, dim=1)[1], torch.max),
@@ -161,6 +166,7 @@ def verifier(tmp_path_factory):
     "0.5 * x * (1.0 + torch.tanh(0.7978845608 * (x + 0.044715 * torch.pow(x, 3.0))))",
     "F.triplet_margin_loss(x, x * 0.5, x * x)",
     "F.cosine_similarity(x, x * x, dim=1)",
+    "F.kl_div(torch.log(torch.sigmoid(x)), torch.sigmoid(x * 2), reduction='batchmean')",
     # not written out: comparisons and where are the pointwise family's own, zeros_like a constant
     "torch.where(x > 0, x, x * 0.1) + (x != 0.5) * x",
     "torch.maximum(x, torch.zeros_like(x)).sum(dim=-1)",

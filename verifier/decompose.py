@@ -22,6 +22,9 @@ verifier judges the kernels against the functions themselves, not against these 
 - F.pairwise_distance(x1, x2, p, eps): norm(x1 - x2 + eps, p, dim=-1); F.triplet_margin_loss:
   clamp(margin + d(a, p) - d(a, n), min=0) reduced; F.cosine_similarity(x1, x2, dim, eps):
   sum(x1 / clamp(norm(x1), min=eps) * x2 / clamp(norm(x2), min=eps), dim)
+- F.kl_div(input, target): where(target == 0, 0, target log(target)) - target input (a log
+  target: exp(target) (target - input)), reduced; "batchmean" as the mean over dim 0 of the sums
+  over the other dims
 - torch.max/min(x): amax/amin over every dim; torch.max/min(x, other): maximum/minimum;
   torch.max/min(x, dim)[0] (.values): amax/amin(x, dim), [1] (.indices): argmax/argmin(x, dim)
 
@@ -65,7 +68,9 @@ def _rank(node: Any) -> int:
     return max((_rank(a) for a in node.args), default=0)
 
 
-_ELEMENTWISE = (operator.add, operator.sub, operator.mul, operator.truediv, operator.neg)
+_ELEMENTWISE = (operator.add, operator.sub, operator.mul, operator.truediv, operator.neg,
+                operator.eq, torch.where, torch.exp, torch.log, torch.abs, torch.square,
+                torch.sqrt, torch.rsqrt, torch.clamp)
 
 
 def _dims(x: Proxy, dim: Any) -> list[int]:
@@ -205,6 +210,24 @@ def _l1_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     return _reduce(torch.abs(input - target), reduction)
 
 
+def _kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_target=False):
+    # ATen: exp(t) * (t - input) for a log target, else xlogy(t, t) - t * input, where xlogy is 0
+    # at t == 0 (and NaN for a NaN t, which t * log(t) is too)
+    _no_legacy(size_average, reduce)
+    if log_target:
+        loss = torch.exp(target) * (target - input)
+    else:
+        loss = torch.where(target == 0, 0.0, target * torch.log(target)) - target * input
+    if reduction != "batchmean":
+        return _reduce(loss, reduction)
+    # the sum over every element divided by the batch: the mean over dim 0 of the sums over the
+    # other dims, so no size is written into the kernel
+    rank = _rank(loss)
+    if rank <= 1:
+        return torch.mean(loss)
+    return torch.mean(torch.sum(loss, list(range(1, rank))))
+
+
 def _pow(input, exponent):
     # ATen's own special cases of a scalar exponent (pow_tensor_scalar_optimized_kernel), so
     # the written-out form rounds as torch's does; 2 is the pointwise family's square already
@@ -250,7 +273,7 @@ def _cosine_similarity(x1, x2, dim=1, eps=1e-8):
 _RULES: dict[Any, Callable[..., Proxy]] = {
     torch.pow: _pow, operator.pow: _pow, "pow": _pow,
     F.pairwise_distance: _pairwise_distance, F.triplet_margin_loss: _triplet_margin_loss,
-    F.cosine_similarity: _cosine_similarity,
+    F.cosine_similarity: _cosine_similarity, F.kl_div: _kl_div,
     F.normalize: _normalize,
     torch.norm: _norm, "norm": _norm,
     torch.linalg.vector_norm: _linalg_vector_norm,
