@@ -194,6 +194,17 @@ def optimize(opts: OptimizeOptions) -> OptimizeResult:
     if opts.bucket is not None:  # a bucket's kernel: its default and its promotion's bucket
         plan = dataclasses.replace(plan, shape_bucket=opts.bucket)
     template = plan.template_object(opts.template)
+    problem = _context_problem(template, plan)
+    if problem is not None:
+        message = (f"{task.path}: the plan ({plan.describe()}) hands template {template.name} a "
+                   f"render context it refuses: {problem}. That is a kernel-zoo planner bug; "
+                   "`kzoo analyze` shows the plan, and with --llm MODEL an LLM writes the kernel "
+                   "instead.")
+        if opts.llm is None:
+            raise PlanError(message)
+        from agent.llm.proposer import optimize_llm_only
+
+        return optimize_llm_only(opts, task, dtype, message)
     mode = detect_mode()
     device = device_label()
     storage = opts.storage or search.default_storage()
@@ -376,6 +387,19 @@ def optimize(opts: OptimizeOptions) -> OptimizeResult:
         "llm": llm.report if llm is not None else None,
     }
     return OptimizeResult(payload, _table(study), best_verdict)
+
+
+def _context_problem(template, plan) -> str | None:
+    """Why the template refuses the plan's render context, or None: checked once, rendering the
+    default config, before a study or a Ray instance starts (a refusal inside the search would
+    end it with a traceback)."""
+    from templates import InvalidConfig
+
+    try:
+        template.render(template.default, **plan.context)
+    except InvalidConfig as exc:
+        return str(exc)
+    return None
 
 
 def _prepare_workers(requested: int | None, mode: str, verifier_workers: int) -> int:

@@ -3,6 +3,8 @@ failed with the cause, the worker is replaced, and the search finishes."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from conftest import ROOT
@@ -16,7 +18,7 @@ class FaultyTemplate:
 
     def __init__(self, base):
         self._base = base
-        self.renders = 0
+        self.renders = -1  # render 0: the loop's check of the plan's context, before any trial
 
     def __getattr__(self, name):
         return getattr(self._base, name)
@@ -103,3 +105,23 @@ def test_a_ctrl_c_the_parent_ignores_stays_ignored():
         assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
     finally:
         signal.signal(signal.SIGINT, previous)
+
+
+def test_a_plan_context_its_template_refuses_is_a_plan_error_before_any_search(kzoo_home,
+                                                                              monkeypatch):
+    """A planner bug (here a context naming an op the expression language lacks) is told plainly,
+    before a study or Ray starts, not as a traceback from inside the search."""
+    import agent.loop as loop
+    from agent.errors import PlanError
+    from agent.plan import plan as real_plan
+
+    def broken_plan(task):
+        found = real_plan(task)
+        context = dict(found.context, expr=["cosh", ["input", 0]])
+        return dataclasses.replace(found, context=context)
+
+    monkeypatch.setattr(loop, "make_plan", broken_plan)
+    with pytest.raises(PlanError, match="render context it refuses: .*unknown op 'cosh'"):
+        loop.optimize(loop.OptimizeOptions(task=str(ROOT / "tasks" / "swiglu.py"), trials=1,
+                                           quiet=True))
+    assert not list((kzoo_home).rglob("studies.db")), "no study was opened"

@@ -28,7 +28,7 @@ class RenderEdits:
     def __init__(self, base, edits: dict):
         self._base = base
         self._edits = edits
-        self.renders = 0
+        self.renders = -1  # render 0: the loop's check of the plan's context, before any trial
 
     def __getattr__(self, name):
         return getattr(self._base, name)
