@@ -1,11 +1,11 @@
 """`kernel_zoo.optimize(module_or_function, example_inputs)`: the `kzoo optimize` loop from Python.
 
 The module (or a function, wrapped in one) is saved with torch.save (through cloudpickle, so a
-function or class defined in a notebook or a script's `__main__` travels by value) next to a generated
-KernelBench-format task file, whose `Model` loads it and whose `get_inputs` draws random inputs of
-the example inputs' shapes and dtypes (integer inputs: values in the examples' range). The task is
-planned, searched and verified as `kzoo optimize` does; the result is the composed winner as a
-module holding the original's parameters, and the same result object as the CLI's `--json`.
+function or class defined in a notebook or a script's `__main__` travels by value) next to a
+generated KernelBench-format task file, whose `Model` loads it and whose `get_inputs` draws random
+inputs of the example inputs' shapes and dtypes (integer inputs: values in the examples' range). The
+task is planned, searched and verified as `kzoo optimize` does; the result is the composed winner as
+a module holding the original's parameters, and the same result object as the CLI's `--json`.
 """
 
 from __future__ import annotations
