@@ -338,6 +338,12 @@ def cmd_analyze(args) -> int:
             result = {"file": path, "covered": False, "groups": [], "library_calls": [],
                       "unmatched": [], "reason": str(exc), "error": True}
             print(f"== {path}\n  cannot analyze: {exc}", file=sys.stderr)
+        except Exception as exc:  # noqa: BLE001 - a planner bug on one file: name it, go on
+            reason = (f"kzoo failed on this file ({type(exc).__name__}: {exc}); that is a "
+                      "kernel-zoo bug, please report it with the file")
+            result = {"file": path, "covered": False, "groups": [], "library_calls": [],
+                      "unmatched": [], "reason": reason, "error": True}
+            print(f"== {path}\n  cannot analyze: {reason}", file=sys.stderr)
         else:
             if args.json != "-":
                 print_report(result)

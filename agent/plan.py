@@ -433,7 +433,8 @@ class PointwiseExpr:
                 source = {"source": "arg", "index": graph.placeholders.index(node)}
             if shape == self.out_shape:
                 kind = "full"
-            elif shape is not None and len(shape) == 1 and shape[0] == self.out_shape[-1]:
+            elif shape is not None and len(shape) == 1 and self.out_shape and \
+                    shape[0] == self.out_shape[-1]:
                 kind = "row"
             elif shape is not None and len(shape) == 0:
                 kind = "scalar"

@@ -190,3 +190,15 @@ def test_a_comparison_is_never_the_output(tmp_path):
     path.write_text(TASK.format(expr="x > 0"))
     with pytest.raises(PlanError, match="no template covers"):
         plan(tasks.load(path))
+
+
+def test_a_scalar_loss_over_a_broadcast_row_is_planned(tmp_path):
+    """KernelBench's hinge loss: (n, n) predictions times (n,) targets, reduced to a scalar. The
+    pointwise matcher, asked about a scalar output, crashed on the 1-D operand."""
+    path = tmp_path / "task.py"
+    path.write_text(TASK.replace("return [torch.randn(rows, cols)]",
+                                 "return [torch.randn(rows, cols), torch.randn(cols)]")
+                    .replace("def forward(self, x):", "def forward(self, x, t):")
+                    .format(expr="torch.mean(torch.clamp(1 - x * t, min=0))"))
+    found = plan(tasks.load(path))
+    assert found.family == "tail", found.describe()
