@@ -573,6 +573,33 @@ class _TailExpr(PointwiseExpr):
             return None
 
 
+def _tail_post(graph: Graph, root: torch.fx.Node) -> tuple[torch.fx.Node, list] | None:
+    """root as a pointwise chain over one tail reduction and constants (sqrt(sum(x * x)), say):
+    the reduction's node and the chain as an expression over the leaf ["reduced"]."""
+    found: list[torch.fx.Node] = []
+    stack, seen = [root], set()
+    while stack:
+        node = stack.pop()
+        if not isinstance(node, torch.fx.Node) or node.name in seen or \
+                node.op in ("placeholder", "get_attr"):
+            continue
+        seen.add(node.name)
+        if node is not root and _tail_reduction(graph, node) is not None:
+            found.append(node)
+            continue
+        stack.extend(a for a in node.args if isinstance(a, torch.fx.Node))
+    if len(found) != 1:
+        return None
+    builder = PointwiseExpr(graph, (), substitutes={found[0].name: ["reduced"]})
+    try:
+        post = builder.convert(root)
+    except TypeError:  # an op's arguments not in the form its builder reads
+        return None
+    if post is None or builder.inputs:
+        return None
+    return found[0], post
+
+
 def _match_tail(graph: Graph) -> dict | None:
     outputs = graph.outputs
     if len(outputs) != 1 or not isinstance(outputs[0], torch.fx.Node) or \
@@ -580,6 +607,12 @@ def _match_tail(graph: Graph) -> dict | None:
         return None
     root = outputs[0]
     reduce = _tail_reduction(graph, root) if root.op != "placeholder" else None
+    post = None
+    if reduce is None and root.op != "placeholder":
+        peeled = _tail_post(graph, root)
+        if peeled is not None:
+            root, post = peeled
+            reduce = _tail_reduction(graph, root)
     if reduce is not None:
         root = root.args[0]
     builder = _TailExpr(graph)
@@ -592,7 +625,7 @@ def _match_tail(graph: Graph) -> dict | None:
         i["path"] for i in inputs if i["source"] == "param")]
     return {"op": op, "family": "tail", "template": "tail", "alternatives": (), "bucket": "any",
             "context": {"op": op, "expr": expr, "inputs": inputs, "reduce": reduce,
-                        "params": params}}
+                        "params": params, **({"post": post} if post is not None else {})}}
 
 
 from agent.plan_gemm import match_gemm  # noqa: E402 - it builds on this module's Graph

@@ -1,11 +1,15 @@
 """Issue #5's coverage table: for each task file, its plan and whether the planned kernel is
-correct, written as bench/results/coverage-<mode>.json and a Markdown table (stdout).
+correct, written as bench/results/coverage-<interpreter|device>.json and a Markdown table (stdout).
 
 For each task: `kzoo analyze`'s plan (groups and their families, library calls), then the
 plan's starting config (the first trial `kzoo optimize` runs) verified at every dtype the task
 declares, in Triton's interpreter without a GPU (the task's cpu_shapes) or on the GPU.
 
-    python bench/coverage.py [--tasks a,b] [--out bench/results]
+    python bench/coverage.py [--tasks a,b] [--out bench/results] [--resume]
+
+--resume keeps the rows of the JSON already at the output path (a run cut short, say): the
+tasks named by --tasks are run again, and without --tasks every task it lacks. Each row carries
+the date it was verified.
 """
 
 from __future__ import annotations
@@ -25,6 +29,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tasks", help="comma-separated task names (default: every task)")
     parser.add_argument("--out", default=str(ROOT / "bench" / "results"))
+    parser.add_argument("--resume", action="store_true",
+                        help="keep the rows already in the output JSON (see above)")
     args = parser.parse_args()
     from verifier.worker import detect_mode
 
@@ -39,14 +45,27 @@ def main() -> None:
     from verifier.core import Verifier
     from verifier.environment import environment
 
-    names = args.tasks.split(",") if args.tasks else sorted(
+    names = list(dict.fromkeys(args.tasks.split(","))) if args.tasks else sorted(
         p.stem for p in (ROOT / "tasks").glob("*.py") if p.stem not in ("__init__", "loader"))
     verifier = Verifier(mode, Path(tempfile.mkdtemp()))
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    from verifier.environment import device_label
+
+    path = out / f"coverage-{'interpreter' if mode == 'interpreter' else device_label()}.json"
+    env = environment()
     rows = []
+    if args.resume and path.exists():
+        kept = json.loads(path.read_text())
+        if kept.get("environment", {}).get("gpu") != env.get("gpu"):
+            raise SystemExit(f"{path} was written on another device; --resume keeps rows of one")
+        rows = [r for r in kept["rows"] if r["task"] not in names]
+        if not args.tasks:
+            names = [n for n in names if n not in {r["task"] for r in rows}]
     for name in names:
-        path = ROOT / "tasks" / f"{name}.py"
-        analysis = analyze_file(str(path))
-        task = tasks.load(path)
+        task_path = ROOT / "tasks" / f"{name}.py"
+        analysis = analyze_file(str(task_path))
+        task = tasks.load(task_path)
         found = plan(task)
         template = found.template_object()
         source = template.render(template.default_for(found.shape_bucket), **found.context)
@@ -60,15 +79,15 @@ def main() -> None:
                      "groups": [f"{g['family']}({', '.join(g['nodes'])})"
                                 for g in analysis["groups"]],
                      "library_calls": [lib["node"] for lib in analysis["library_calls"]],
-                     "template": template.name, "results": results})
+                     "template": template.name, "results": results,
+                     "date": time.strftime("%Y-%m-%d")})
+        rows.sort(key=lambda r: r["task"])
         summary = ", ".join(f"{d} {r['correct']}" for d, r in results.items())
         print(f"{name}: {summary}", file=sys.stderr, flush=True)
-    out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
-    path = out / f"coverage-{mode}.json"
-    path.write_text(json.dumps({"mode": mode, "environment": environment(),
-                                "date": time.strftime("%Y-%m-%d"), "rows": rows},
-                               indent=2, default=str) + "\n")
+        # written after every task, so a run cut short keeps the rows it finished
+        path.write_text(json.dumps({"mode": mode, "environment": env,
+                                    "date": time.strftime("%Y-%m-%d"), "rows": rows},
+                                   indent=2, default=str) + "\n")
     print("| task | plan: fusion groups (family(nodes)) | library calls | correct (" + mode + ") |")
     print("| --- | --- | --- | --- |")
     for r in rows:

@@ -13,6 +13,10 @@ Render context (besides `op` and `params`):
   (a (C,) weight read as [1, C, 1, 1], say).
 - `reduce`: null, or {"op": "sum"|"mean"|"amax"|"amin", "dims": [d, ...], "keepdim": bool},
   the dims counted in the broadcast result's rank.
+- `post` (optional, with `reduce`): an expression over the leaf ["reduced"] (the fp32 reduced
+  value, after the mean's division) and constants, applied before the one rounding to the output
+  dtype: `sqrt(sum(square(x)))` stores the norm, which fits a 16-bit dtype where the sum of
+  squares may not (the norm's own kernel in PyTorch also takes its root in fp32).
 
 The launcher `launch_<op>(*tensors)` broadcasts the operands as PyTorch does (views, no copies),
 merges dims that every operand walks contiguously, and launches one kernel: a flat map over the
@@ -118,10 +122,20 @@ class TailTemplate(Template):
             check_op(self.name, context)
             inputs = _check_inputs(context["inputs"], context.get("params", []))
             rendered = render_expression(context["expr"], len(inputs))
+            reduce = _check_reduce(context.get("reduce"))
+            post = context.get("post")
+            if post is not None and reduce is None:
+                raise InvalidConfig("post applies to a reduced value: it needs a reduce")
+            post_rendered = None if post is None else render_expression(
+                post, 0, leaves={"reduced": "res"})
+            if post_rendered is not None and "reduced" not in post_rendered.used_leaves:
+                raise InvalidConfig("post must read the reduced value, the leaf ['reduced']")
             context = {**context, "inputs": inputs, "expr_lines": rendered.lines,
-                       "expr_result": rendered.result,
-                       "reduce": _check_reduce(context.get("reduce")),
-                       "expr_json": json.dumps(context["expr"])}
+                       "expr_result": rendered.result, "reduce": reduce,
+                       "expr_json": json.dumps(context["expr"]),
+                       "post_lines": post_rendered.lines if post_rendered else [],
+                       "post_result": post_rendered.result if post_rendered else None,
+                       "post_json": json.dumps(post)}
         return super().render(cfg, **context)
 
 

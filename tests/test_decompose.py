@@ -202,3 +202,21 @@ def test_a_scalar_loss_over_a_broadcast_row_is_planned(tmp_path):
                     .format(expr="torch.mean(torch.clamp(1 - x * t, min=0))"))
     found = plan(tasks.load(path))
     assert found.family == "tail", found.describe()
+
+
+def test_a_norm_in_float16_keeps_its_sum_of_squares_in_fp32(tmp_path, verifier):
+    """x / ||x||_F in float16 where the sum of squares (2e6-3e6 here; 6.7e7 at the task's
+    GPU shape) passes float16's largest value: the root joins the reducing kernel, so the stored
+    intermediate is the norm, which fits, as PyTorch's norm kernel keeps it. The plan that stored
+    the sum divided every element by inf (GPU round 310: frobenius_norm float16, zeros)."""
+    path = tmp_path / "task.py"
+    path.write_text(TASK.replace("torch.randn(rows, cols)", "torch.randn(rows, cols) * 100")
+                    .format(expr="x / torch.norm(x, p='fro')"))
+    task = tasks.load(path)
+    found = plan(task)
+    assert [g.found["context"].get("post") for g in found.partition.groups] == \
+        [["sqrt", ["reduced"]], None]
+    template = found.template_object()
+    verdict = verifier.verify(task, template.render(template.default, **found.context), "float16",
+                              time=False)
+    assert verdict.accepted, (found.describe(), verdict.reasons)

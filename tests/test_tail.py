@@ -21,10 +21,10 @@ DEVICE = "cuda" if torch.cuda.is_available() else "cpu"
 EXPR = ["mul", ["sigmoid", ["add", ["input", 0], ["input", 1]]], ["input", 2]]
 
 
-def _module(tmp_path, reduce, cfg, name):
-    context = {"op": "t", "expr": EXPR,
-               "inputs": [{"source": "arg", "index": k} for k in range(3)],
-               "params": [], "reduce": reduce}
+def _module(tmp_path, reduce, cfg, name, expr=EXPR, n_inputs=3, **extra):
+    context = {"op": "t", "expr": expr,
+               "inputs": [{"source": "arg", "index": k} for k in range(n_inputs)],
+               "params": [], "reduce": reduce, **extra}
     path = tmp_path / f"{name}.py"
     path.write_text(TAIL.render(cfg, **context))
     spec = importlib.util.spec_from_file_location(name, path)
@@ -134,3 +134,43 @@ def test_a_sample_of_the_space_is_correct(tmp_path):
         if checked == 6:
             break
     assert checked == 6
+
+
+NORM = ["square", ["input", 0]]
+ROOT = ["sqrt", ["reduced"]]
+
+
+@pytest.mark.parametrize("red_split", [0, 4])
+def test_a_root_after_the_reduction_is_taken_in_fp32_before_the_rounding(red_split, tmp_path):
+    """sqrt(sum(square(x))) in float16 where the sum of squares (about 1.8e7) is far past
+    float16's largest value (65504) and the norm (about 4300) is not: the root is taken on the fp32
+    sum, in the reducing kernel or in the kernel that combines a split's partials, and the one
+    rounding is the norm's."""
+    cfg = dataclasses.replace(TAIL.default, red_split=red_split, tile_elems=1024, r_block_max=16)
+    module = _module(tmp_path, {"op": "sum", "dims": [1], "keepdim": True}, cfg,
+                     f"tail_root_{red_split}", expr=NORM, n_inputs=1, post=ROOT)
+    torch.manual_seed(2)
+    x = (torch.randn(3, 5000, device=DEVICE) * 60).half()
+    got = module.launch_t(x)
+    (recipe,) = module._RECIPES.values()
+    assert (recipe[8] is not None) == (red_split > 0)  # the split's partials were combined
+    want = x.double().square().sum(1, keepdim=True).sqrt()
+    assert got.dtype == torch.float16 and got.shape == (3, 1)
+    assert want.min() > 1000 and x.double().square().sum(1).min() > 65504
+    torch.testing.assert_close(got.double(), want, rtol=2e-3, atol=0)
+    mean = _module(tmp_path, {"op": "mean", "dims": [0, 1], "keepdim": False}, cfg,
+                   f"tail_rsqrt_{red_split}", expr=NORM, n_inputs=1,
+                   post=["rsqrt", ["add", ["reduced"], ["const", 1e-6]]])
+    torch.testing.assert_close(mean.launch_t(x).double(),
+                               (x.double().square().mean() + 1e-6).rsqrt(), rtol=2e-3, atol=0)
+
+
+def test_post_needs_a_reduction_and_must_read_it():
+    from templates.base import InvalidConfig
+
+    context = {"op": "t", "expr": NORM, "inputs": [{"source": "arg", "index": 0}], "params": []}
+    with pytest.raises(InvalidConfig, match="needs a reduce"):
+        TAIL.render(TAIL.default, **context, reduce=None, post=ROOT)
+    with pytest.raises(InvalidConfig, match="must read the reduced value"):
+        TAIL.render(TAIL.default, **context, reduce={"op": "sum", "dims": [0]},
+                    post=["const", 1.0])
