@@ -31,7 +31,13 @@ def main() -> None:
     parser.add_argument("--out", default=str(ROOT / "bench" / "results"))
     parser.add_argument("--resume", action="store_true",
                         help="keep the rows already in the output JSON (see above)")
+    parser.add_argument("--table", action="store_true",
+                        help="verify nothing: print the README's table from the coverage JSONs "
+                             "in --out, one correctness column per JSON")
     args = parser.parse_args()
+    if args.table:
+        print_table(Path(args.out))
+        return
     from verifier.worker import detect_mode
 
     mode = detect_mode()
@@ -59,7 +65,7 @@ def main() -> None:
         kept = json.loads(path.read_text())
         if kept.get("environment", {}).get("gpu") != env.get("gpu"):
             raise SystemExit(f"{path} was written on another device; --resume keeps rows of one")
-        rows = [r for r in kept["rows"] if r["task"] not in names]
+        rows = [{"date": kept["date"], **r} for r in kept["rows"] if r["task"] not in names]
         if not args.tasks:
             names = [n for n in names if n not in {r["task"] for r in rows}]
     for name in names:
@@ -88,13 +94,32 @@ def main() -> None:
         path.write_text(json.dumps({"mode": mode, "environment": env,
                                     "date": time.strftime("%Y-%m-%d"), "rows": rows},
                                    indent=2, default=str) + "\n")
-    print("| task | plan: fusion groups (family(nodes)) | library calls | correct (" + mode + ") |")
-    print("| --- | --- | --- | --- |")
-    for r in rows:
-        ok = ", ".join(f"{d}: {'yes' if v['correct'] else 'NO'}" for d, v in r["results"].items())
-        print(f"| `{r['task']}` | {'; '.join(r['groups'])} | {', '.join(r['library_calls']) or '-'}"
-              f" | {ok} |")
     print(f"wrote {path}", file=sys.stderr)
+    print_table(out)
+
+
+def print_table(folder: Path) -> None:
+    """One row per task (its plan from the first JSON), one correctness column per JSON:
+    the interpreter's first, then each device's."""
+    files = sorted(folder.glob("coverage-*.json"), key=lambda f: (f.stem != "coverage-interpreter",
+                                                                  f.stem))
+    runs = [(f.stem.removeprefix("coverage-").replace("-", " "),
+             {r["task"]: r for r in json.loads(f.read_text())["rows"]}) for f in files]
+    if not runs:
+        raise SystemExit(f"no coverage-*.json in {folder}")
+    header = " | ".join(f"correct ({label})" for label, _ in runs)
+    print(f"| task | plan: fusion groups (family(nodes)) | library calls | {header} |")
+    print("| --- | --- | --- |" + " --- |" * len(runs))
+    tasks = sorted({t for _, rows in runs for t in rows})
+    for name in tasks:
+        first = next(rows[name] for _, rows in runs if name in rows)
+        cells = []
+        for _, rows in runs:
+            r = rows.get(name)
+            cells.append("not run" if r is None else ", ".join(
+                f"{d}: {'yes' if v['correct'] else 'NO'}" for d, v in r["results"].items()))
+        print(f"| `{name}` | {'; '.join(first['groups'])} | "
+              f"{', '.join(first['library_calls']) or '-'} | {' | '.join(cells)} |")
 
 
 if __name__ == "__main__":

@@ -6,6 +6,8 @@
 # (1) test_tail on the GPU (compiled kernels; the root's tests among them); (2) the contract's
 # GPU rows of the three changed tasks; (3) bench/coverage.py --resume over the 22 tasks round 310
 # did not reach and the three changed ones, into bench/results/coverage-h100.json.
+# Outcome (2026-11-25): test_tail 19 passed on the GPU; the three changed tasks' contract rows
+# passed; the coverage run stopped at its 420 s limit after 12 tasks, all correct.
 set -uo pipefail
 export PYTHONUNBUFFERED=1
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
