@@ -9,6 +9,9 @@
 # change that alters what a winner's module renders (a companion) without changing its params: GPU
 # rounds 282, 286, 301 and 302 (the linear and matmul entries); for a new op: round 307.
 #
+# KNOBS (a JSON object, optional) overrides params of the start: KNOBS='{"ws_coop": true}' tries
+# the warp-specialized kernel's cooperative form with the entry's other params (GPU round 320).
+#
 #     OUT=DIR KZOO_HOME=DIR bash bench/rerender_entries.sh "linear_bias_gelu bfloat16" ...
 set -uo pipefail
 : "${OUT:?set OUT to a folder for the results}"
@@ -17,11 +20,11 @@ for job in "$@"; do
     task=${3:-$1}
     [ "$task" = "-" ] && task=$1
     python3 - "${4:-$1}" "$2" > "/tmp/start-$1-$2.json" <<'PY'
-import json, sys
+import json, os, sys
 from kernel_zoo import store
 entry = store.newest_entries(sys.argv[1])[0]
 [cfg] = [c for c in entry.manifest["configs"] if c["dtype"] == sys.argv[2]]
-print(json.dumps(cfg["params"]))
+print(json.dumps({**cfg["params"], **json.loads(os.environ.get("KNOBS") or "{}")}))
 PY
     timeout 100 python3 -c "from agent.cli import main; raise SystemExit(main())" optimize \
         "tasks/$task.py" --dtype $2 --trials 1 --start "@/tmp/start-$1-$2.json" \

@@ -100,6 +100,15 @@ Knobs:
   bench/results/probe-gluon-gemm-timers-h100.json). A call's launch is recorded by its signature
   (`ws_call`); a repeat skips ws_plan, Triton's binding and the descriptors' checks: 38.7-38.9 us
   of host time a call there, DEFAULT's 37.4-38.7.
+- ws_coop (with ws_pingpong): the warp-specialized kernel's cooperative form instead: both
+  consumer warp groups on each 128x256 tile (3 stages), the bias added to the fp32 accumulator
+  and the sum rounded once into shared memory (as eager's GEMM writes it before the activation),
+  and the previous tile's activation run in 32x64 slices between the wgmmas, each 128x64 column
+  block stored with TMA when done (bench/probe_gluon_coop.py, GPU rounds 313-319: its bare GEMM
+  took 0.70-0.75 ms at 8192x4096->8192 against cuBLAS F.linear's 0.75-0.79). gelu(linear) at
+  8192x4096->8192 and 4096x4096->14336 took 1.039x and 1.023x eager by the verifier's timer
+  (bfloat16; float16 1.040x, 1.054x), where ws_pingpong took 1.008x and 0.989x (GPU rounds 320
+  and 301, bench/results/runs/optimize-linear-bias-gelu-*-h100-round320.json).
 
 fp32 operands are multiplied in IEEE fp32 (`input_precision="ieee"`, never TF32); bf16/fp16
 accumulate in fp32. Shared memory is budgeted for 2-byte operands (the dtype is not known when a
@@ -162,6 +171,9 @@ class GemmConfig:
     # sm_90 GPU, the warp-specialized Gluon kernel (ws_plan says which calls); elsewhere, and for
     # every other epilogue, this config's kernels
     ws_pingpong: bool = False
+    # with ws_pingpong: the warp-specialized kernel's cooperative form (two warp groups on each
+    # 128x256 tile, the previous tile's activation between the wgmmas) instead of the pingpong
+    ws_coop: bool = False
     # CTAs a program's tile is split over along M, launched as one cluster (Hopper; Triton 3.6's
     # PTX has no multicast load: each CTA loads its rows of A and all of B): the descriptor
     # kernel's calls only, one program per tile, no split-K (constraints); every other kernel of
@@ -190,11 +202,12 @@ SPACE = (
     Param("fuse_norm", (False, True)),
     Param("ws_pingpong", (False, True)),
     Param("num_ctas", (1, 2)),
+    Param("ws_coop", (False, True)),
 )
 # the knobs a params dict written before them may lack, and the value each then takes
 LATER_KNOBS = {"EPILOGUE_SPLIT": 1, "flatten": False, "gelu_erf_fit": False, "skinny_rows": 0,
                "odd_tiled": False, "single_wave_tiled": False, "fuse_norm": False,
-               "ws_pingpong": False, "num_ctas": 1}
+               "ws_pingpong": False, "num_ctas": 1, "ws_coop": False}
 
 # Triton's matmul tutorial and Inductor's H100 mm configs: a 128x256x64 tile, 8 warps, 3 stages
 # (3 * (128*64 + 64*256) * 2 B = 144 KB of shared memory), grouped by 8; one program per tile,
@@ -380,6 +393,9 @@ def constraints(cfg: GemmConfig) -> list[str]:
     if cfg.num_ctas > 1 and cfg.BLOCK_M // cfg.num_ctas < 64:
         problems.append(f"num_ctas {cfg.num_ctas} of {cfg.BLOCK_M}-row tiles leaves CTAs under "
                         "64 rows, a warp group's MMA")
+    if cfg.ws_coop and not cfg.ws_pingpong:
+        problems.append("ws_coop without ws_pingpong: it picks the warp-specialized kernel's "
+                        "form, and ws_pingpong turns that kernel on")
     if cfg.GROUP_M > 1 and cfg.BLOCK_M * cfg.GROUP_M > 4096:
         problems.append(f"GROUP_M {cfg.GROUP_M} of {cfg.BLOCK_M}-row tiles spans more than "
                         "4096 rows: the group no longer fits L2 alongside its B tiles")
