@@ -105,7 +105,7 @@ Knobs:
   and the sum rounded once into shared memory (as eager's GEMM writes it before the activation),
   and the previous tile's activation run in 32x64 slices between the wgmmas, each 128x64 column
   block stored with TMA when done (bench/probe_gluon_coop.py, GPU rounds 313-319: its bare GEMM
-  took 0.70-0.75 ms at 8192x4096->8192 against cuBLAS F.linear's 0.75-0.79). gelu(linear) at
+  took 0.70-0.77 ms at 8192x4096->8192 against cuBLAS F.linear's 0.75-0.79). gelu(linear) at
   8192x4096->8192 and 4096x4096->14336 took 1.039x and 1.023x eager by the verifier's timer
   (bfloat16; float16 1.040x, 1.054x), where ws_pingpong took 1.008x and 0.989x (GPU rounds 320
   and 301, bench/results/runs/optimize-linear-bias-gelu-*-h100-round320.json).
