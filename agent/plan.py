@@ -22,6 +22,7 @@ import torch.nn.functional as F
 from agent.errors import PlanError
 from agent.plan_attention import match_attention
 from tasks import Task
+from verifier.decompose import corrected_mean
 
 
 @dataclass(frozen=True)
@@ -509,6 +510,13 @@ _LEAF_VIEWS = ("reshape", "view")
 
 def _tail_reduction(graph: Graph, node: torch.fx.Node) -> dict | None:
     target = node.target if node.op in ("call_function", "call_method") else None
+    if target is corrected_mean:  # var/std's last step (verifier/decompose.py)
+        source, dims, keepdim, correction = node.args
+        rank = graph.rank(source)
+        if not rank or not dims:
+            return None
+        return {"op": "mean", "dims": sorted({d % rank for d in dims}),
+                "keepdim": bool(keepdim), "correction": float(correction)}
     try:
         op = _TAIL_REDUCTIONS.get(target)
     except TypeError:

@@ -12,7 +12,8 @@ Render context (besides `op` and `params`):
   `params`), with an optional "view": a shape the operand is reshaped to before broadcasting
   (a (C,) weight read as [1, C, 1, 1], say).
 - `reduce`: null, or {"op": "sum"|"mean"|"amax"|"amin", "dims": [d, ...], "keepdim": bool},
-  the dims counted in the broadcast result's rank.
+  the dims counted in the broadcast result's rank; a mean may carry "correction": c, dividing
+  the sum by max(n - c, 0) (var and std with Bessel's correction: verifier/decompose.py).
 - `post` (optional, with `reduce`): an expression over the leaf ["reduced"] (the fp32 reduced
   value, after the mean's division) and constants, applied before the one rounding to the output
   dtype: `sqrt(sum(square(x)))` stores the norm, which fits a 16-bit dtype where the sum of
@@ -112,7 +113,13 @@ def _check_reduce(reduce: Any) -> dict | None:
     if not isinstance(dims, (list, tuple)) or not dims or not all(
             isinstance(d, int) and d >= 0 for d in dims) or len(set(dims)) != len(dims):
         raise InvalidConfig(f"reduce.dims must be distinct non-negative ints, got {dims!r}")
-    return {"op": reduce["op"], "dims": sorted(dims), "keepdim": bool(reduce.get("keepdim"))}
+    correction = reduce.get("correction")
+    if correction is not None and (reduce["op"] != "mean" or isinstance(correction, bool)
+                                   or not isinstance(correction, (int, float))
+                                   or correction != correction):
+        raise InvalidConfig(f"reduce.correction is a number, for a mean only, got {correction!r}")
+    checked = {"op": reduce["op"], "dims": sorted(dims), "keepdim": bool(reduce.get("keepdim"))}
+    return {**checked, "correction": float(correction)} if correction else checked
 
 
 @dataclass(frozen=True)

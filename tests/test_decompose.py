@@ -66,6 +66,11 @@ CASES = {
     "var_biased_keepdim": (lambda x: x.var(1, unbiased=False, keepdim=True), "var"),
     "var_correction_all": (lambda x: torch.var(x, correction=0), torch.var),
     "std_biased": (lambda x: torch.std(x, 0, unbiased=False), torch.std),
+    # Bessel's correction (the default) and others: the divisor from the call's own shape
+    "std_default": (lambda x: torch.std(x, dim=1), torch.std),
+    "var_default_all": (lambda x: x.var(), "var"),
+    "var_correction_2_keepdim": (lambda x: torch.var(x, 0, keepdim=True, correction=2), torch.var),
+    "std_unbiased_method": (lambda x: x.std(1, True), "std"),
     "smooth_l1": (lambda x: F.smooth_l1_loss(x, x.flip(0) * 0.5, beta=0.7), F.smooth_l1_loss),
     "smooth_l1_beta0_sum": (lambda x: F.smooth_l1_loss(x, -x, reduction="sum", beta=0.0),
                             F.smooth_l1_loss),
@@ -113,7 +118,7 @@ def test_a_rewritten_graph_computes_the_function(name):
     lambda x: x * x.size(-1) ** -0.5,  # a power of a size, a Python number
     lambda x: F.triplet_margin_loss(x, x * 2, x * 3, swap=True),
     lambda x: F.normalize(x, p=0.5),
-    lambda x: torch.std(x, dim=1),  # Bessel's correction: its divisor depends on the shape
+    lambda x: torch.var(x, 1, correction=True),  # a bool correction (torch reads it as 1)
     lambda x: F.smooth_l1_loss(x, x * 2, size_average=True),  # the legacy arguments
 ])
 def test_forms_no_rule_covers_stay_as_they_were(fn):
@@ -159,6 +164,8 @@ def verifier(tmp_path_factory):
     "F.normalize(x, dim=1)",
     "x / torch.norm(x, p='fro')",
     "torch.std(x, dim=1, unbiased=False)",
+    "torch.std(x, dim=1)",
+    "x.var(0, keepdim=True) + x.var()",
     "F.smooth_l1_loss(x, x * 0.5)",
     "torch.max(x, dim=1)[0]",
     "torch.min(x, dim=1)[1]",
@@ -220,3 +227,16 @@ def test_a_norm_in_float16_keeps_its_sum_of_squares_in_fp32(tmp_path, verifier):
     verdict = verifier.verify(task, template.render(template.default, **found.context), "float16",
                               time=False)
     assert verdict.accepted, (found.describe(), verdict.reasons)
+
+
+def test_a_correction_takes_its_divisor_from_each_call():
+    """torch.std(x, dim) divides by n - 1, n the reduced count of each call: the rule writes
+    corrected_mean, whose n comes from the tensor it gets, so one rewritten graph is right at
+    other shapes than the captured one, and n - correction <= 0 gives NaN as torch does."""
+    fn = (lambda x: torch.std(x, dim=1))
+    gm, changed = _decomposed(fn, torch.randn(4, 6))
+    assert changed
+    for shape in [(3, 11), (5, 2), (2, 1)]:
+        x = torch.randn(shape)
+        torch.testing.assert_close(gm(x), fn(x), equal_nan=True)
+    assert torch.isnan(gm(torch.randn(3, 1))).all()

@@ -174,3 +174,23 @@ def test_post_needs_a_reduction_and_must_read_it():
     with pytest.raises(InvalidConfig, match="must read the reduced value"):
         TAIL.render(TAIL.default, **context, reduce={"op": "sum", "dims": [0]},
                     post=["const", 1.0])
+
+
+@pytest.mark.parametrize("red_split", [0, 4])
+def test_a_mean_with_a_correction_divides_by_n_minus_it(red_split, tmp_path):
+    """torch.var's last step: the sum of squares over n values divided by max(n - c, 0), n from
+    the call's shape; in the reducing kernel and in the one that combines a split's partials."""
+    cfg = dataclasses.replace(TAIL.default, red_split=red_split, tile_elems=1024, r_block_max=16)
+    module = _module(tmp_path, {"op": "mean", "dims": [1], "keepdim": False, "correction": 1},
+                     cfg, f"tail_corr_{red_split}", expr=NORM, n_inputs=1)
+    torch.manual_seed(3)
+    for shape in [(3, 5000), (4, 7), (2, 1)]:
+        x = torch.randn(shape, device=DEVICE)
+        want = x.double().square().sum(1) / max(shape[1] - 1, 0)
+        torch.testing.assert_close(module.launch_t(x).double(), want, rtol=1e-5, atol=0,
+                                   equal_nan=True)
+    from templates.base import InvalidConfig
+
+    with pytest.raises(InvalidConfig, match="for a mean only"):
+        TAIL.render(TAIL.default, op="t", expr=NORM, inputs=[{"source": "arg", "index": 0}],
+                    params=[], reduce={"op": "sum", "dims": [0], "correction": 1})

@@ -10,10 +10,9 @@ verifier judges the kernels against the functions themselves, not against these 
   sqrt(sum(square(x))), amax(abs(x))
 - F.softsign(x): x / (abs(x) + 1); torch.selu, F.selu: SCALE * elu(x, ALPHA);
   F.logsigmoid(x): -softplus(-x)
-- torch.var, torch.std and their methods without Bessel's correction (unbiased=False,
-  correction=0): mean(square(x - mean(x, keepdim))), and its sqrt. With a correction the divisor,
-  n - correction, depends on the call's shape, and a rule writes only constants: such a call
-  stays as it is
+- torch.var, torch.std and their methods: mean(square(x - mean(x, keepdim))), and its sqrt;
+  with a correction (Bessel's by default) the last mean is `corrected_mean`, the sum divided by
+  max(n - correction, 0), one leaf call whose n the kernel takes from the call's shape
 - F.smooth_l1_loss, F.huber_loss, with d = abs(x - y) and m = clamp(d, max=beta):
   0.5 m m / beta + (d - m), Huber 0.5 m m + (d - m) delta; F.mse_loss, F.l1_loss: square(x - y),
   abs(x - y); then the reduction (mean, sum or none)
@@ -28,7 +27,7 @@ verifier judges the kernels against the functions themselves, not against these 
 - torch.max/min(x): amax/amin over every dim; torch.max/min(x, other): maximum/minimum;
   torch.max/min(x, dim)[0] (.values): amax/amin(x, dim), [1] (.indices): argmax/argmin(x, dim)
 
-A call in a form these do not cover (another p, an `out=`, a correction) is left as
+A call in a form these do not cover (another p, an `out=`) is left as
 it is, and the planner reports it as unmatched, as before. A rule may use the captured call's rank,
 never its sizes: the verifier draws each task at other shapes than the one captured.
 """
@@ -128,6 +127,16 @@ def _logsigmoid(input):
     return -F.softplus(-input)
 
 
+def corrected_mean(input: torch.Tensor, dim: list[int], keepdim: bool,
+                   correction: float) -> torch.Tensor:
+    """The sum of `input` over `dim` divided by max(n - correction, 0), n the count of values it
+    sums: the last step of var and std with a correction (PyTorch's own divisor). A rule writes
+    it as one call node (a leaf the planner's tail matcher reads as a mean whose divisor the
+    kernel takes from the call's shape), so no captured size enters the kernel."""
+    n = math.prod(input.shape[d] for d in dim)
+    return torch.sum(input, dim, keepdim=keepdim) / max(n - correction, 0)
+
+
 def _variance(input, args: tuple, kwargs: dict, root: bool) -> Proxy:
     # torch.var(input, dim=None, unbiased=True, keepdim=False), torch.var(input, unbiased),
     # torch.var(input, dim, *, correction=1, keepdim=False)
@@ -144,13 +153,18 @@ def _variance(input, args: tuple, kwargs: dict, root: bool) -> Proxy:
         raise _Skip
     if correction is None:
         correction = 0 if unbiased is False else 1
-    if correction != 0:
-        # the divisor n - correction depends on the call's shape, and a rule writes constants:
-        # the verifier draws other shapes than the one captured
+    if isinstance(correction, bool) or not isinstance(correction, (int, float)):
         raise _Skip
     dims = _dims(input, dim)
     centred = input - torch.mean(input, dims, keepdim=True)
-    var = torch.mean(torch.square(centred), dims, keepdim=keepdim)
+    if correction == 0:
+        var = torch.mean(torch.square(centred), dims, keepdim=keepdim)
+    else:
+        # the divisor n - correction depends on the call's shape: one leaf call (corrected_mean)
+        # that the kernel divides by its own n, never the captured one
+        var = centred.tracer.create_proxy(
+            "call_function", corrected_mean, (torch.square(centred), dims, keepdim,
+                                              correction), {})
     return torch.sqrt(var) if root else var
 
 
