@@ -578,9 +578,12 @@ TEMPLATE = GemmTemplate(
     # DEFAULT with its companions before TILED: a composed search's first picks (agent.compose
     # seeds every group's first alternative) get the companions, not TILED at every shape; and
     # the warp-specialized kernel for the Linear calls it serves (GPU rounds 243-245: 1.05-1.09x
-    # eager at gelu(linear)'s large shapes, where DEFAULT's fused kernel was level)
+    # eager at gelu(linear)'s large shapes, where DEFAULT's fused kernel was level); then its
+    # cooperative form (rounds 319-320: 2-5% ahead of eager there, pingpong level)
     seeds=(dataclasses.replace(DEFAULT, skinny_rows=128, odd_tiled=True, single_wave_tiled=True,
                                ws_pingpong=True),
-           TILED),
+           TILED,
+           dataclasses.replace(DEFAULT, skinny_rows=128, odd_tiled=True, single_wave_tiled=True,
+                               ws_pingpong=True, ws_coop=True)),
     doc=__doc__ or "",
 )

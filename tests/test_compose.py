@@ -478,8 +478,10 @@ def test_a_composed_search_tries_the_zoos_tuned_configs_right_after_its_start(tm
     nearest = min(abs(names.index(c["shape_bucket"]) - names.index(traced)) for c in shipped)
     assert any(norm.config(c["params"]) == norm_menu[1] for c in shipped
                if abs(names.index(c["shape_bucket"]) - names.index(traced)) == nearest)
-    # the GEMM group (op "linear": no zoo entry) keeps its starts: DEFAULT, TILED, companions
-    assert list(gemm_menu[:3]) == gemm.starts_for("any")
+    # the GEMM group (op "linear": no zoo entry) keeps its starts: DEFAULT, its companions with
+    # the warp-specialized kernel, TILED, and the same with the kernel's cooperative form
+    starts_gemm = gemm.starts_for("any")
+    assert len(starts_gemm) == 4 and list(gemm_menu[:4]) == starts_gemm
     starts = template.starts_for("any")
     assert starts[0] == template.default and len(starts) == 1 + MAX_SEEDS
     picks = [(s.g0_config, s.g1_config) for s in starts]
