@@ -589,13 +589,15 @@ def test_skinny_plans_land_in_their_bucket_and_start_from_the_skinny_tile():
     # may mix skinny and large rows (a bucket-less op); third, the one-program-per-tile kernel
     # (faster at odd rows) everywhere; except in the skinny bucket, whose starts are its own: the
     # single-CTA 64x64 tile, then the CTA pair. The second start also takes the
-    # warp-specialized kernel for the Linear calls it serves.
+    # warp-specialized kernel for the Linear calls it serves; the fourth, its cooperative form.
     companions = dict(odd_tiled=True, single_wave_tiled=True, ws_pingpong=True)
     assert template.starts_for(large.shape_bucket) == [
-        DEFAULT, dataclasses.replace(DEFAULT, **companions), TILED]
+        DEFAULT, dataclasses.replace(DEFAULT, **companions), TILED,
+        dataclasses.replace(DEFAULT, **companions, ws_coop=True)]
     assert template.starts_for(skinny.shape_bucket) == [SKINNY_DEFAULT, SKINNY_PAIR]
     assert template.starts_for("any") == [
-        DEFAULT, dataclasses.replace(DEFAULT, skinny_rows=128, **companions), TILED]
+        DEFAULT, dataclasses.replace(DEFAULT, skinny_rows=128, **companions), TILED,
+        dataclasses.replace(DEFAULT, skinny_rows=128, **companions, ws_coop=True)]
 
 
 @pytest.mark.parametrize("cfg", [DEFAULT, SMALL], ids=["default", "small"])
