@@ -334,13 +334,12 @@ def cmd_analyze(args) -> int:
             continue
         try:
             result = analyze_file(path, args.device)
-        except (TaskError, PlanError) as exc:  # a file that cannot be captured: say so, go on
-            result = {"file": path, "covered": False, "groups": [], "library_calls": [],
-                      "unmatched": [], "reason": str(exc), "error": True}
-            print(f"== {path}\n  cannot analyze: {exc}", file=sys.stderr)
-        except Exception as exc:  # noqa: BLE001 - a planner bug on one file: name it, go on
-            reason = (f"kzoo failed on this file ({type(exc).__name__}: {exc}); that is a "
-                      "kernel-zoo bug, please report it with the file")
+        except Exception as exc:  # noqa: BLE001 - a file that fails: say why, go on
+            if isinstance(exc, (TaskError, PlanError)):  # it cannot be captured or planned
+                reason = str(exc)
+            else:  # a planner bug on this file
+                reason = (f"kzoo failed on this file ({type(exc).__name__}: {exc}); that is a "
+                          "kernel-zoo bug, please report it with the file")
             result = {"file": path, "covered": False, "groups": [], "library_calls": [],
                       "unmatched": [], "reason": reason, "error": True}
             print(f"== {path}\n  cannot analyze: {reason}", file=sys.stderr)

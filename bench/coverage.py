@@ -49,15 +49,13 @@ def main() -> None:
     from agent.analyze import analyze_file
     from agent.plan import plan
     from verifier.core import Verifier
-    from verifier.environment import environment
+    from verifier.environment import device_label, environment
 
     names = list(dict.fromkeys(args.tasks.split(","))) if args.tasks else sorted(
         p.stem for p in (ROOT / "tasks").glob("*.py") if p.stem not in ("__init__", "loader"))
     verifier = Verifier(mode, Path(tempfile.mkdtemp()))
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    from verifier.environment import device_label
-
     path = out / f"coverage-{'interpreter' if mode == 'interpreter' else device_label()}.json"
     env = environment()
     rows = []

@@ -30,6 +30,17 @@ FULL = {"kind": "full", "source": "arg", "index": 1}
 SCALAR = {"kind": "scalar", "source": "arg", "index": 1}
 
 
+# every activation the warp-specialized kernel renders, and none
+ACTIVATIONS = ["gelu", "gelu_tanh", "silu", "relu", "sigmoid", "tanh", None]
+
+
+def _bias_then(act):
+    """The epilogue act(acc + bias row), the bias row being input 0 (None: the bias alone)."""
+    inner = ["add", ["acc"], ["input", 0]]
+    return {None: inner, "gelu": ["gelu", inner, "none"],
+            "gelu_tanh": ["gelu", inner, "tanh"]}.get(act, [act, inner])
+
+
 def _context(name: str, **overrides):
     return {**plan(tasks.load(ROOT / "tasks" / f"{name}.py")).context, **overrides}
 
@@ -165,12 +176,10 @@ def test_the_kernel_builds_for_hopper_with_every_activation_without_a_gpu(tmp_pa
 
 def test_the_cooperative_kernel_builds_for_hopper_with_every_activation_without_a_gpu(tmp_path):
     jobs = []
-    for i, act in enumerate(["gelu", "gelu_tanh", "silu", "relu", "sigmoid", "tanh", None]):
-        inner = ["add", ["acc"], ["input", 0]]
-        epilogue = {None: inner, "gelu": ["gelu", inner, "none"],
-                    "gelu_tanh": ["gelu", inner, "tanh"]}.get(act, [act, inner])
+    for i, act in enumerate(ACTIVATIONS):
         path = tmp_path / f"coop_{i}.py"
-        path.write_text(GEMM.render(COOP, **_context("linear_bias_gelu", epilogue=epilogue)))
+        path.write_text(GEMM.render(COOP, **_context("linear_bias_gelu",
+                                                     epilogue=_bias_then(act))))
         jobs.append((str(path), "bfloat16" if i % 2 == 0 else "float16"))
     built = build_for_hopper(_BUILD.format(root=str(ROOT), bench=str(ROOT / "bench")), jobs,
                              tmp_path / "c")
@@ -183,15 +192,13 @@ def test_the_cooperative_kernel_builds_for_hopper_with_every_activation_without_
 
 @pytest.mark.gpu
 @pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA GPU")
-@pytest.mark.parametrize("act", ["gelu", "gelu_tanh", "silu", "relu", "sigmoid", "tanh", None])
+@pytest.mark.parametrize("act", ACTIVATIONS)
 @pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16])
 @pytest.mark.parametrize("coop", [False, True], ids=["pingpong", "coop"])
 def test_the_kernel_is_right_on_hopper(tmp_path, act, dtype, coop):
     if torch.cuda.get_device_capability() != (9, 0):
         pytest.skip("the kernel is sm_90's")
-    inner = ["add", ["acc"], ["input", 0]]
-    epilogue = {None: inner, "gelu": ["gelu", inner, "none"],
-                "gelu_tanh": ["gelu", inner, "tanh"]}.get(act, [act, inner])
+    epilogue = _bias_then(act)
     module = load_candidate(GEMM.render(COOP if coop else WS,
                                         **_context("linear_bias_gelu", epilogue=epilogue)),
                             tmp_path)
