@@ -4,9 +4,12 @@ For each task (default: the Linear+epilogue and convolution+tail tasks), `kzoo o
 the plan's composed template for --trials trials (real Ray verifier actor, real SQLite study, no
 promotion), and the winner is re-verified with fresh, interleaved eager and torch.compile
 baselines: the verifier's timer (L2 flushed, CUDA-event medians), correctness checked first at
-every shape and seed. Writes bench/results/compose-<device>.json and prints one row per shape.
+every shape and seed. Writes bench/results/compose-<device>.json and prints one row per shape;
+with --merge, the file's rows of the tasks not run this time stay (each row carries its date), so a
+table can be re-run in parts, one GPU call each.
 
     python bench/compose.py [--tasks conv_relu_bias_mean,linear_bias_gelu] [--trials 6] [--profile]
+                            [--merge]
 """
 
 from __future__ import annotations
@@ -23,20 +26,22 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 # issue #5's Linear+epilogue and convolution+tail tasks (bfloat16), and a norm with a tail
-DEFAULT_TASKS = ("linear_bias_gelu", "linear_bias_silu", "linear_residual", "linear_layer_norm",
+DEFAULT_TASKS = ("linear_bias_gelu", "linear_bias_silu", "linear_bias_relu", "linear_bias_gelu_tanh",
+                 "linear_bias_sigmoid", "linear_bias_tanh", "linear_residual", "linear_layer_norm",
                  "conv_relu_bias_mean", "conv_bn_relu", "conv_groupnorm_swish",
                  "conv_pool_sigmoid_sum", "conv_transpose_tanh_mean", "conv_gelu_channel_sum",
                  "layer_norm_gelu")
 
 
 def run(names: list[str], trials: int, dtype: str, budget: float, out_dir: Path,
-        profile: bool = False) -> dict:
+        profile: bool = False, merge: bool = False) -> dict:
     import tasks
     from agent.loop import OptimizeOptions, optimize
     from agent.plan import plan
     from verifier.environment import device_label
 
-    rows, failures = [], []
+    rows, failures = _kept(out_dir / f"compose-{device_label()}.json", names, dtype) if merge \
+        else ([], [])
     storage = f"sqlite:///{tempfile.mkdtemp()}/compose-bench.db"
     for name in names:
         path = ROOT / "tasks" / f"{name}.py"
@@ -53,8 +58,9 @@ def run(names: list[str], trials: int, dtype: str, budget: float, out_dir: Path,
             quiet=True, time_budget=budget, seed=0))
         verdict = result.best_verdict or {}
         best = result.payload.get("best") or {}
-        entry = {"task": name, "family": found.family, "template": best.get("template"),
-                 "params": best.get("params"), "dtype": dtype, "trials": result.payload["trials"],
+        entry = {"task": name, "date": time.strftime("%Y-%m-%d"), "family": found.family,
+                 "template": best.get("template"), "params": best.get("params"), "dtype": dtype,
+                 "trials": result.payload["trials"],
                  "seconds": round(time.monotonic() - started, 1),
                  "accepted": bool(verdict.get("accepted")), "reasons": verdict.get("reasons", []),
                  "timer": verdict.get("timer"),
@@ -89,6 +95,20 @@ def run(names: list[str], trials: int, dtype: str, budget: float, out_dir: Path,
     print(f"wrote {out_dir / f'compose-{device_label()}.json'}")
     print(json.dumps(result["summary"]))
     return result
+
+
+def _kept(path: Path, names: list[str], dtype: str) -> tuple[list, list]:
+    """The rows and failures of an earlier table at `path` whose tasks are not re-run now (rows
+    from before rows carried a date get the file's)."""
+    if not path.exists():
+        return [], []
+    old = json.loads(path.read_text())
+    if old.get("dtype") != dtype:
+        raise SystemExit(f"--merge: {path} holds {old.get('dtype')} rows, this run {dtype}; "
+                         "merge runs of one dtype, or leave --merge off")
+    keep = lambda r: r.get("task") not in names  # noqa: E731
+    rows = [{**r, "date": r.get("date") or old.get("date")} for r in old["rows"] if keep(r)]
+    return rows, [f for f in old.get("failures", []) if keep(f)]
 
 
 def _trial_log(study_name: str, storage: str) -> list[dict]:
@@ -183,9 +203,11 @@ def main() -> None:
     parser.add_argument("--profile", action="store_true",
                         help="also record, per shape, the winner's and eager's kernels (CUDA "
                              "profiler) and host time per call")
+    parser.add_argument("--merge", action="store_true",
+                        help="keep the existing JSON's rows of the tasks not run this time")
     args = parser.parse_args()
     run(args.tasks.split(","), args.trials, args.dtype, args.budget, Path(args.out),
-        profile=args.profile)
+        profile=args.profile, merge=args.merge)
 
 
 if __name__ == "__main__":
