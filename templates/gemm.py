@@ -528,9 +528,11 @@ class GemmTemplate(Template):
             if "acc" not in rendered.used_leaves:
                 raise InvalidConfig("the epilogue never reads ['acc'], the matmul result")
             row_norm = _check_row_norm(context.get("row_norm"), inputs)
-            # ws_pingpong serves Linear calls (x @ W^T with W as nn.Linear holds it) without a
-            # row norm; for any other op the knob changes nothing
-            linear = not a["transposed"] and b["transposed"] and row_norm is None
+            # ws_pingpong serves Linear calls (x @ W^T with W as nn.Linear holds it), a row norm's
+            # too where it runs as a second kernel (fuse_norm off: the warp-specialized kernel
+            # writes y, _row_norm_kernel normalizes it); for any other op the knob changes nothing
+            linear = not a["transposed"] and b["transposed"] \
+                and (row_norm is None or not cfg.fuse_norm)
             context = {**context, "a": a, "b": b, "inputs": inputs, "epilogue": epilogue,
                        "row_norm": row_norm,
                        "ws_epilogue": ws_epilogue(epilogue, inputs) if linear else None,

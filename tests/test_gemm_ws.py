@@ -77,8 +77,14 @@ def test_the_path_renders_for_linear_epilogues_only():
     assert "def _ws_consumers" in coop and "def _ws_consumer0" not in coop
     assert "def _ws_consumer0" in source and "def _ws_consumers" not in source
     assert GEMM.violations(dataclasses.replace(DEFAULT, ws_coop=True))  # needs ws_pingpong
-    for name in ("linear_residual", "matmul", "matmul_transposed", "linear_layer_norm"):
-        # a residual, no weight operand, a transposed A, a row norm: the knob changes nothing
+    # a row norm as a second kernel: the warp-specialized kernel writes y, _norm_rows
+    # normalizes it; a fused norm (fuse_norm) keeps its own kernel
+    normed = GEMM.render(WS, **_context("linear_layer_norm"))
+    assert gluon in normed and "return _norm_rows(out, (in0, in1, in2)," in normed
+    assert gluon not in GEMM.render(dataclasses.replace(WS, fuse_norm=True),
+                                    **_context("linear_layer_norm"))
+    for name in ("linear_residual", "matmul", "matmul_transposed"):
+        # a residual, no weight operand, a transposed A: the knob changes nothing
         context = _context(name)
         with_ws, without = (GEMM.render(cfg, **context).splitlines() for cfg in (WS, DEFAULT))
         # the same module but for the config's own lines (its params, in the docstring and
@@ -98,8 +104,10 @@ def verifier(tmp_path_factory):
 @pytest.mark.parametrize("name,dtype,cfg", [("linear_bias_gelu", "bfloat16", WS),
                                             ("linear_bias_silu", "float16", WS),
                                             ("linear_bias_gelu", "float32", WS),
-                                            ("linear_bias_gelu", "bfloat16", COOP)],
-                         ids=["gelu-bf16", "silu-fp16", "gelu-fp32", "gelu-bf16-coop"])
+                                            ("linear_bias_gelu", "bfloat16", COOP),
+                                            ("linear_layer_norm", "bfloat16", COOP)],
+                         ids=["gelu-bf16", "silu-fp16", "gelu-fp32", "gelu-bf16-coop",
+                              "layer-norm-bf16-coop"])
 def test_a_ws_candidate_passes_the_guards_and_falls_back_in_the_interpreter(
         verifier, tmp_path, name, dtype, cfg):
     task = tasks.load(ROOT / "tasks" / f"{name}.py")
@@ -224,3 +232,35 @@ def test_the_kernel_is_right_on_hopper(tmp_path, act, dtype, coop):
         # eager's for such a tie)
         bound = bound * 1.01 if coop else bound
         assert got.shape == ref.shape and err <= max(bound, 1e-3), (act, dtype, shape, err, bound)
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA GPU")
+@pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16])
+@pytest.mark.parametrize("coop", [False, True], ids=["pingpong", "coop"])
+def test_a_linear_then_layer_norm_takes_the_kernel_and_is_right_on_hopper(tmp_path, dtype, coop):
+    """LayerNorm(x W^T + b): the warp-specialized kernel writes y, the row-norm kernel normalizes
+    it in place (a programmatic dependent launch after a kernel that never releases it early)."""
+    if torch.cuda.get_device_capability() != (9, 0):
+        pytest.skip("the kernel is sm_90's")
+    module = load_candidate(GEMM.render(COOP if coop else WS, **_context("linear_layer_norm")),
+                            tmp_path)
+    for shape, n in (((2, 500, 1024), 3000), ((4096, 512), 4096), ((8192, 1024), 4096)):
+        torch.manual_seed(0)
+        x = torch.randn(*shape, device="cuda", dtype=dtype)
+        w = (torch.randn(n, shape[-1], device="cuda") / shape[-1] ** 0.5).to(dtype)
+        b = torch.randn(n, device="cuda", dtype=dtype)
+        nw = (1 + 0.1 * torch.randn(n, device="cuda")).to(dtype)
+        nb = (0.1 * torch.randn(n, device="cuda")).to(dtype)
+        assert module.ws_plan(x, w, (b, nw, nb)) == "gluon"
+        got = module.launch_linear_layer_norm(x, w, b, nw, nb)
+        # the second call goes through the recorded launches (ws_call's and _norm_rows')
+        assert torch.equal(module.launch_linear_layer_norm(x, w, b, nw, nb), got)
+        ref = F.layer_norm(F.linear(x.double(), w.double(), b.double()), (n,), nw.double(),
+                           nb.double(), 1e-5)
+        eager = F.layer_norm(F.linear(x, w, b), (n,), nw, nb, 1e-5).double()
+        err = ((got.double() - ref).norm() / ref.norm()).item()
+        bound = ((eager - ref).norm() / ref.norm()).item()
+        # y is x W^T + b rounded once, as eager's GEMM writes it; the norm in fp32, as eager's
+        assert got.shape == ref.shape and err <= max(1.01 * bound, 1e-3), (dtype, shape, err,
+                                                                           bound)
