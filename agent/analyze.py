@@ -144,7 +144,8 @@ def analyze_file(path: str, device: str | None = None) -> dict[str, Any]:
     reason = None
     if not covered:
         reason = (objections[0] if objections and not groups else
-                  "no template covers: " + ", ".join(u["call"] for u in unmatched))
+                  "no template covers: " + ", ".join(u["call"] for u in unmatched) if unmatched
+                  else "no node lands in a generated kernel (only library calls and views)")
     return {
         "file": str(path), "op": task.op, "dtype": dtype,
         "shape": {k: getattr(task.module, k) for k in (task.shapes[0] if task.shapes else {})},

@@ -687,8 +687,8 @@ def plan(task: Task) -> Plan:
         "BatchNorm (eval), residual add + RMSNorm, sum/mean/amax/amin/argmax/argmin, "
         "cross-entropy, "
         "GEMM (matmul, bmm, addmm, linear) with a pointwise epilogue, pointwise chains with "
-        "broadcasts and a reduction, and library calls (convolutions, pooling) with the tail "
-        "behind them fused."
+        "broadcasts and a reduction, and library calls (convolutions, pooling, cumsum/cumprod, "
+        "flip, tril/triu, diag) with the pointwise ops around them fused."
     )
 
 

@@ -194,6 +194,49 @@ def test_parameters_of_a_sequential_or_a_list_are_mirrored(family, tmp_path, ver
     verdict = verifier.verify(task, source, "float32", time=False)
     assert verdict.accepted, verdict.reasons
 
+# Ops no template generates that stay library calls, their Tensor methods rewritten to the torch
+# functions: the pointwise ops around them are fused, and each library call runs where the
+# reference makes it.
+_LIBRARY = {
+    # a masked scan, reversed, then a triangle of a pointwise chain (KernelBench's masked cumsum
+    # and lower-triangular forms), in the method forms
+    "scan": ("def forward(self, x, mask):\n"
+             "        y = (x * mask).cumsum(1).flip(1)\n"
+             "        return torch.tril(torch.sigmoid(y) * 2.0)",
+             "[torch.randn(33, 40), torch.rand(33, 40)]",
+             ["cumsum", "flip", "tril"], ["pointwise", "pointwise"]),
+    "cumprod": ("def forward(self, x):\n        return torch.relu(x.cumprod(dim=-1) - 0.5)",
+                "[torch.rand(8, 30) + 0.5]", ["cumprod"], ["pointwise"]),
+    "triu_matmul": ("def forward(self, a, b):\n        return torch.triu(a @ b, diagonal=1)",
+                    "[torch.randn(40, 24), torch.randn(24, 40)]", ["triu"], ["gemm"]),
+    "diag_matmul": ("def forward(self, a, b):\n        return torch.diag(a) @ b",
+                    "[torch.randn(40), torch.randn(40, 24)]", ["diag"], ["gemm"]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_LIBRARY))
+def test_scans_flips_triangles_and_diagonals_stay_library_calls(name, tmp_path, verifier):
+    forward, inputs, library, families = _LIBRARY[name]
+    path = tmp_path / f"library_{name}.py"
+    path.write_text("import torch\n\n\nclass Model(torch.nn.Module):\n    "
+                    f"{forward}\n\n\ndef get_inputs():\n    return {inputs}\n\n\n"
+                    "def get_init_inputs():\n    return []\n")
+    task = tasks.load(path)
+    found = plan(task)
+    assert [n.target.__name__ for n in found.partition.library] == library
+    assert [g.family for g in found.partition.groups] == families
+    template = found.template_object()
+    source = template.render(template.default, **found.context)
+    verdict = verifier.verify(task, source, "float32", time=False)
+    assert verdict.accepted, verdict.reasons
+    call = f"torch.{library[0]}("
+    assert call in source
+    if library[0] != "diag":  # a candidate that skips a shape-keeping library call is wrong
+        skipped = source.replace(call, "(lambda t, *a, **k: t)(", 1)
+        verdict = verifier.verify(task, skipped, "float32", time=False)
+        assert not verdict.accepted and any("wrong-values" in r for r in verdict.reasons)
+
+
 def test_a_composed_candidate_that_skips_the_tail_is_rejected(verifier):
     task = tasks.load(ROOT / "tasks" / "conv_relu_bias_mean.py")
     found = plan(task)
@@ -317,6 +360,10 @@ def test_library_calls_are_allowed_only_where_the_reference_makes_them():
     pool = ("import torch\n\nclass ModelNew(torch.nn.Module):\n"
             "    def forward(self, x):\n        return torch.nn.functional.max_pool2d(x, 2)\n")
     assert guards.check_source(pool, allowed_library_calls(conv_task))  # conv allows no pool
+    scan = ("import torch\n\nclass ModelNew(torch.nn.Module):\n"
+            "    def forward(self, x):\n        return torch.cumsum(x, 1)\n")
+    assert [f.exploit for f in guards.check_source(scan, allowed_library_calls(softmax_task))] \
+        == ["pytorch-fallback"]
 
 
 def test_prefixing_renames_top_level_names_and_leaves_locals():

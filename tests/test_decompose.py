@@ -98,6 +98,14 @@ CASES = {
     "max_method_values": (lambda x: x.max(dim=0, keepdim=True).values, "max"),
     "min_values": (lambda x: torch.min(x, 1)[0], torch.min),
     "min_indices": (lambda x: x.min(dim=1).indices, "min"),
+    # Tensor methods of the library calls: the torch functions
+    "cumsum_method": (lambda x: x.cumsum(1), "cumsum"),
+    "cumprod_method": (lambda x: x.cumprod(dim=-1), "cumprod"),
+    "flip_varargs": (lambda x: x.flip(0, 1), "flip"),
+    "flip_list": (lambda x: x.flip([1]), "flip"),
+    "tril_method": (lambda x: x.tril(-1), "tril"),
+    "triu_method": (lambda x: x.triu(diagonal=1), "triu"),
+    "diag_method": (lambda x: x.diag(), "diag"),
 }
 
 

@@ -136,6 +136,10 @@ LIBRARY_CALLS: dict = {
     F.adaptive_max_pool2d: "torch.nn.functional.adaptive_max_pool2d",
     F.embedding: "torch.nn.functional.embedding", F.interpolate: "torch.nn.functional.interpolate",
     F.pad: "torch.nn.functional.pad",
+    # scans, reversals, triangles and diagonals (Tensor methods are rewritten to these by
+    # verifier.decompose): no template generates them; the pointwise ops around them are fused
+    torch.cumsum: "torch.cumsum", torch.cumprod: "torch.cumprod", torch.flip: "torch.flip",
+    torch.tril: "torch.tril", torch.triu: "torch.triu", torch.diag: "torch.diag",
 }
 
 
@@ -191,6 +195,10 @@ LIBRARY_ATEN: dict[str, frozenset[str]] = {
     "pad": frozenset({"constant_pad_nd", "pad", "reflection_pad1d", "reflection_pad2d",
                       "reflection_pad3d", "replication_pad1d", "replication_pad2d",
                       "replication_pad3d", "circular_pad2d"}),
+    "cumsum": frozenset({"cumsum"}), "cumprod": frozenset({"cumprod"}), "flip": frozenset({"flip"}),
+    "tril": frozenset({"tril"}), "triu": frozenset({"triu"}),
+    # torch.diag dispatches a vector's matrix as diag_embed, a matrix's diagonal as diagonal_copy
+    "diag": frozenset({"diag", "diag_embed", "diagonal_copy"}),
 }
 
 

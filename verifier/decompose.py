@@ -24,6 +24,8 @@ verifier judges the kernels against the functions themselves, not against these 
 - F.kl_div(input, target): where(target == 0, 0, target log(target)) - target input (a log
   target: exp(target) (target - input)), reduced; "batchmean" as the mean over dim 0 of the sums
   over the other dims
+- Tensor.cumsum, .cumprod, .flip, .tril, .triu and .diag: the torch functions (a library call
+  each, verifier.capture.LIBRARY_CALLS, which the planner keeps between its generated kernels)
 - torch.max/min(x): amax/amin over every dim; torch.max/min(x, other): maximum/minimum;
   torch.max/min(x, dim)[0] (.values): amax/amin(x, dim), [1] (.indices): argmax/argmin(x, dim)
 
@@ -284,7 +286,23 @@ def _cosine_similarity(x1, x2, dim=1, eps=1e-8):
     return torch.sum((x1 / n1) * (x2 / n2), _dims(x1, dim))
 
 
+def _flip(input, *dims, **kwargs):
+    """Tensor.flip(*dims) or .flip(dims): torch.flip(input, dims)."""
+    if "dims" in kwargs:
+        if dims:
+            raise TypeError("flip: dims given twice")
+        dims = kwargs.pop("dims")
+    elif len(dims) == 1 and isinstance(dims[0], (list, tuple)):
+        dims = dims[0]
+    if kwargs:
+        raise TypeError(f"flip: unexpected {sorted(kwargs)}")
+    return torch.flip(input, list(dims))
+
+
 _RULES: dict[Any, Callable[..., Proxy]] = {
+    # Tensor methods whose torch function takes the same arguments after the tensor
+    **{name: getattr(torch, name) for name in ("cumsum", "cumprod", "tril", "triu", "diag")},
+    "flip": _flip,
     torch.pow: _pow, operator.pow: _pow, "pow": _pow,
     F.pairwise_distance: _pairwise_distance, F.triplet_margin_loss: _triplet_margin_loss,
     F.cosine_similarity: _cosine_similarity, F.kl_div: _kl_div,
@@ -400,6 +418,8 @@ def decompose(gm: torch.fx.GraphModule) -> bool:
                 for added in reversed([n for n in graph.nodes if n not in before]):
                     graph.erase_node(added)  # what the rule wrote before it gave up
                 continue
+        if "tensor_meta" in node.meta:  # the same value: a later rule may read its rank
+            out.node.meta.setdefault("tensor_meta", node.meta["tensor_meta"])
         _replace(graph, node, out.node)
         changed = True
     if changed:
