@@ -4,6 +4,10 @@
 # into round 321's compose-h100.json (copied in as bench/results/compose-h100.json); (2) the
 # bfloat16 entries of linear_bias_relu, _gelu_tanh, _sigmoid and _tanh (round 307's ws_pingpong
 # kernels) re-rendered with ws_coop on (`KNOBS`, as round 320), promoted where they beat the entry.
+# Outcome (2026-11-25): silu 1.093x/1.242x eager, linear_residual 1.100x/2.913x, linear_layer_norm
+# 1.009x/1.058x (its winner ws_pingpong's params, served by the tl kernel: a row norm was not the
+# warp-specialized kernel's then); relu, gelu_tanh, sigmoid, tanh 1.2.0 promoted (1.052-1.112x eager
+# at 4x2048x4096->4096, runs/optimize-linear-bias-*-bfloat16-h100-round322.json).
 set -uo pipefail
 export PYTHONUNBUFFERED=1
 export KZOO_HOME=/tmp/kzoo-round322

@@ -5,6 +5,10 @@
 # GPU tests; (2) bench/compose.py on linear_layer_norm (4 trials) and, on today's code, the
 # convolution+tail tasks and LayerNorm+GELU (3 trials each, as round 185), merged into
 # compose-h100.json (rounds 321-322's Linear rows stay).
+# Outcome (2026-11-25): 8 passed (runs/gpu-tests-h100-ws-row-norm-round324.txt); linear_layer_norm
+# 1.039x eager at 8192x4096->4096 (ws_coop, trial 3), 1.052x at 1000x1024->3000; the conv rows
+# within 0.5% of round 185 but conv_groupnorm_swish (1.408x against 1.500x), LayerNorm + GELU 1.61x
+# and 1.46x.
 set -uo pipefail
 export PYTHONUNBUFFERED=1
 export KZOO_HOME=/tmp/kzoo-round324
