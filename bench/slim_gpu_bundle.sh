@@ -4,7 +4,7 @@
 # ../shared/gpu-bundle is 36 MB. Kept: optuna, SQLAlchemy, alembic and the rest the loop imports;
 # Ray with its binaries stripped of symbols and without ray.data, serve, llm, tune and train
 # (ray.init never imports them; include_dashboard=False). Left out: openai and its dependencies
-# (the --llm path; run it with the full bundle). Writes .gpu-slim/ (26 MB -> 24 MB); GPU rounds
+# (the --llm path; run it with the full bundle). Writes .gpu-slim/ (24 MB); GPU rounds
 # 321-326 ran from it:
 #
 #     bash bench/slim_gpu_bundle.sh [SRC] && echo /.gpu-slim/ >> .git/info/exclude
