@@ -47,6 +47,7 @@ def main() -> None:
         os.environ["TRITON_INTERPRET"] = "1"
     import tasks
     from agent.analyze import analyze_file
+    from agent.errors import PlanError
     from agent.plan import plan
     from verifier.core import Verifier
     from verifier.environment import device_label, environment
@@ -70,7 +71,16 @@ def main() -> None:
         task_path = ROOT / "tasks" / f"{name}.py"
         analysis = analyze_file(str(task_path))
         task = tasks.load(task_path)
-        found = plan(task)
+        try:
+            found = plan(task)
+        except PlanError as exc:  # recorded as not covered (the reason is analyze's); the run goes on
+            rows.append({"task": name, "covered": False, "reason": analysis["reason"] or str(exc),
+                         "groups": [f"{g['family']}({', '.join(g['nodes'])})"
+                                    for g in analysis["groups"]],
+                         "library_calls": [lib["node"] for lib in analysis["library_calls"]],
+                         "template": None, "results": {}, "date": time.strftime("%Y-%m-%d")})
+            print(f"{name}: not covered: {rows[-1]['reason']}", file=sys.stderr, flush=True)
+            continue
         template = found.template_object()
         source = template.render(template.default_for(found.shape_bucket), **found.context)
         results = {}
@@ -114,8 +124,9 @@ def print_table(folder: Path) -> None:
         cells = []
         for _, rows in runs:
             r = rows.get(name)
-            cells.append("not run" if r is None else ", ".join(
-                f"{d}: {'yes' if v['correct'] else 'NO'}" for d, v in r["results"].items()))
+            cells.append("not run" if r is None else "not covered" if not r["covered"] else
+                         ", ".join(f"{d}: {'yes' if v['correct'] else 'NO'}"
+                                   for d, v in r["results"].items()))
         print(f"| `{name}` | {'; '.join(first['groups'])} | "
               f"{', '.join(first['library_calls']) or '-'} | {' | '.join(cells)} |")
 
