@@ -84,7 +84,7 @@ def node_flops(node, gm) -> int:
 
 def analyze_file(path: str, device: str | None = None) -> dict[str, Any]:
     import tasks
-    from agent.plan import Graph, _match_whole, _node_text, capture, partition
+    from agent.plan import Graph, _match_whole, _node_text, capture, partition, unmatched_why
 
     started = time.monotonic()
     task = tasks.load(path)
@@ -108,7 +108,8 @@ def analyze_file(path: str, device: str | None = None) -> dict[str, Any]:
                    "nodes": [n.name for n in g.nodes]} for g in part.groups]
         library = [{"node": n.name, "call": _node_text(n)} for n in part.library]
         views = [n.name for n in part.views]
-        unmatched = [{"node": n.name, "call": _node_text(n)} for n in part.unmatched]
+        unmatched = [{"node": n.name, "call": _node_text(n), "why": unmatched_why(n)}
+                     for n in part.unmatched]
         flops = sum(node_flops(n, part.gm) for n in part.gm.graph.nodes
                     if n.op in ("call_function", "call_method"))
     # bytes: what the fused op must move at least: its inputs, parameters and outputs, once
@@ -144,7 +145,9 @@ def analyze_file(path: str, device: str | None = None) -> dict[str, Any]:
     reason = None
     if not covered:
         reason = (objections[0] if objections and not groups else
-                  "no template covers: " + ", ".join(u["call"] for u in unmatched) if unmatched
+                  "no template covers: " + ", ".join(
+                      u["call"] + (f" ({u['why']})" if u["why"] else "") for u in unmatched)
+                  if unmatched
                   else "no node lands in a generated kernel (only library calls and views)")
     return {
         "file": str(path), "op": task.op, "dtype": dtype,
@@ -166,7 +169,7 @@ def print_report(result: dict[str, Any]) -> None:
     for lib in result["library_calls"]:
         print(f"  library call: {lib['call']}")
     for u in result["unmatched"]:
-        print(f"  UNMATCHED: {u['call']}")
+        print(f"  UNMATCHED: {u['call']}" + (f": {u['why']}" if u.get("why") else ""))
     roof = result["roofline"]
     floor = (f"; roofline floor {roof['floor_us']} us on {roof['device']} ({roof['bound']}-bound)"
              if roof else "; no roofline (name a device with --device h100|h200|a100)")

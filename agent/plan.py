@@ -73,6 +73,17 @@ def _node_text(node: torch.fx.Node) -> str:
     return f"{node.op}:{target}{shape}"
 
 
+def unmatched_why(node: torch.fx.Node) -> str | None:
+    """Why no template takes `node`, where it can be told: an operand that is not a floating
+    tensor (a boolean mask, an index tensor), which no template reads."""
+    for arg in node.all_input_nodes:
+        meta = arg.meta.get("tensor_meta")
+        dtype = getattr(meta, "dtype", None)
+        if isinstance(dtype, torch.dtype) and not dtype.is_floating_point:
+            return f"its operand {arg.name} is {dtype}: the templates read floating tensors only"
+    return None
+
+
 @dataclass
 class Graph:
     """The captured graph, with what matchers ask of it."""
@@ -678,8 +689,9 @@ def plan(task: Task) -> Plan:
                     composite=composite)
     if objections and not part.groups:
         raise PlanError(objections[0])
-    what = (f"no template covers {', '.join(_node_text(n) for n in part.unmatched)}"
-            if part.unmatched else "no node lands in a generated kernel")
+    what = ("no template covers " + ", ".join(
+        _node_text(n) + (f" ({why})" if (why := unmatched_why(n)) else "")
+        for n in part.unmatched) if part.unmatched else "no node lands in a generated kernel")
     raise PlanError(
         f"{task.path}: the captured graph matches no template family: {what} "
         f"(captured: {', '.join(text)}). "

@@ -26,8 +26,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 # issue #5's Linear+epilogue and convolution+tail tasks (bfloat16), and a norm with a tail
-DEFAULT_TASKS = ("linear_bias_gelu", "linear_bias_silu", "linear_bias_relu", "linear_bias_gelu_tanh",
-                 "linear_bias_sigmoid", "linear_bias_tanh", "linear_residual", "linear_layer_norm",
+DEFAULT_TASKS = ("linear_bias_gelu", "linear_bias_silu", "linear_bias_relu",
+                 "linear_bias_gelu_tanh", "linear_bias_sigmoid", "linear_bias_tanh",
+                 "linear_residual", "linear_layer_norm",
                  "conv_relu_bias_mean", "conv_bn_relu", "conv_groupnorm_swish",
                  "conv_pool_sigmoid_sum", "conv_transpose_tanh_mean", "conv_gelu_channel_sum",
                  "layer_norm_gelu")

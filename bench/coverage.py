@@ -73,7 +73,7 @@ def main() -> None:
         task = tasks.load(task_path)
         try:
             found = plan(task)
-        except PlanError as exc:  # recorded as not covered (the reason is analyze's); the run goes on
+        except PlanError as exc:  # recorded as not covered (analyze's reason); the run goes on
             rows.append({"task": name, "covered": False, "reason": analysis["reason"] or str(exc),
                          "groups": [f"{g['family']}({', '.join(g['nodes'])})"
                                     for g in analysis["groups"]],

@@ -79,12 +79,23 @@ def test_analyze_names_what_it_cannot_cover(tmp_path):
         "    def forward(self, x):\n        return x.abs()\n\n\n"
         "def get_inputs():\n    return [torch.randn(4, 8, dtype=torch.complex64)]\n\n\n"
         "def get_init_inputs():\n    return []\n")
+    masked = tmp_path / "masked_cumsum.py"  # KernelBench's form: a boolean mask
+    masked.write_text(
+        "import torch\nimport torch.nn as nn\n\n\nclass Model(nn.Module):\n"
+        "    def forward(self, x, mask):\n        return torch.cumsum(x * mask, dim=1)\n\n\n"
+        "def get_inputs():\n    return [torch.randn(4, 8), torch.rand(4, 8) > 0.5]\n\n\n"
+        "def get_init_inputs():\n    return []\n")
     out = tmp_path / "a.json"
     proc = run_kzoo("analyze", str(uncovered), str(branching), str(raising), str(complex_input),
-                    "--json", str(out), env_home=tmp_path / "home")
+                    str(masked), "--json", str(out), env_home=tmp_path / "home")
     assert proc.returncode == 1
     assert "Traceback" not in proc.stderr
-    first, second, third, fourth = json.loads(out.read_text())
+    first, second, third, fourth, fifth = json.loads(out.read_text())
+    assert fifth["covered"] is False and [u["node"] for u in fifth["unmatched"]] == ["mul"]
+    assert fifth["unmatched"][0]["why"] == ("its operand mask is torch.bool: the templates read "
+                                            "floating tensors only")
+    assert [lib["node"] for lib in fifth["library_calls"]] == ["cumsum"]
+    assert "mask is torch.bool" in proc.stdout
     assert first["covered"] is False and [u["node"] for u in first["unmatched"]] == ["logsumexp"]
     assert second["covered"] is False and "control flow" in second["reason"]
     assert third["covered"] is False and "get_inputs() raised RuntimeError" in third["reason"]
