@@ -84,7 +84,8 @@ def node_flops(node, gm) -> int:
 
 def analyze_file(path: str, device: str | None = None) -> dict[str, Any]:
     import tasks
-    from agent.plan import Graph, _match_whole, _node_text, capture, partition, unmatched_why
+    from agent.plan import (Graph, _match_whole, _node_text, capture, partition,
+                            unmatched_text, unmatched_why)
 
     started = time.monotonic()
     task = tasks.load(path)
@@ -96,7 +97,7 @@ def analyze_file(path: str, device: str | None = None) -> dict[str, Any]:
               or None}
              for n in gm.graph.nodes]
     found, objections = _match_whole(Graph(gm, task))
-    groups, library, unmatched, views = [], [], [], []
+    groups, library, unmatched, views, unmatched_texts = [], [], [], [], []
     if found is not None:
         compute = [n.name for n in Graph(gm, task).compute]
         groups.append({"family": found["family"], "template": found["template"],
@@ -110,6 +111,7 @@ def analyze_file(path: str, device: str | None = None) -> dict[str, Any]:
         views = [n.name for n in part.views]
         unmatched = [{"node": n.name, "call": _node_text(n), "why": unmatched_why(n)}
                      for n in part.unmatched]
+        unmatched_texts = [unmatched_text(n) for n in part.unmatched]
         flops = sum(node_flops(n, part.gm) for n in part.gm.graph.nodes
                     if n.op in ("call_function", "call_method"))
     # bytes: what the fused op must move at least: its inputs, parameters and outputs, once
@@ -145,9 +147,7 @@ def analyze_file(path: str, device: str | None = None) -> dict[str, Any]:
     reason = None
     if not covered:
         reason = (objections[0] if objections and not groups else
-                  "no template covers: " + ", ".join(
-                      u["call"] + (f" ({u['why']})" if u["why"] else "") for u in unmatched)
-                  if unmatched
+                  "no template covers: " + ", ".join(unmatched_texts) if unmatched
                   else "no node lands in a generated kernel (only library calls and views)")
     return {
         "file": str(path), "op": task.op, "dtype": dtype,

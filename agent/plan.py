@@ -84,6 +84,13 @@ def unmatched_why(node: torch.fx.Node) -> str | None:
     return None
 
 
+def unmatched_text(node: torch.fx.Node) -> str:
+    """An unmatched node as the planner's error and `kzoo analyze` name it: its call, and why
+    where unmatched_why can tell."""
+    why = unmatched_why(node)
+    return _node_text(node) + (f" ({why})" if why else "")
+
+
 @dataclass
 class Graph:
     """The captured graph, with what matchers ask of it."""
@@ -689,9 +696,8 @@ def plan(task: Task) -> Plan:
                     composite=composite)
     if objections and not part.groups:
         raise PlanError(objections[0])
-    what = ("no template covers " + ", ".join(
-        _node_text(n) + (f" ({why})" if (why := unmatched_why(n)) else "")
-        for n in part.unmatched) if part.unmatched else "no node lands in a generated kernel")
+    what = ("no template covers " + ", ".join(map(unmatched_text, part.unmatched))
+            if part.unmatched else "no node lands in a generated kernel")
     raise PlanError(
         f"{task.path}: the captured graph matches no template family: {what} "
         f"(captured: {', '.join(text)}). "

@@ -71,32 +71,28 @@ def main() -> None:
         task_path = ROOT / "tasks" / f"{name}.py"
         analysis = analyze_file(str(task_path))
         task = tasks.load(task_path)
+        row = {"task": name, "covered": analysis["covered"],
+               "groups": [f"{g['family']}({', '.join(g['nodes'])})" for g in analysis["groups"]],
+               "library_calls": [lib["node"] for lib in analysis["library_calls"]],
+               "template": None, "results": {}, "date": time.strftime("%Y-%m-%d")}
         try:
             found = plan(task)
         except PlanError as exc:  # recorded as not covered (analyze's reason); the run goes on
-            rows.append({"task": name, "covered": False, "reason": analysis["reason"] or str(exc),
-                         "groups": [f"{g['family']}({', '.join(g['nodes'])})"
-                                    for g in analysis["groups"]],
-                         "library_calls": [lib["node"] for lib in analysis["library_calls"]],
-                         "template": None, "results": {}, "date": time.strftime("%Y-%m-%d")})
-            print(f"{name}: not covered: {rows[-1]['reason']}", file=sys.stderr, flush=True)
-            continue
-        template = found.template_object()
-        source = template.render(template.default_for(found.shape_bucket), **found.context)
-        results = {}
-        for dtype in task.dtypes:
-            started = time.monotonic()
-            verdict = verifier.verify(task, source, dtype, time=False)
-            results[dtype] = {"correct": verdict.accepted, "reasons": verdict.reasons[:2],
-                              "seconds": round(time.monotonic() - started, 2)}
-        rows.append({"task": name, "covered": analysis["covered"],
-                     "groups": [f"{g['family']}({', '.join(g['nodes'])})"
-                                for g in analysis["groups"]],
-                     "library_calls": [lib["node"] for lib in analysis["library_calls"]],
-                     "template": template.name, "results": results,
-                     "date": time.strftime("%Y-%m-%d")})
+            row.update(covered=False, reason=analysis["reason"] or str(exc))
+        else:
+            template = found.template_object()
+            source = template.render(template.default_for(found.shape_bucket), **found.context)
+            for dtype in task.dtypes:
+                started = time.monotonic()
+                verdict = verifier.verify(task, source, dtype, time=False)
+                row["results"][dtype] = {"correct": verdict.accepted,
+                                         "reasons": verdict.reasons[:2],
+                                         "seconds": round(time.monotonic() - started, 2)}
+            row["template"] = template.name
+        rows.append(row)
         rows.sort(key=lambda r: r["task"])
-        summary = ", ".join(f"{d} {r['correct']}" for d, r in results.items())
+        summary = ", ".join(f"{d} {r['correct']}" for d, r in row["results"].items()) \
+            if "reason" not in row else f"not covered: {row['reason']}"
         print(f"{name}: {summary}", file=sys.stderr, flush=True)
         # written after every task, so a run cut short keeps the rows it finished
         path.write_text(json.dumps({"mode": mode, "environment": env,

@@ -41,6 +41,11 @@ def _bias_then(act):
             "gelu_tanh": ["gelu", inner, "tanh"]}.get(act, [act, inner])
 
 
+def _rel_err(got: torch.Tensor, ref: torch.Tensor) -> float:
+    """Relative L2 error of `got` against the float64 reference `ref`."""
+    return ((got.double() - ref).norm() / ref.norm()).item()
+
+
 def _context(name: str, **overrides):
     return {**plan(tasks.load(ROOT / "tasks" / f"{name}.py")).context, **overrides}
 
@@ -225,8 +230,8 @@ def test_the_kernel_is_right_on_hopper(tmp_path, act, dtype, coop):
         assert torch.equal(module.launch_linear_bias_gelu(x, w, b), got)
         ref = torch_act(F.linear(x.double(), w.double(), b.double()))
         eager = torch_act(F.linear(x, w, b)).double()
-        err = ((got.double() - ref).norm() / ref.norm()).item()
-        bound = ((eager - ref).norm() / ref.norm()).item()
+        err = _rel_err(got, ref)
+        bound = _rel_err(eager, ref)
         # the cooperative form rounds x W^T + b to the dtype before the activation, as eager
         # does: its error and eager's are the same roundings, summed in another order (1% over
         # eager's for such a tie)
@@ -259,8 +264,8 @@ def test_a_linear_then_layer_norm_takes_the_kernel_and_is_right_on_hopper(tmp_pa
         ref = F.layer_norm(F.linear(x.double(), w.double(), b.double()), (n,), nw.double(),
                            nb.double(), 1e-5)
         eager = F.layer_norm(F.linear(x, w, b), (n,), nw, nb, 1e-5).double()
-        err = ((got.double() - ref).norm() / ref.norm()).item()
-        bound = ((eager - ref).norm() / ref.norm()).item()
+        err = _rel_err(got, ref)
+        bound = _rel_err(eager, ref)
         # y is x W^T + b rounded once, as eager's GEMM writes it; the norm in fp32, as eager's
         assert got.shape == ref.shape and err <= max(1.01 * bound, 1e-3), (dtype, shape, err,
                                                                            bound)
