@@ -502,6 +502,38 @@ def _passed_on(part: Partition, node: torch.fx.Node, user: torch.fx.Node) -> boo
     return group is None or any(v is node for v in group.inputs)
 
 
+# Scans a composed forward runs in float32 where every reader is a pointwise kernel, which takes
+# the float32 value as a `wide` input and writes the graph's dtype: PyTorch's own 16-bit cumsum on
+# CUDA accumulates in 16 bits, outside the verifier's 16-bit bar at a few thousand elements a row
+# (bench/probe_cumsum_fp16.py, GPU round 328: eager float16 missed the element-wise bound at 31414
+# of 512000 elements of 128x4000, a float32 scan at none). Elsewhere (the graph's output, another
+# library call, a template that reads one dtype) the scan stays as the reference makes it.
+WIDE_SCANS = (torch.cumsum, torch.cumprod)
+
+
+def _wide_scans(part: Partition) -> dict[torch.fx.Node, torch.fx.Node]:
+    """The scans the composed forward runs in float32: scan -> the value whose dtype its readers
+    write (the scan's own input)."""
+    wide = {}
+    for node in part.library:
+        source = node.args[0] if node.args else None
+        if node.target not in WIDE_SCANS or "dtype" in node.kwargs or not node.users \
+                or not isinstance(source, torch.fx.Node):
+            continue
+        for user in node.users:
+            group = part.group_of(user)
+            if group is None or group.template != "pointwise" or node not in group.inputs:
+                break
+            index = group.inputs.index(node)
+            specs = [spec for spec in group.found["context"]["inputs"]
+                     if spec.get("source") == "arg" and spec.get("index") == index]
+            if not specs or any(spec.get("kind") != "full" for spec in specs):
+                break
+        else:
+            wide[node] = source
+    return wide
+
+
 def _declare(paths) -> list[str]:
     lines, owners = [], []
     for path in paths:
@@ -522,9 +554,15 @@ def composite_template(task, part: Partition) -> CompositeTemplate:
         raise ValueError("an uncovered partition has no composed template")
     groups, menus, known = [], [], []
     space, shares = [], []
+    wide = _wide_scans(part)
     for group in part.groups:
         template = get_template(group.template)
         context = dict(group.found["context"])
+        if any(value in wide for value in group.inputs):
+            context["inputs"] = [
+                {**spec, "wide": True} if spec.get("source") == "arg"
+                and group.inputs[spec["index"]] in wide else spec
+                for spec in context["inputs"]]
         groups.append((template, context))
         first, *others = template.starts_for(group.found.get("bucket", "any"))
         tuned = _tuned(template, context.get("op"), _traced_shape(group))
@@ -568,14 +606,21 @@ def composite_template(task, part: Partition) -> CompositeTemplate:
         else:
             group = part.group_of(node)
             if group is None:
-                lines.append(_glue_line(node))
+                line = _glue_line(node)
+                if node in wide:  # the scan accumulates and writes float32
+                    line = f"{line[:-1]}, dtype=torch.float32)"
+                lines.append(line)
             elif node is group.nodes[-1] and group.index not in emitted:
                 emitted.add(group.index)
                 outs = ", ".join(o.name for o in group.outputs)
                 # the group module's forward, called directly: it is the composed module's
                 # own part (no hooks of its own), and nn.Module's call machinery costs the host
                 # microseconds a small shape's whole call is made of
-                call = f"self.g{group.index}.forward({', '.join(v.name for v in group.inputs)})"
+                args_text = ", ".join(v.name for v in group.inputs)
+                sources = [wide[v] for v in group.inputs if v in wide]
+                if sources:  # a wide input: the output takes the scan's input's dtype
+                    args_text += f", out_dtype={sources[0].name}.dtype"
+                call = f"self.g{group.index}.forward({args_text})"
                 lines.append(f"{outs} = {call}")
     names = "+".join(t.name for t, _ in groups)
     # The name (and so the study's) hashes the menus too: a pick is an index into its group's

@@ -17,7 +17,12 @@ Render context (besides `op` and `params`):
   {"kind": "row"} (1-D, broadcast along the last dim, e.g. a bias) or {"kind": "scalar"} (a
   one-element tensor or a Python number); plus where ModelNew finds it: {"source": "arg",
   "index": k} (k-th forward argument) or {"source": "param", "path": "bias"} (a Model parameter,
-  which must be listed in `params`). The expression must read at least one full input.
+  which must be listed in `params`). The expression must read at least one full input. A full
+  input may also say {"wide": true}: it may be a float32 tensor standing for a value of the
+  output's dtype (a composed candidate's scan, accumulated in float32: PyTorch's own 16-bit cumsum
+  on CUDA is outside the verifier's 16-bit bar at a few thousand elements a row,
+  bench/probe_cumsum_fp16.py); the output's dtype is then the other full inputs', or the
+  launcher's `out_dtype` (ModelNew's forward passes it on).
 
 The launcher is `launch_<op>(*tensors)`, one argument per entry of `inputs`; math is fp32 and the
 output takes the full inputs' dtype. The numerics are written to stay finite where PyTorch's are:
@@ -322,6 +327,9 @@ def validate_inputs(inputs: Any, params: Any) -> list[dict]:
         if spec.get("kind") not in INPUT_KINDS:
             raise InvalidConfig(f"{where}: kind must be one of {list(INPUT_KINDS)}, "
                                 f"got {spec.get('kind')!r}")
+        if "wide" in spec and (not isinstance(spec["wide"], bool)
+                               or (spec["wide"] and spec["kind"] != "full")):
+            raise InvalidConfig(f"{where}: 'wide' is a bool, and only a full input may be wide")
         checked.append(dict(spec))
     return checked
 

@@ -248,6 +248,35 @@ def test_scans_flips_triangles_and_diagonals_stay_library_calls(name, tmp_path, 
         assert not verdict.accepted and any("wrong-values" in r for r in verdict.reasons)
 
 
+def test_a_scan_that_pointwise_kernels_read_accumulates_in_float32(tmp_path, verifier):
+    # PyTorch's 16-bit cumsum on CUDA accumulates in 16 bits, outside the verifier's 16-bit bar
+    # at sigmoid_cumsum's rows (GPU round 328): the composed forward scans in float32, and the
+    # pointwise kernel after it reads that and writes the graph's dtype
+    task = tasks.load(ROOT / "tasks" / "sigmoid_cumsum.py")
+    found = plan(task)
+    template = found.template_object()
+    source = template.render(template.default, **found.context)
+    assert "torch.cumsum(sigmoid, dim=1, dtype=torch.float32)" in source
+    assert "self.g1.forward(cumsum, out_dtype=sigmoid.dtype)" in source
+    for dtype in ("float16", "bfloat16"):
+        verdict = verifier.verify(task, source, dtype, time=False)
+        assert verdict.accepted, (dtype, verdict.reasons)
+    # the output keeps the graph's dtype: a kernel writing the float32 scan's dtype is refused
+    wrong = source.replace("out_dtype=sigmoid.dtype", "out_dtype=cumsum.dtype")
+    verdict = verifier.verify(task, wrong, "float16", time=False)
+    assert not verdict.accepted and any("output-structure" in r for r in verdict.reasons)
+    # a scan that another library call reads (a flip) stays as the reference makes it
+    forward, inputs, _, _ = _LIBRARY["scan"]
+    path = tmp_path / "scan_then_flip.py"
+    path.write_text("import torch\n\n\nclass Model(torch.nn.Module):\n    "
+                    f"{forward}\n\n\ndef get_inputs():\n    return {inputs}\n\n\n"
+                    "def get_init_inputs():\n    return []\n")
+    found = plan(tasks.load(path))
+    template = found.template_object()
+    flipped = template.render(template.default, **found.context)
+    assert "torch.cumsum(" in flipped and "dtype=torch.float32" not in flipped
+
+
 def test_a_composed_candidate_that_skips_the_tail_is_rejected(verifier):
     task = tasks.load(ROOT / "tasks" / "conv_relu_bias_mean.py")
     found = plan(task)

@@ -216,6 +216,9 @@ def test_invalid_expression_is_refused_with_where_and_why(expr, message):
     ("ok", [{"kind": "full", "source": "buffer", "index": 0}], [], "'arg' or 'param'"),
     ("ok", [{"kind": "row", "source": "param", "path": "bias"}, ARG0], [], "not in the context"),
     ("ok", [{"kind": "row", "source": "arg", "index": 0}], [], "reads no 'full' input"),
+    ("ok", [{**ARG0, "wide": "yes"}], [], "'wide' is a bool"),
+    ("ok", [ARG0, {"kind": "row", "source": "arg", "index": 1, "wide": True}], [],
+     "only a full input may be wide"),
 ])
 def test_invalid_inputs_are_refused(op, inputs, params, message):
     with pytest.raises(InvalidConfig, match=message):
@@ -279,6 +282,31 @@ def test_scalar_inputs_from_numbers_and_tensors_rows_and_strided_fulls(tmp_path)
         module.launch_probe(x, torch.randn(47), 1.0, residual)
     with pytest.raises(ValueError, match="input 3 is"):
         module.launch_probe(x, row, 1.0, residual.to(torch.float16))
+
+
+def test_a_wide_input_is_read_as_float32_and_the_output_takes_the_narrow_dtype(tmp_path):
+    # a composed candidate's float32 scan beside a 16-bit input: the output takes the 16-bit
+    # input's dtype; read alone, the caller's out_dtype
+    wide = {**ARG0, "wide": True}
+    scan = torch.randn(6, 40).cumsum(1)
+    other = torch.randn(6, 40).to(torch.float16)
+    for tiling in ("flat", "rows"):
+        cfg = dataclasses.replace(POINTWISE.default, tiling=tiling, block=1024, num_warps=4,
+                                  col_block=256)
+        both = _module(tmp_path, ["mul", ["input", 0], ["input", 1]], [wide, ARG1], cfg)
+        got = both.launch_probe(scan, other)
+        assert got.dtype == torch.float16
+        torch.testing.assert_close(got, (scan * other.float()).half())
+        # a 16-bit value where a wide input may be float32 is taken too
+        torch.testing.assert_close(both.launch_probe(scan.half(), other),
+                                   (scan.half().float() * other.float()).half())
+        with pytest.raises(ValueError, match="expected .* torch.float32 or torch.float16"):
+            both.launch_probe(scan.bfloat16(), other)
+        alone = _module(tmp_path, ["mul", ["input", 0], ["const", 0.25]], [wide], cfg)
+        got = alone.launch_probe(scan, out_dtype=torch.bfloat16)
+        assert got.dtype == torch.bfloat16
+        torch.testing.assert_close(got, (scan * 0.25).bfloat16())
+        assert alone.ModelNew().forward(scan).dtype == torch.float32  # no out_dtype: its own
 
 
 def test_a_small_call_spreads_its_tiles_over_every_sm(tmp_path):
