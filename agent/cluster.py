@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from agent.errors import ClusterError
+from verifier.prepare import MAX_BUILT
 from verifier.worker import VerifierWorker, VerifyRequest
 
 CUDA_ERROR_MARKERS = ("illegal memory access", "CUDA error", "device-side assert", "unspecified launch")
@@ -120,11 +121,13 @@ def _actor_class():
 
             started = time.monotonic()
             before = self.compiles.counts()
+            built_before = len(self.compiles.built)
             verdict = self.worker.verify(request)
             verdict["worker_seconds"] = time.monotonic() - started
             verdict["worker"] = {"pid": os.getpid(), "gpu_ids": [str(g) for g in ray.get_gpu_ids()]}
             after = self.compiles.counts()
             verdict["worker_compiles"] = {k: after[k] - before[k] for k in after}
+            verdict["worker_built"] = self.compiles.built[built_before:]
             cuda_gone = self.worker.mode == "gpu" and any(
                 m in r for r in verdict.get("reasons", []) for m in CUDA_ERROR_MARKERS
             )
@@ -389,6 +392,7 @@ class VerifierPool(ActorPool):
         self.busy_s = 0.0  # time actors spent verifying
         self.workers_seen: dict[int, list[str]] = {}  # pid -> the GPU ids Ray gave it
         self.compiles = {"compiled": 0, "cache_hits": 0, "compile_s": 0.0}
+        self.built: list[str] = []  # the kernels the actors built, the first few (CompileCounter)
         self.homes: list[dict] = []  # describe()'s answer per slot, once asked for
         self._describe_refs: list = []
 
@@ -408,6 +412,7 @@ class VerifierPool(ActorPool):
             self.workers_seen[worker["pid"]] = worker["gpu_ids"]
         for key, value in (result.pop("worker_compiles", None) or {}).items():
             self.compiles[key] = self.compiles.get(key, 0) + value
+        self.built = (self.built + (result.pop("worker_built", None) or []))[:MAX_BUILT]
 
     def describe_refs(self) -> list:
         """ObjectRefs of each actor's describe(): node, GPUs, compile target, Triton cache dir."""
@@ -460,7 +465,8 @@ class VerifierPool(ActorPool):
             "candidates_per_gpu_minute": (round(self.verified * 60 / wall_s / gpus, 3)
                                           if gpus else None),
             "idle_fraction": round(max(0.0, 1 - self.busy_s / (wall_s * actors)), 3),
-            "verifier_compiles": {k: round(v, 3) for k, v in self.compiles.items()},
+            "verifier_compiles": {**{k: round(v, 3) for k, v in self.compiles.items()},
+                                  "built": self.built},
             "workers": [{"pid": pid, "gpu_ids": ids} for pid, ids in self.workers_seen.items()],
         }
 

@@ -197,7 +197,7 @@ for shape in task.shapes_for(False):
     task.apply_shape(shape)
     inputs = [x.to(torch.bfloat16) for x in task.make_inputs()]
     module.ModelNew()(*inputs)
-print(json.dumps({"available": counter.available, **counter.counts()}))
+print(json.dumps({"available": counter.available, **counter.counts(), "built": counter.built}))
 """
 
 
@@ -211,8 +211,9 @@ def test_warm_up_on_meta_tensors_compiles_exactly_what_real_tensors_need(tmp_pat
     env = {k: v for k, v in os.environ.items() if k != "TRITON_INTERPRET"}
     env.update(PYTHONPATH=str(ROOT), CUDA_VISIBLE_DEVICES="", TRITON_CACHE_DIR=str(tmp_path / "tc"))
 
-    def run(script: str, *args: str) -> dict:
-        proc = subprocess.run([sys.executable, "-c", script, SOFTMAX, *args], cwd=ROOT, env=env,
+    def run(script: str, *args: str, cache: str = "tc") -> dict:
+        proc = subprocess.run([sys.executable, "-c", script, SOFTMAX, *args], cwd=ROOT,
+                              env={**env, "TRITON_CACHE_DIR": str(tmp_path / cache)},
                               capture_output=True, text=True, timeout=300)
         assert proc.returncode == 0, proc.stderr[-3000:]
         return json.loads(proc.stdout.strip().splitlines()[-1])
@@ -226,8 +227,52 @@ def test_warm_up_on_meta_tensors_compiles_exactly_what_real_tensors_need(tmp_pat
     again = run(REAL_TENSORS, str(tmp_path / "cand-elsewhere"))
     if not again["available"]:
         pytest.skip("this Triton has no compilation listener to count cache hits with")
-    assert again["compiled"] == 0, again  # nothing left to compile: all from the cache
+    assert again["compiled"] == 0 and again["built"] == [], again  # all from the cache
     assert again["cache_hits"] == prepared["compiled"] + prepared["cache_hits"]
+    # without the prepared cache every kernel is built here, and the counter names each build:
+    # the kernel and the specialization (signature, alignment attributes) it was built for
+    cold = run(REAL_TENSORS, str(tmp_path / "cand-cold"), cache="tc-cold")
+    assert cold["compiled"] == again["cache_hits"] == len(cold["built"]), cold
+    assert all(b.startswith("_softmax_") and "BLOCK=" in b for b in cold["built"]), cold["built"]
+
+
+SPLIT_WARM_UP = """
+import dataclasses, json, sys
+from pathlib import Path
+import tasks
+from agent.plan import plan
+from templates import get_template
+from verifier.prepare import CompileTarget, Preparer, PrepareRequest
+task = tasks.load(sys.argv[1])
+template = get_template("softmax")
+cfg = dataclasses.replace(template.default, row_split=4, row_ahead=sys.argv[4] == "ahead")
+source = template.render(cfg, **plan(task).context)
+preparer = Preparer("gpu", sys.argv[2], CompileTarget("cuda", 90, 32), sys.argv[3], "H100")
+result = preparer.prepare(PrepareRequest(str(task.path), task.source, source, "float32"))
+print(json.dumps({**result, "built": preparer.counter.built}))
+"""
+
+
+@pytest.mark.parametrize("form", ["row", "ahead"])
+def test_warm_up_builds_the_split_row_kernel_a_gpu_launches(tmp_path, form):
+    """A split row's programs wait on each other on a GPU (SYNC, one cooperative launch) and run
+    in two phases without waiting in the interpreter. On the prepare stage's meta tensors the
+    launcher builds the GPU's kernel (GPU round 330: it built the interpreter's, and the verifier
+    built the GPU's itself), and asks no GPU for its residency."""
+    import triton.backends
+
+    if "nvidia" not in triton.backends.backends:
+        pytest.skip("this Triton has no CUDA backend to compile for")
+    env = {k: v for k, v in os.environ.items() if k != "TRITON_INTERPRET"}
+    env.update(PYTHONPATH=str(ROOT), CUDA_VISIBLE_DEVICES="", TRITON_CACHE_DIR=str(tmp_path / "tc"))
+    proc = subprocess.run([sys.executable, "-c", SPLIT_WARM_UP, SOFTMAX, str(tmp_path / "cand"),
+                           str(tmp_path / "tc"), form], cwd=ROOT, env=env, capture_output=True,
+                          text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    prepared = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert prepared["warmup_error"] is None and prepared["shapes_warmed"] == 5, prepared
+    split = [b for b in prepared["built"] if b.startswith(f"_softmax_split_{form}_kernel")]
+    assert split and all("SYNC=True" in b and "PHASE=0" in b for b in split), prepared["built"]
 
 
 @pytest.mark.gpu
@@ -248,4 +293,5 @@ def test_on_a_gpu_the_verifier_loads_what_the_prepare_workers_compiled(kzoo_home
     prep, compiles = tp["prepare"], tp["verifier_compiles"]
     assert prep["warmup_errors"] == 0 and prep["shapes_warmed"] == 5 * prep["prepared"]  # 5 shapes
     assert prep["kernels_compiled"] >= 1 and prep["restarts"] == 0  # warm-up patches nothing
-    assert compiles["compiled"] == 0 and compiles["cache_hits"] >= 1, tp
+    # on failure, `built` names what the verifier built itself
+    assert compiles["compiled"] == 0 and compiles["cache_hits"] >= 1, compiles

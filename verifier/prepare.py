@@ -80,6 +80,26 @@ class PrepareRequest:
     dtype: str
 
 
+MAX_BUILT = 16  # builds a CompileCounter names
+
+
+def _built_text(src) -> str:
+    """A built kernel: its name, then what Triton specialized it on: its constants (constexprs)
+    and the arguments' attributes (16-byte divisibility), by argument name."""
+    fn = getattr(src, "fn", None)
+    names = list(getattr(fn, "arg_names", ()))
+
+    def named(index):  # Triton keys an argument by a path, (i,) for the i-th
+        i = index[0] if isinstance(index, tuple) and index else index
+        return names[i] if isinstance(i, int) and 0 <= i < len(names) else str(index)
+
+    constants = getattr(src, "constants", None) or {}
+    attrs = getattr(src, "attrs", None) or {}
+    parts = [f"{named(k)}={v}" for k, v in constants.items()]
+    parts += [f"{named(k)}:{v}" for k, v in attrs.items() if v]  # divisibility and the like
+    return " ".join([getattr(fn, "__name__", "?"), *parts])[:600]
+
+
 class CompileCounter:
     """Counts this process's Triton compilations of candidates' kernels: binaries built, and
     binaries found in the cache. Kernels of anything else (Inductor's, for the torch.compile
@@ -95,6 +115,9 @@ class CompileCounter:
         self.compiled = 0
         self.cache_hits = 0
         self.compile_s = 0.0
+        # what was built, the first few: a kernel's name and the specialization it was built
+        # for, so a build the prepare stage should have made says which one it was
+        self.built: list[str] = []
         try:
             from triton import knobs
 
@@ -113,6 +136,8 @@ class CompileCounter:
             else:
                 self.compiled += 1
                 self.compile_s += getattr(times, "total", 0) / 1e6  # microseconds
+                if len(self.built) < MAX_BUILT:
+                    self.built.append(_built_text(src))
             if previous is not None:
                 previous(src=src, metadata=metadata, metadata_group=metadata_group, times=times,
                          cache_hit=cache_hit, **extra)
