@@ -75,10 +75,13 @@ def _node_text(node: torch.fx.Node) -> str:
 
 def unmatched_why(node: torch.fx.Node) -> str | None:
     """Why no template takes `node`, where it can be told: an operand that is not a floating
-    tensor (a boolean mask, an index tensor), which no template reads."""
+    tensor (an index tensor; a boolean mask other than a pointwise kernel's input of its output's
+    shape), which no template reads."""
     for arg in node.all_input_nodes:
-        meta = arg.meta.get("tensor_meta")
-        dtype = getattr(meta, "dtype", None)
+        dtype = _dtype(arg)
+        if dtype == torch.bool:
+            return (f"its operand {arg.name} is torch.bool: the templates read a boolean mask "
+                    "only as a pointwise kernel's argument of the output's shape")
         if isinstance(dtype, torch.dtype) and not dtype.is_floating_point:
             return f"its operand {arg.name} is {dtype}: the templates read floating tensors only"
     return None
@@ -431,10 +434,11 @@ class PointwiseExpr:
     """
 
     def __init__(self, graph: Graph, out_shape: tuple[int, ...],
-                 substitutes: dict[str, list] | None = None):
+                 substitutes: dict[str, list] | None = None, masks: bool = False):
         self.graph = graph
         self.out_shape = out_shape
         self.substitutes = dict(substitutes or {})
+        self.masks = masks  # whether a boolean argument of the output's shape may be a leaf
         self.inputs: list[dict] = []
         self._leaf_index: dict[str, int] = {}
 
@@ -442,7 +446,15 @@ class PointwiseExpr:
         graph = self.graph
         if node.name not in self._leaf_index:
             if not _floating(node):
-                return None  # a mask or an index tensor: the templates read floating inputs
+                # a boolean mask of the output's shape: the pointwise template reads it as 1.0 or
+                # 0.0 (PyTorch's promotion); an index tensor, or a mask elsewhere, no template reads
+                if not (self.masks and node.op == "placeholder" and _dtype(node) == torch.bool
+                        and graph.shape(node) == self.out_shape):
+                    return None
+                self._leaf_index[node.name] = len(self.inputs)
+                self.inputs.append({"kind": "full", "dtype": "bool", "source": "arg",
+                                    "index": graph.placeholders.index(node)})
+                return ["input", self._leaf_index[node.name]]
             shape = graph.shape(node)
             if node.op == "get_attr":
                 owner, _, name = str(node.target).rpartition(".")
@@ -488,9 +500,13 @@ class PointwiseExpr:
         return None
 
 
+def _dtype(node: torch.fx.Node) -> torch.dtype | None:
+    return getattr(node.meta.get("tensor_meta"), "dtype", None)
+
+
 def _floating(node: torch.fx.Node) -> bool:
-    meta = node.meta.get("tensor_meta")
-    return meta is not None and hasattr(meta, "dtype") and meta.dtype.is_floating_point
+    dtype = _dtype(node)
+    return isinstance(dtype, torch.dtype) and dtype.is_floating_point
 
 
 def _match_pointwise(graph: Graph) -> dict | None:
@@ -501,10 +517,12 @@ def _match_pointwise(graph: Graph) -> dict | None:
     out_shape = graph.shape(outputs[0])
     if out_shape is None:
         return None
-    builder = PointwiseExpr(graph, out_shape)
+    builder = PointwiseExpr(graph, out_shape, masks=True)
     expr = builder.convert(outputs[0])
     inputs = builder.inputs
-    if expr is None or not inputs or not any(i["kind"] == "full" for i in inputs):
+    # a floating full input gives the output its dtype (a mask alone would be promoted to the
+    # default dtype, whatever the run's)
+    if expr is None or not any(i["kind"] == "full" and "dtype" not in i for i in inputs):
         return None
     op = graph.task.op or "pointwise"
     params = [{"path": i["path"]} for i in inputs if i["source"] == "param"]

@@ -22,7 +22,9 @@ Render context (besides `op` and `params`):
   output's dtype (a composed candidate's scan, accumulated in float32: PyTorch's own 16-bit cumsum
   on CUDA is outside the verifier's 16-bit bar at a few thousand elements a row,
   bench/probe_cumsum_fp16.py); the output's dtype is then the other full inputs', or the
-  launcher's `out_dtype` (ModelNew's forward passes it on).
+  launcher's `out_dtype` (ModelNew's forward passes it on). A full input may say
+  {"dtype": "bool"}: a boolean mask (KernelBench's masked cumsum multiplies by one), read as 1.0
+  or 0.0, as PyTorch promotes it; it never gives the output its dtype.
 
 The launcher is `launch_<op>(*tensors)`, one argument per entry of `inputs`; math is fp32 and the
 output takes the full inputs' dtype. The numerics are written to stay finite where PyTorch's are:
@@ -330,6 +332,10 @@ def validate_inputs(inputs: Any, params: Any) -> list[dict]:
         if "wide" in spec and (not isinstance(spec["wide"], bool)
                                or (spec["wide"] and spec["kind"] != "full")):
             raise InvalidConfig(f"{where}: 'wide' is a bool, and only a full input may be wide")
+        if "dtype" in spec and (spec["dtype"] != "bool" or spec["kind"] != "full"
+                                or spec.get("wide")):
+            raise InvalidConfig(f"{where}: an input's 'dtype' may only be 'bool' (a mask of the "
+                                f"output's shape, kind 'full', not wide), got {spec['dtype']!r}")
         checked.append(dict(spec))
     return checked
 

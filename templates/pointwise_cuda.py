@@ -123,6 +123,10 @@ def check_inputs(inputs: Any) -> list[dict]:
     for i, spec in enumerate(inputs):
         if not isinstance(spec, dict) or spec.get("kind") not in INPUT_KINDS:
             raise InvalidConfig(f"pointwise_cuda: inputs[{i}] needs a kind in {sorted(INPUT_KINDS)}")
+        if spec.get("wide") or "dtype" in spec:
+            raise InvalidConfig(f"pointwise_cuda: inputs[{i}] is a float32 or boolean input beside "
+                                "the output's dtype; this template reads one dtype (the Triton "
+                                "template `pointwise` reads such inputs)")
         source = spec.get("source")
         if source == "arg" and isinstance(spec.get("index"), int):
             continue

@@ -79,11 +79,11 @@ def test_analyze_names_what_it_cannot_cover(tmp_path):
         "    def forward(self, x):\n        return x.abs()\n\n\n"
         "def get_inputs():\n    return [torch.randn(4, 8, dtype=torch.complex64)]\n\n\n"
         "def get_init_inputs():\n    return []\n")
-    masked = tmp_path / "masked_cumsum.py"  # KernelBench's form: a boolean mask
+    masked = tmp_path / "row_masked_cumsum.py"  # a boolean mask broadcast along the rows
     masked.write_text(
         "import torch\nimport torch.nn as nn\n\n\nclass Model(nn.Module):\n"
         "    def forward(self, x, mask):\n        return torch.cumsum(x * mask, dim=1)\n\n\n"
-        "def get_inputs():\n    return [torch.randn(4, 8), torch.rand(4, 8) > 0.5]\n\n\n"
+        "def get_inputs():\n    return [torch.randn(4, 8), torch.rand(8) > 0.5]\n\n\n"
         "def get_init_inputs():\n    return []\n")
     out = tmp_path / "a.json"
     proc = run_kzoo("analyze", str(uncovered), str(branching), str(raising), str(complex_input),
@@ -92,8 +92,9 @@ def test_analyze_names_what_it_cannot_cover(tmp_path):
     assert "Traceback" not in proc.stderr
     first, second, third, fourth, fifth = json.loads(out.read_text())
     assert fifth["covered"] is False and [u["node"] for u in fifth["unmatched"]] == ["mul"]
-    assert fifth["unmatched"][0]["why"] == ("its operand mask is torch.bool: the templates read "
-                                            "floating tensors only")
+    assert fifth["unmatched"][0]["why"] == (
+        "its operand mask is torch.bool: the templates read a boolean mask only as a pointwise "
+        "kernel's argument of the output's shape")
     assert [lib["node"] for lib in fifth["library_calls"]] == ["cumsum"]
     assert "mask is torch.bool" in proc.stdout
     assert first["covered"] is False and [u["node"] for u in first["unmatched"]] == ["logsumexp"]
@@ -275,6 +276,28 @@ def test_a_scan_that_pointwise_kernels_read_accumulates_in_float32(tmp_path, ver
     template = found.template_object()
     flipped = template.render(template.default, **found.context)
     assert "torch.cumsum(" in flipped and "dtype=torch.float32" not in flipped
+
+
+def test_kernelbenchs_masked_cumsum_reads_its_boolean_mask_in_the_pointwise_kernel(verifier):
+    # x * mask with a torch.bool mask: the pointwise kernel reads the mask as 1.0 or 0.0, as
+    # PyTorch promotes it; the scan after it stays a library call
+    task = tasks.load(ROOT / "tasks" / "masked_cumsum.py")
+    found = plan(task)
+    assert [g.family for g in found.partition.groups] == ["pointwise"]
+    assert [n.target.__name__ for n in found.partition.library] == ["cumsum"]
+    (_, context), = found.template_object().groups
+    assert context["inputs"] == [{"kind": "full", "source": "arg", "index": 0},
+                                 {"kind": "full", "dtype": "bool", "source": "arg", "index": 1}]
+    template = found.template_object()
+    source = template.render(template.default, **found.context)
+    assert "self.g0.forward(x, mask)" in source
+    verdict = verifier.verify(task, source, "float32", time=False)
+    assert verdict.accepted, verdict.reasons
+    # another mask (nothing kept): wrong values
+    unmasked = source.replace("self.g0.forward(x, mask)",
+                              "self.g0.forward(x, torch.zeros_like(mask))")
+    verdict = verifier.verify(task, unmasked, "float32", time=False)
+    assert not verdict.accepted and any("wrong-values" in r for r in verdict.reasons)
 
 
 def test_a_composed_candidate_that_skips_the_tail_is_rejected(verifier):

@@ -217,6 +217,9 @@ def test_invalid_expression_is_refused_with_where_and_why(expr, message):
     ("ok", [{"kind": "row", "source": "param", "path": "bias"}, ARG0], [], "not in the context"),
     ("ok", [{"kind": "row", "source": "arg", "index": 0}], [], "reads no 'full' input"),
     ("ok", [{**ARG0, "wide": "yes"}], [], "'wide' is a bool"),
+    ("ok", [ARG0, {**ARG1, "dtype": "int64"}], [], "may only be 'bool'"),
+    ("ok", [ARG0, {"kind": "row", "source": "arg", "index": 1, "dtype": "bool"}], [],
+     "may only be 'bool'"),
     ("ok", [ARG0, {"kind": "row", "source": "arg", "index": 1, "wide": True}], [],
      "only a full input may be wide"),
 ])
@@ -307,6 +310,31 @@ def test_a_wide_input_is_read_as_float32_and_the_output_takes_the_narrow_dtype(t
         assert got.dtype == torch.bfloat16
         torch.testing.assert_close(got, (scan * 0.25).bfloat16())
         assert alone.ModelNew().forward(scan).dtype == torch.float32  # no out_dtype: its own
+
+
+def test_a_boolean_mask_is_read_as_one_or_zero(tmp_path):
+    # KernelBench's masked cumsum multiplies by a torch.bool mask: PyTorch promotes it to 1.0/0.0
+    mask_input = {**ARG1, "dtype": "bool"}
+    x = torch.randn(6, 40).to(torch.bfloat16)
+    mask = torch.rand(6, 40) > 0.5
+    for tiling in ("flat", "rows"):
+        cfg = dataclasses.replace(POINTWISE.default, tiling=tiling, block=1024, num_warps=4,
+                                  col_block=256)
+        module = _module(tmp_path, ["mul", ["input", 0], ["input", 1]], [ARG0, mask_input], cfg)
+        got = module.launch_probe(x, mask)
+        assert got.dtype == torch.bfloat16
+        assert torch.equal(got, x * mask)
+        with pytest.raises(ValueError, match="expected .* torch.bool"):
+            module.launch_probe(x, mask.to(torch.bfloat16))
+    # a where over the mask: the condition read as nonzero
+    module = _module(tmp_path, ["where", ["input", 1], ["input", 0], ["const", -1.0]],
+                     [ARG0, mask_input])
+    assert torch.equal(module.launch_probe(x, mask), torch.where(mask, x, -1.0))
+    # the CUDA C++ template reads one dtype: it refuses the mask by name
+    with pytest.raises(InvalidConfig, match="reads one dtype"):
+        get_template("pointwise_cuda").render(get_template("pointwise_cuda").default, op="m",
+                                              expr=["mul", ["input", 0], ["input", 1]],
+                                              inputs=[ARG0, mask_input], params=[])
 
 
 def test_a_small_call_spreads_its_tiles_over_every_sm(tmp_path):
