@@ -4,6 +4,7 @@ fail with a reason that says what was wrong."""
 from __future__ import annotations
 
 import pytest
+import torch
 
 import tasks
 from conftest import ROOT
@@ -261,3 +262,29 @@ def test_host_time_is_the_least_of_its_rounds_with_the_collector_held_off(monkey
     assert us < 5000, us  # 50 ms over 10 calls would read as 5000 us per call
     assert not any(calls["gc_enabled"][3:]), "the collector ran during a timed round"
     assert gc.isenabled()
+
+
+def test_a_mismatch_says_where_pytorchs_own_result_misses_the_bound_too():
+    """An op whose dtype is short (PyTorch's 16-bit cumsum on CUDA, GPU round 328): the report
+    says how many elements PyTorch's own result misses the element-wise bound at, which never
+    loosens the bound itself."""
+    from verifier import core, tolerance
+
+    ref = torch.linspace(1.0, 2.0, 1000, dtype=torch.float64)
+    tol = tolerance.tolerance_for("float16")
+    off = ref.clone()
+    off[:400] *= 1.01  # 1%: outside float16's rtol of 2e-3
+    same = ref.clone()
+    same[:300] *= 1.01
+    comp = tolerance.compare(off.half(), ref, same.half(), tol)
+    assert not comp.ok and comp.n_bad == 400 and comp.same_dtype_bad == 300
+    text = core._mismatch_text("first run", 0, comp)
+    assert "outside the element-wise bound too, at 300 elements" in text
+    # a candidate inside the bound: nothing judged, however far PyTorch's own result is
+    fine = tolerance.compare(ref.half(), ref, same.half(), tol)
+    assert fine.ok and fine.same_dtype_bad is None
+    # PyTorch's own result inside the bound: the report adds nothing
+    alone = tolerance.compare(off.half(), ref, ref.half(), tol)
+    assert alone.same_dtype_bad == 0
+    assert "PyTorch's own" not in core._mismatch_text("first run", 0, alone)
+

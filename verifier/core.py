@@ -485,4 +485,9 @@ def _mismatch_text(run: str, index: int, comp) -> str:
         + (f" ({m.kind})" if m.kind != "value" else "")
         for m in comp.mismatches[:3]
     )
-    return head + (f"; e.g. {shown}" if shown else "")
+    text = head + (f"; e.g. {shown}" if shown else "")
+    if comp.same_dtype_bad:
+        text += (f"; PyTorch's own result in this dtype is outside the element-wise bound too, "
+                 f"at {comp.same_dtype_bad} elements: the dtype is short for this op here, not "
+                 "only the kernel")
+    return text

@@ -29,6 +29,9 @@ class Comparison:
     n_nan: int
     numel: int
     mismatches: list[Mismatch] = field(default_factory=list)
+    # where the candidate failed: at how many elements PyTorch's own same-dtype result is outside
+    # the element-wise bound too (None: not judged); a dtype too short for the op shows here
+    same_dtype_bad: int | None = None
 
 
 @dataclass
