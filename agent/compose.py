@@ -517,8 +517,10 @@ def _wide_scans(part: Partition) -> dict[torch.fx.Node, torch.fx.Node]:
     wide = {}
     for node in part.library:
         source = node.args[0] if node.args else None
+        dtype = getattr(node.meta.get("tensor_meta"), "dtype", None)
         if node.target not in WIDE_SCANS or "dtype" in node.kwargs or not node.users \
-                or not isinstance(source, torch.fx.Node):
+                or not isinstance(source, torch.fx.Node) \
+                or not (isinstance(dtype, torch.dtype) and dtype.is_floating_point):
             continue
         for user in node.users:
             group = part.group_of(user)
