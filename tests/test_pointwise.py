@@ -49,6 +49,12 @@ CONTEXTS = {
 }
 
 
+def _both_layouts() -> list:
+    """The default config in the flat and the rows layouts, tiles a CPU shape spans several of."""
+    return [dataclasses.replace(POINTWISE.default, tiling=tiling, block=1024, num_warps=4,
+                                col_block=256) for tiling in ("flat", "rows")]
+
+
 def _module(tmp_path, expr, inputs, cfg=None, op="probe", params=()):
     source = POINTWISE.render(cfg or POINTWISE.default, op=op, expr=expr, inputs=inputs,
                               params=list(params))
@@ -274,9 +280,7 @@ def test_scalar_inputs_from_numbers_and_tensors_rows_and_strided_fulls(tmp_path)
     base = torch.randn(48, 13)
     x = base.t()  # (13, 48), not contiguous
     row, residual = torch.randn(48), torch.randn(13, 48)
-    for tiling in ("flat", "rows"):
-        cfg = dataclasses.replace(POINTWISE.default, tiling=tiling, block=1024, num_warps=4,
-                                  col_block=256)
+    for cfg in _both_layouts():
         module = _module(tmp_path, expr, inputs, cfg)
         for scale in (1.5, torch.tensor(1.5), torch.tensor([1.5])):
             got = module.launch_probe(x, row, scale, residual)
@@ -293,9 +297,7 @@ def test_a_wide_input_is_read_as_float32_and_the_output_takes_the_narrow_dtype(t
     wide = {**ARG0, "wide": True}
     scan = torch.randn(6, 40).cumsum(1)
     other = torch.randn(6, 40).to(torch.float16)
-    for tiling in ("flat", "rows"):
-        cfg = dataclasses.replace(POINTWISE.default, tiling=tiling, block=1024, num_warps=4,
-                                  col_block=256)
+    for cfg in _both_layouts():
         both = _module(tmp_path, ["mul", ["input", 0], ["input", 1]], [wide, ARG1], cfg)
         got = both.launch_probe(scan, other)
         assert got.dtype == torch.float16
@@ -317,9 +319,7 @@ def test_a_boolean_mask_is_read_as_one_or_zero(tmp_path):
     mask_input = {**ARG1, "dtype": "bool"}
     x = torch.randn(6, 40).to(torch.bfloat16)
     mask = torch.rand(6, 40) > 0.5
-    for tiling in ("flat", "rows"):
-        cfg = dataclasses.replace(POINTWISE.default, tiling=tiling, block=1024, num_warps=4,
-                                  col_block=256)
+    for cfg in _both_layouts():
         module = _module(tmp_path, ["mul", ["input", 0], ["input", 1]], [ARG0, mask_input], cfg)
         got = module.launch_probe(x, mask)
         assert got.dtype == torch.bfloat16
