@@ -84,6 +84,7 @@ def node_flops(node, gm) -> int:
 
 def analyze_file(path: str, device: str | None = None) -> dict[str, Any]:
     import tasks
+    from agent.compose import _wide_scans
     from agent.plan import (Graph, _match_whole, _node_text, capture, partition,
                             unmatched_text, unmatched_why)
 
@@ -107,7 +108,12 @@ def analyze_file(path: str, device: str | None = None) -> dict[str, Any]:
         part = partition(task, gm, inputs)
         groups = [{"family": g.family, "template": g.template, "op": g.found["op"],
                    "nodes": [n.name for n in g.nodes]} for g in part.groups]
-        library = [{"node": n.name, "call": _node_text(n)} for n in part.library]
+        wide, returned = _wide_scans(part)
+        library = [{"node": n.name, "call": _node_text(n),
+                    # a scan the composed forward runs in float32 (agent/compose.py, WIDE_SCANS),
+                    # and whether a pointwise kernel of its own rounds it (the graph returns it)
+                    "float32_scan": n in wide, "rounded": n in returned}
+                   for n in part.library]
         views = [n.name for n in part.views]
         unmatched = [{"node": n.name, "call": _node_text(n), "why": unmatched_why(n)}
                      for n in part.unmatched]
@@ -167,7 +173,11 @@ def print_report(result: dict[str, Any]) -> None:
     for i, g in enumerate(result["groups"]):
         print(f"  group {i}: {g['family']} (template {g['template']}): {', '.join(g['nodes'])}")
     for lib in result["library_calls"]:
-        print(f"  library call: {lib['call']}")
+        how = ""
+        if lib.get("float32_scan"):
+            how = (" (in float32, then rounded to the run's dtype by a pointwise kernel)"
+                   if lib.get("rounded") else " (in float32, read by the pointwise kernels)")
+        print(f"  library call: {lib['call']}{how}")
     for u in result["unmatched"]:
         print(f"  UNMATCHED: {u['call']}" + (f": {u['why']}" if u.get("why") else ""))
     roof = result["roofline"]

@@ -503,18 +503,20 @@ def _passed_on(part: Partition, node: torch.fx.Node, user: torch.fx.Node) -> boo
 
 
 # Scans a composed forward runs in float32 where every reader is a pointwise kernel, which takes
-# the float32 value as a `wide` input and writes the graph's dtype: PyTorch's own 16-bit cumsum on
-# CUDA accumulates in 16 bits, outside the verifier's 16-bit bar at a few thousand elements a row
-# (bench/probe_cumsum_fp16.py, GPU round 328: eager float16 missed the element-wise bound at 31414
-# of 512000 elements of 128x4000, a float32 scan at none). Elsewhere (the graph's output, another
-# library call, a template that reads one dtype) the scan stays as the reference makes it.
+# the float32 value as a `wide` input and writes the graph's dtype, or the graph's output, which a
+# pointwise kernel of its own rounds to the graph's dtype (skipped in a float32 run): PyTorch's own
+# 16-bit cumsum on CUDA accumulates in 16 bits, outside the verifier's 16-bit bar at a few
+# thousand elements a row (bench/probe_cumsum_fp16.py, GPU round 328: eager float16 missed the
+# element-wise bound at 31414 of 512000 elements of 128x4000, a float32 scan at none). Elsewhere
+# (another library call, a view, a template that reads one dtype) the scan stays as the reference
+# makes it.
 WIDE_SCANS = (torch.cumsum, torch.cumprod)
 
 
-def _wide_scans(part: Partition) -> dict[torch.fx.Node, torch.fx.Node]:
+def _wide_scans(part: Partition) -> tuple[dict[torch.fx.Node, torch.fx.Node], list[torch.fx.Node]]:
     """The scans the composed forward runs in float32: scan -> the value whose dtype its readers
-    write (the scan's own input)."""
-    wide = {}
+    write (the scan's own input); and, of them, those the graph returns, in graph order."""
+    wide, returned = {}, []
     for node in part.library:
         source = node.args[0] if node.args else None
         dtype = getattr(node.meta.get("tensor_meta"), "dtype", None)
@@ -523,6 +525,8 @@ def _wide_scans(part: Partition) -> dict[torch.fx.Node, torch.fx.Node]:
                 or not (isinstance(dtype, torch.dtype) and dtype.is_floating_point):
             continue
         for user in node.users:
+            if user.op == "output":
+                continue
             group = part.group_of(user)
             if group is None or group.template != "pointwise" or node not in group.inputs:
                 break
@@ -533,7 +537,22 @@ def _wide_scans(part: Partition) -> dict[torch.fx.Node, torch.fx.Node]:
                 break
         else:
             wide[node] = source
-    return wide
+            if any(user.op == "output" for user in node.users):
+                returned.append(node)
+    return wide, returned
+
+
+def _rounding_context(scan: torch.fx.Node) -> dict:
+    """The pointwise kernel that rounds a float32 scan the graph returns to the graph's dtype."""
+    return {"op": f"round_{scan.name}", "expr": ["input", 0], "params": [],
+            "inputs": [{"kind": "full", "source": "arg", "index": 0, "wide": True}]}
+
+
+class _Name(str):
+    """A variable of the composed forward, formatted as itself (by _format's repr)."""
+
+    def __repr__(self) -> str:
+        return str(self)
 
 
 def _declare(paths) -> list[str]:
@@ -556,7 +575,22 @@ def composite_template(task, part: Partition) -> CompositeTemplate:
         raise ValueError("an uncovered partition has no composed template")
     groups, menus, known = [], [], []
     space, shares = [], []
-    wide = _wide_scans(part)
+    wide, returned = _wide_scans(part)
+
+    def add_group(template, context, bucket: str, tuned: list) -> int:
+        index = len(groups)
+        groups.append((template, context))
+        first, *others = template.starts_for(bucket)
+        menu = _menu(template, [first, *tuned, *others])
+        menus.append(tuple(menu))
+        # how many of the menu's first entries are picks worth trying before a sampler's draws
+        # (the menu drops repeats: a tuned config may be the start itself)
+        known.append(min(len(menu), len(dict.fromkeys([first, *tuned, *others]))))
+        space.append(Param(f"g{index}_config", tuple(range(len(menu)))))
+        for p in context.get("params", []):
+            shares.append((index, p["path"]))
+        return index
+
     for group in part.groups:
         template = get_template(group.template)
         context = dict(group.found["context"])
@@ -565,17 +599,11 @@ def composite_template(task, part: Partition) -> CompositeTemplate:
                 {**spec, "wide": True} if spec.get("source") == "arg"
                 and group.inputs[spec["index"]] in wide else spec
                 for spec in context["inputs"]]
-        groups.append((template, context))
-        first, *others = template.starts_for(group.found.get("bucket", "any"))
-        tuned = _tuned(template, context.get("op"), _traced_shape(group))
-        menu = _menu(template, [first, *tuned, *others])
-        menus.append(tuple(menu))
-        # how many of the menu's first entries are picks worth trying before a sampler's draws
-        # (the menu drops repeats: a tuned config may be the start itself)
-        known.append(min(len(menu), len(dict.fromkeys([first, *tuned, *others]))))
-        space.append(Param(f"g{group.index}_config", tuple(range(len(menu)))))
-        for p in context.get("params", []):
-            shares.append((group.index, p["path"]))
+        add_group(template, context, group.found.get("bucket", "any"),
+                  _tuned(template, context.get("op"), _traced_shape(group)))
+    # after the graph's groups, so their indices (g<i>) stay the partition's
+    rounding = {scan: add_group(get_template("pointwise"), _rounding_context(scan), "any", [])
+                for scan in returned}
     config_type = dataclasses.make_dataclass(
         "CompositeConfig", [(p.name, object) for p in space], frozen=True)
     default = config_type(**{p.name: 0 for p in space})
@@ -604,7 +632,9 @@ def composite_template(task, part: Partition) -> CompositeTemplate:
                 lines.append(f"{node.name} = {attr_ref(str(node.target))}")
             params.append(str(node.target))
         elif node.op == "output":
-            lines.append(f"return {_format(node.args[0])}")
+            value = torch.fx.node.map_arg(
+                node.args[0], lambda n: _Name(f"{n.name}_rounded") if n in rounding else n)
+            lines.append(f"return {_format(value)}")
         else:
             group = part.group_of(node)
             if group is None:
@@ -612,6 +642,11 @@ def composite_template(task, part: Partition) -> CompositeTemplate:
                 if node in wide:  # the scan accumulates and writes float32
                     line = f"{line[:-1]}, dtype=torch.float32)"
                 lines.append(line)
+                if node in rounding:  # returned: rounded to the graph's dtype, unless float32
+                    dtype = f"{wide[node].name}.dtype"
+                    lines.append(f"{node.name}_rounded = {node.name} if {dtype} == torch.float32 "
+                                 f"else self.g{rounding[node]}.forward({node.name}, "
+                                 f"out_dtype={dtype})")
             elif node is group.nodes[-1] and group.index not in emitted:
                 emitted.add(group.index)
                 outs = ", ".join(o.name for o in group.outputs)

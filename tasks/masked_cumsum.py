@@ -1,10 +1,9 @@
 """KernelBench's masked cumsum: a running sum along the rows of x where a boolean mask holds,
 torch.cumsum(x * mask, dim). The product is a pointwise kernel that reads the mask as 1.0 or 0.0
-(as PyTorch promotes it); the scan stays a library call, PyTorch's own. Float32 only, KernelBench's
-dtype: the scan is the graph's output, so a 16-bit run would be PyTorch's 16-bit scan, which on
-CUDA accumulates in 16 bits, outside the verifier's 16-bit bar at these row lengths
-(bench/results/probe-cumsum-fp16-h100.json). Where pointwise kernels read a scan, the composer
-runs it in float32 (tasks/sigmoid_cumsum.py)."""
+(as PyTorch promotes it); the scan stays a library call, run in float32 and rounded to the run's
+dtype by a pointwise kernel of its own: PyTorch's own 16-bit cumsum on CUDA accumulates in 16
+bits, outside the verifier's 16-bit bar at these row lengths (bench/results/probe-cumsum-fp16-h100.json;
+agent/compose.py, WIDE_SCANS)."""
 
 import torch
 import torch.nn as nn
@@ -36,5 +35,5 @@ KZOO = {
     "op": "masked_cumsum",
     "shapes": [{"batch": 128, "length": 4000}, {"batch": 4096, "length": 1023}],
     "cpu_shapes": [{"batch": 5, "length": 37}],
-    "dtypes": ["float32"],
+    "dtypes": ["float32", "bfloat16", "float16"],
 }

@@ -50,6 +50,13 @@ def test_analyze_covers_every_task_in_seconds_without_a_gpu(tmp_path):
     assert [lib["node"] for lib in conv["library_calls"]] == ["conv2d"]
     assert [g["family"] for g in conv["groups"]] == ["tail"]
     assert [g["family"] for g in by_file["group_norm.py"]["groups"]] == ["norm_rows", "tail"]
+    assert conv["library_calls"][0]["float32_scan"] is False
+    # the scans in float32: read by a pointwise kernel, or returned and rounded by one
+    (read,) = by_file["sigmoid_cumsum.py"]["library_calls"]
+    (returned,) = by_file["masked_cumsum.py"]["library_calls"]
+    assert (read["float32_scan"], read["rounded"]) == (True, False)
+    assert (returned["float32_scan"], returned["rounded"]) == (True, True)
+    assert "then rounded to the run's dtype" in proc.stdout
     assert time.monotonic() - started < 120
 
 
@@ -266,6 +273,23 @@ def test_a_scan_that_pointwise_kernels_read_accumulates_in_float32(tmp_path, ver
     wrong = source.replace("out_dtype=sigmoid.dtype", "out_dtype=cumsum.dtype")
     verdict = verifier.verify(task, wrong, "float16", time=False)
     assert not verdict.accepted and any("output-structure" in r for r in verdict.reasons)
+    # a scan the graph returns: in float32, then rounded by a pointwise kernel of its own (not in
+    # a float32 run); without the rounding a 16-bit run returns float32, which is refused
+    masked = tasks.load(ROOT / "tasks" / "masked_cumsum.py")
+    found = plan(masked)
+    template = found.template_object()
+    assert [p.name for p in template.space] == ["g0_config", "g1_config"]
+    returned = template.render(template.default, **found.context)
+    assert "cumsum = torch.cumsum(mul, dim=1, dtype=torch.float32)" in returned
+    assert ("cumsum_rounded = cumsum if mul.dtype == torch.float32 else "
+            "self.g1.forward(cumsum, out_dtype=mul.dtype)") in returned
+    assert "return cumsum_rounded" in returned
+    for dtype in ("float32", "bfloat16", "float16"):
+        verdict = verifier.verify(masked, returned, dtype, time=False)
+        assert verdict.accepted, (dtype, verdict.reasons)
+    unrounded = returned.replace("return cumsum_rounded", "return cumsum")
+    verdict = verifier.verify(masked, unrounded, "bfloat16", time=False)
+    assert not verdict.accepted and any("output-structure" in r for r in verdict.reasons)
     # a scan that another library call reads (a flip) stays as the reference makes it
     forward, inputs, _, _ = _LIBRARY["scan"]
     path = tmp_path / "scan_then_flip.py"
@@ -285,9 +309,11 @@ def test_kernelbenchs_masked_cumsum_reads_its_boolean_mask_in_the_pointwise_kern
     found = plan(task)
     assert [g.family for g in found.partition.groups] == ["pointwise"]
     assert [n.target.__name__ for n in found.partition.library] == ["cumsum"]
-    (_, context), = found.template_object().groups
+    # the product's kernel, then the one that rounds the float32 scan the graph returns
+    (_, context), (_, rounding) = found.template_object().groups
     assert context["inputs"] == [{"kind": "full", "source": "arg", "index": 0},
                                  {"kind": "full", "dtype": "bool", "source": "arg", "index": 1}]
+    assert rounding["expr"] == ["input", 0] and rounding["inputs"][0]["wide"] is True
     template = found.template_object()
     source = template.render(template.default, **found.context)
     assert "self.g0.forward(x, mask)" in source
