@@ -516,13 +516,13 @@ WIDE_SCANS = (torch.cumsum, torch.cumprod)
 def _wide_scans(part: Partition) -> tuple[dict[torch.fx.Node, torch.fx.Node], list[torch.fx.Node]]:
     """The scans the composed forward runs in float32: scan -> the value whose dtype its readers
     write (the scan's own input); and, of them, those the graph returns, in graph order."""
+    from agent.plan import _floating
+
     wide, returned = {}, []
     for node in part.library:
         source = node.args[0] if node.args else None
-        dtype = getattr(node.meta.get("tensor_meta"), "dtype", None)
         if node.target not in WIDE_SCANS or "dtype" in node.kwargs or not node.users \
-                or not isinstance(source, torch.fx.Node) \
-                or not (isinstance(dtype, torch.dtype) and dtype.is_floating_point):
+                or not isinstance(source, torch.fx.Node) or not _floating(node):
             continue
         for user in node.users:
             if user.op == "output":
