@@ -78,7 +78,7 @@ class Task:
             )
         try:
             return self.module.Model(*init)
-        except Exception as exc:  # user code: report, never a traceback
+        except (Exception, SystemExit) as exc:  # user code: report, never a traceback
             raise TaskError(
                 f"{self.path}: Model(*get_init_inputs()) raised {type(exc).__name__}: {exc}. "
                 "Fix the constructor or what get_init_inputs() returns."
@@ -118,7 +118,7 @@ def _call(task: Task, fn_name: str):
         return getattr(task.module, fn_name)()
     except TaskError:
         raise
-    except Exception as exc:
+    except (Exception, SystemExit) as exc:  # sys.exit() in user code must not end the caller
         raise TaskError(
             f"{task.path}: {fn_name}() raised {type(exc).__name__}: {exc}. The verifier calls it "
             "once per shape and seed to draw inputs; make it run on its own."
@@ -136,7 +136,7 @@ def _exec_module(path: Path, source: str) -> ModuleType:
         exec(compile(source, str(path), "exec"), module.__dict__)
     except SyntaxError as exc:
         raise TaskError(f"{path}:{exc.lineno}: syntax error: {exc.msg}.") from exc
-    except Exception as exc:
+    except (Exception, SystemExit) as exc:  # sys.exit() at import must not end the caller
         raise TaskError(
             f"{path}: importing the task raised {type(exc).__name__}: {exc}. A task file may only "
             "define Model, get_inputs, get_init_inputs, its size globals and KZOO."

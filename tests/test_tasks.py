@@ -63,6 +63,33 @@ def test_get_inputs_that_raises_is_reported_with_its_cause(tmp_path):
         task.make_inputs()
 
 
+@pytest.mark.parametrize("where", ["import", "get_inputs", "get_init_inputs", "Model"])
+def test_sys_exit_in_a_task_is_a_task_error_not_the_end_of_the_caller(tmp_path, where):
+    # SystemExit is no Exception: uncaught, kzoo ended silently with the task's exit code
+    exits = {w: "sys.exit(3)" if w == where else "pass" for w in
+             ("import", "get_inputs", "get_init_inputs", "Model")}
+    path = write(tmp_path, f"""
+        import sys, torch, torch.nn as nn
+        {exits["import"]}
+        class Model(nn.Module):
+            def __init__(self):
+                super().__init__()
+                {exits["Model"]}
+            def forward(self, x):
+                return x
+        def get_inputs():
+            {exits["get_inputs"]}
+            return [torch.randn(2, 3)]
+        def get_init_inputs():
+            {exits["get_init_inputs"]}
+            return []
+    """)
+    with pytest.raises(tasks.TaskError, match="SystemExit: 3"):
+        task = tasks.load(path)
+        task.make_model()
+        task.make_inputs()
+
+
 def test_syntax_error_names_the_line(tmp_path):
     path = write(tmp_path, "def broken(:\n    pass\n")
     with pytest.raises(tasks.TaskError, match=r"task.py:1: syntax error"):
