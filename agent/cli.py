@@ -9,12 +9,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
-import tempfile
 from pathlib import Path
 
 from agent.argtypes import non_negative_int, positive_float, positive_int
+from agent.jsonout import OutputError, check_json_target, stdout_for_json, write_json
 
 EXIT_OK, EXIT_REJECTED, EXIT_USAGE = 0, 1, 2
 
@@ -138,45 +137,6 @@ def _error(message: str) -> int:
     return EXIT_USAGE
 
 
-class OutputError(Exception):
-    """A --json target that cannot be written: a usage error, said before any work."""
-
-
-def _check_json_target(target: str | None) -> None:
-    """Fail now, not after a search, when the --json file cannot be written: its folder is made
-    and a scratch file created and removed there."""
-    if not target or target == "-":
-        return
-    path = Path(target)
-    if path.is_dir():
-        raise OutputError(f"--json {target}: is a folder; name a file in it (e.g. {path / 'out.json'})")
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with tempfile.NamedTemporaryFile(dir=path.parent, prefix=f".{path.name}.", delete=True):
-            pass
-    except OSError as exc:
-        raise OutputError(f"--json {target}: cannot write there ({exc.strerror or exc}); name a "
-                          "file in a writable folder, or '-' for stdout") from None
-
-
-def _write_json(target: str, payload) -> None:
-    text = json.dumps(payload, indent=2, default=str)
-    if target == "-":
-        print(text)
-        return
-    path = Path(target)
-    # whole or not at all: a reader never sees half an object (the scratch file gets the usual
-    # permissions, as the file itself would)
-    scratch = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        scratch.write_text(text + "\n")
-        os.replace(scratch, path)
-    except OSError as exc:
-        scratch.unlink(missing_ok=True)
-        raise OutputError(f"--json {target}: cannot write there ({exc.strerror or exc})") from None
-
-
 def cmd_optimize(args) -> int:
     from agent.llm.cli import dry_run, llm_settings, print_llm_summary
     from agent.loop import OptimizeOptions, optimize
@@ -184,7 +144,7 @@ def cmd_optimize(args) -> int:
 
     if args.llm_dry_run:
         return dry_run(args)
-    _check_json_target(args.json)
+    check_json_target(args.json)
     opts = OptimizeOptions(
         task=args.task, trials=args.trials, time_budget=args.time_budget, dtype=args.dtype,
         workers=args.workers, prepare_workers=args.prepare_workers, address=args.address,
@@ -217,7 +177,7 @@ def cmd_optimize(args) -> int:
         p = out["promoted"]
         print(f"promoted {p['op']} {p['version']} -> {p['path']}", file=report)
     if args.json:
-        _write_json(args.json, out)
+        write_json(args.json, out)
     return EXIT_OK if best and best["correct"] else EXIT_REJECTED
 
 
@@ -249,7 +209,7 @@ def cmd_verify(args) -> int:
     from verifier.verdict import Verdict
     from verifier.worker import VerifyRequest, detect_mode, verify_in_subprocess
 
-    _check_json_target(args.json)
+    check_json_target(args.json)
     task = tasks.load(args.task)
     candidate = Path(args.candidate)
     if not candidate.is_file():
@@ -281,7 +241,7 @@ def cmd_verify(args) -> int:
                 ": host-bound" if s.host_bound else "")
         print(line, file=report)
     if args.json:
-        _write_json(args.json, verdict.to_dict())
+        write_json(args.json, verdict.to_dict())
     return EXIT_OK if verdict.accepted else EXIT_REJECTED
 
 
@@ -312,7 +272,7 @@ def cmd_analyze(args) -> int:
 
     if args.device is not None and device_key(args.device) is None:
         return _error(f"unknown device {args.device!r}; known: {', '.join(DEVICES)}")
-    _check_json_target(args.json)
+    check_json_target(args.json)
     results, failed = [], False
     paths = []
     for given in args.tasks:
@@ -352,7 +312,7 @@ def cmd_analyze(args) -> int:
         return _error("none of the files given is a task file (each defines none of Model, "
                       "get_inputs, get_init_inputs)")
     if args.json:
-        _write_json(args.json, results)
+        write_json(args.json, results)
     return EXIT_REJECTED if failed else EXIT_OK
 
 
@@ -362,30 +322,15 @@ def main(argv: list[str] | None = None) -> int:
     from agent.errors import (ClusterError, LLMSetupError, OptimizeError, OptimizeInterrupted,
                               PlanError, UsageError)
     from agent.llm.runs import RunNotFound
+    from kernel_zoo._home import HomeError
     from search.study import StorageError
     from tasks import TaskError
 
     try:
-        if args.command == "optimize":
-            return cmd_optimize(args)
-        if args.command == "verify":
-            return cmd_verify(args)
-        if args.command == "analyze":
-            return cmd_analyze(args)
-        if args.command == "zoo":
-            from agent.zoo_cli import run_zoo
-
-            return run_zoo(args)
-        if args.command == "sweep":
-            from agent.sweep_cli import run_sweep_command
-
-            return run_sweep_command(args)
-        if args.command == "runs":
-            from agent.llm.cli import run_runs
-
-            return run_runs(args)
+        with stdout_for_json(getattr(args, "json", None) == "-"):
+            return _dispatch(parser, args)
     except (TaskError, PlanError, StorageError, LLMSetupError, RunNotFound, OutputError,
-            UsageError) as exc:
+            UsageError, HomeError) as exc:
         return _error(str(exc))
     except (ClusterError, OptimizeError) as exc:  # the run failed, not the command line
         print(f"kzoo: error: {exc}", file=sys.stderr)
@@ -395,7 +340,7 @@ def main(argv: list[str] | None = None) -> int:
         target = getattr(args, "json", None)
         if target and stop.payload:
             try:
-                _write_json(target, stop.payload)
+                write_json(target, stop.payload)
             except OutputError as exc:
                 print(f"kzoo: error: {exc}", file=sys.stderr)
         print(f"kzoo: interrupted after {stop.completed} completed trial(s), kept in study "
@@ -405,6 +350,31 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("kzoo: interrupted; completed trials are kept in the study", file=sys.stderr)
         return 130
+
+
+def _dispatch(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    from kernel_zoo._home import ensure_home
+
+    if args.command in ("optimize", "verify", "sweep"):
+        ensure_home()  # studies, candidate files, reports: a bad KZOO_HOME is said up front
+    if args.command == "optimize":
+        return cmd_optimize(args)
+    if args.command == "verify":
+        return cmd_verify(args)
+    if args.command == "analyze":
+        return cmd_analyze(args)
+    if args.command == "zoo":
+        from agent.zoo_cli import run_zoo
+
+        return run_zoo(args)
+    if args.command == "sweep":
+        from agent.sweep_cli import run_sweep_command
+
+        return run_sweep_command(args)
+    if args.command == "runs":
+        from agent.llm.cli import run_runs
+
+        return run_runs(args)
     parser.error(f"unknown command {args.command}")
     return EXIT_USAGE
 

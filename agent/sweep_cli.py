@@ -11,8 +11,8 @@ over regressions: the sweep's report is then incomplete.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any
 from agent.argtypes import non_negative_int, positive_float, positive_int
@@ -80,9 +80,17 @@ def add_sweep_parser(subparsers: Any) -> None:
 
 
 def run_sweep_command(args: argparse.Namespace) -> int:
+    from agent.jsonout import OutputError, check_json_target, write_json
     from agent.sweep import EXIT_USAGE, SweepOptions, SweepUsageError, run_sweep
     from kernel_zoo.store import ZooError
 
+    try:  # said before the sweep, not after its hours of work
+        check_json_target(args.json)
+        _check_history_target(args.history)
+        _check_report_target(args.report)
+    except OutputError as err:
+        print(f"kzoo: error: {err}", file=sys.stderr)
+        return EXIT_USAGE
     opts = SweepOptions(
         ops=args.ops, time_budget=args.time_budget, trials_per_op=args.trials_per_op,
         storage=args.storage, zoo=args.zoo, address=args.address, report=args.report,
@@ -115,10 +123,46 @@ def run_sweep_command(args: argparse.Namespace) -> int:
     print(f"report: {result.report_dir / 'report.md'} (also report.html, summary.json)",
           file=out)
     if args.json:
-        text = json.dumps(summary, indent=2, default=str)
-        if args.json == "-":
-            print(text)
-        else:
-            Path(args.json).parent.mkdir(parents=True, exist_ok=True)
-            Path(args.json).write_text(text + "\n")
+        try:
+            write_json(args.json, summary)
+        except OutputError as err:  # checked before the sweep; the folder may have gone since
+            print(f"kzoo: error: {err}", file=sys.stderr)
+            return EXIT_USAGE
     return result.exit_code
+
+
+def _check_history_target(history: str | None) -> None:
+    """--history is a file the sweep appends to: not a folder, and its folder writable."""
+    from agent.jsonout import OutputError
+
+    if history is None:
+        return
+    path = Path(history)
+    if path.is_dir():
+        raise OutputError(f"--history {history}: is a folder; name a file in it (e.g. "
+                          f"{path / 'history.jsonl'})")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with open(path, "a"):
+            pass
+    except OSError as exc:
+        raise OutputError(f"--history {history}: cannot write there "
+                          f"({exc.strerror or exc})") from None
+
+
+def _check_report_target(report: str | None) -> None:
+    """--report is a folder the sweep writes its report and state to."""
+    from agent.jsonout import OutputError
+
+    if report is None:
+        return
+    path = Path(report)
+    if path.exists() and not path.is_dir():
+        raise OutputError(f"--report {report}: is a file; name a folder (it is made when missing)")
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=path):
+            pass
+    except OSError as exc:
+        raise OutputError(f"--report {report}: cannot write there "
+                          f"({exc.strerror or exc})") from None

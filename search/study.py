@@ -9,15 +9,13 @@ import socket
 from dataclasses import dataclass
 from typing import Any
 
-from kernel_zoo._home import kzoo_home
+from kernel_zoo._home import ensure_home
 
 DRIVER_ATTR = "driver"  # "host:pid" of the process that asked the trial
 
 
 def default_storage() -> str:
-    home = kzoo_home()
-    home.mkdir(parents=True, exist_ok=True)
-    return f"sqlite:///{home / 'studies.db'}"
+    return f"sqlite:///{ensure_home() / 'studies.db'}"
 
 
 def space_tag(space) -> str:

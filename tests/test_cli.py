@@ -65,6 +65,81 @@ def test_bad_values_and_unwritable_json_are_usage_errors_before_any_work(tmp_pat
         "a search ran before the --json target was checked"
 
 
+def test_an_unusable_kzoo_home_is_a_usage_error_before_any_work(tmp_path):
+    home = tmp_path / "home"
+    home.write_text("a file where the state folder should be")
+    for args in [("optimize", "tasks/softmax.py", "--trials", "1"),
+                 ("verify", "--task", "tasks/softmax.py", "--candidate",
+                  str(CANDIDATES / "softmax_correct.py"), "--no-time"),
+                 ("sweep", "--ops", "softmax", "--trials-per-op", "0")]:
+        proc = run_kzoo(*args, env_home=home)
+        assert proc.returncode == 2, (args, proc.stdout, proc.stderr)
+        assert f"KZOO_HOME {home}: cannot be made or written" in proc.stderr, (args, proc.stderr)
+        assert "Traceback" not in proc.stderr and "REJECTED" not in proc.stdout, (args, proc)
+
+
+_PRINTING_TASK = """
+    import torch, torch.nn as nn
+    print("hello from the task")
+    class Model(nn.Module):
+        def forward(self, x):
+            print("hello from forward")
+            return torch.softmax(x, dim=-1)
+    def get_inputs():
+        return [torch.randn(4, 8)]
+    def get_init_inputs():
+        return []
+    KZOO = {"cpu_shapes": [{}], "dtypes": ["float32"]}
+"""
+
+
+def test_json_to_stdout_stays_json_when_the_task_prints(tmp_path):
+    task = tmp_path / "chatty.py"
+    task.write_text(textwrap.dedent(_PRINTING_TASK))
+    analyzed = run_kzoo("analyze", str(task), "--json", "-", env_home=tmp_path / "home")
+    assert analyzed.returncode == 0, analyzed.stderr
+    assert json.loads(analyzed.stdout)[0]["covered"] is True
+    assert "hello from the task" in analyzed.stderr
+    # verify runs the task in a spawned worker, which inherits the descriptor, not sys.stdout
+    verified = run_kzoo("verify", "--task", str(task), "--candidate",
+                        str(CANDIDATES / "softmax_correct.py"), "--no-time", "--json", "-",
+                        env_home=tmp_path / "home")
+    assert verified.returncode == 0, verified.stdout + verified.stderr
+    assert json.loads(verified.stdout)["accepted"] is True
+    assert "hello from forward" in verified.stderr
+
+
+def test_json_to_a_fifo_is_written_into_it_not_renamed_over_it(tmp_path):
+    import os
+    import stat
+    import threading
+
+    fifo = tmp_path / "result.fifo"
+    os.mkfifo(fifo)
+    got = {}
+    reader = threading.Thread(target=lambda: got.update(text=fifo.read_text()), daemon=True)
+    reader.start()
+    proc = run_kzoo("analyze", "tasks/softmax.py", "--json", str(fifo), env_home=tmp_path / "h")
+    reader.join(60)
+    assert proc.returncode == 0, proc.stderr
+    assert stat.S_ISFIFO(os.stat(fifo).st_mode), "the FIFO was replaced by a regular file"
+    assert json.loads(got["text"])[0]["file"] == "tasks/softmax.py"
+
+
+def test_sweep_output_flags_are_checked_before_the_sweep(tmp_path):
+    a_file = tmp_path / "a_file"
+    a_file.write_text("")
+    for flag, value, said in [("--json", str(tmp_path), "is a folder"),
+                              ("--history", str(tmp_path), "is a folder"),
+                              ("--report", str(a_file), "is a file"),
+                              ("--json", "/proc/kzoo.json", "cannot write there")]:
+        proc = run_kzoo("sweep", "--ops", "softmax", "--trials-per-op", "0", flag, value,
+                        env_home=tmp_path / "home")
+        assert proc.returncode == 2, (flag, proc.stdout, proc.stderr)
+        assert f"{flag} {value}: {said}" in proc.stderr and "Traceback" not in proc.stderr
+        assert "sweep" not in proc.stdout, "the sweep ran before its output flags were checked"
+
+
 def test_optimize_starts_from_the_params_given(tmp_path):
     out = tmp_path / "out.json"
     proc = run_kzoo("optimize", "tasks/softmax.py", "--trials", "1", "--dtype", "float32",

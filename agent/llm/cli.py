@@ -58,10 +58,12 @@ def dry_run(args: argparse.Namespace) -> int:
     """Print the messages the first round would send."""
     import tasks
     from agent.errors import PlanError
+    from agent.jsonout import check_json_target, write_json
     from agent.llm import resolve_base_url
     from agent.llm.proposer import first_prompt
     from agent.plan import plan as make_plan
 
+    check_json_target(args.json)
     task = tasks.load(args.task)
     dtype = args.dtype or task.dtypes[0]
     if dtype not in task.dtypes:
@@ -75,8 +77,8 @@ def dry_run(args: argparse.Namespace) -> int:
                            samples=args.llm_samples, budget_tokens=args.llm_budget)
     messages = first_prompt(settings, task, dtype, plan, problem)
     if args.json:
-        print(json.dumps({"model": settings.model, "base_url": settings.base_url,
-                          "messages": messages}, indent=2))
+        write_json(args.json, {"model": settings.model, "base_url": settings.base_url,
+                               "messages": messages})
     else:
         for message in messages:
             print(f"===== {message['role']} =====\n{message['content']}")
