@@ -71,9 +71,11 @@ def connect_storage(storage_url: str):
             "PostgreSQL install kernel-zoo[postgres] (psycopg 3)"
         ) from exc
     except Exception as exc:
+        hint = ("" if "://" in storage_url else "; a storage is a URL: sqlite:///PATH/studies.db "
+                "or postgresql://USER@HOST/DB")
         raise StorageError(
             f"cannot open study storage {storage_url!r}: {type(exc).__name__}: "
-            f"{str(exc).splitlines()[0] if str(exc) else ''}"
+            f"{str(exc).splitlines()[0] if str(exc) else ''}{hint}"
         ) from exc
 
 

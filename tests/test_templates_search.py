@@ -108,6 +108,14 @@ def test_study_resumes_and_stale_trials_of_dead_drivers_are_failed(tmp_path, mon
     assert states == {0: TrialState.COMPLETE, 1: TrialState.FAIL, 2: TrialState.RUNNING}
 
 
+def test_a_storage_given_as_a_bare_path_is_told_to_be_a_url(tmp_path):
+    from search.study import StorageError, connect_storage
+
+    with pytest.raises(StorageError, match="a storage is a URL: sqlite:///PATH/studies.db"):
+        connect_storage(str(tmp_path / "studies.db"))
+    connect_storage(f"sqlite:///{tmp_path / 'studies.db'}")  # the URL form opens
+
+
 def test_score_is_zero_for_rejected_and_speedup_when_timed():
     assert search.score({"accepted": False, "speedup_vs_best_baseline": 3.0}) == 0.0
     assert search.score({"accepted": True, "speedup_vs_best_baseline": 1.7}) == 1.7
