@@ -512,6 +512,20 @@ def test_llm_without_a_key_is_a_one_line_usage_error(kzoo_home, monkeypatch, cap
         assert flag in helped
 
 
+def test_an_endpoint_that_is_no_url_is_a_usage_error_before_the_search(kzoo_home, monkeypatch,
+                                                                         capsys):
+    from agent.cli import main
+
+    monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
+    for url in ("notaurl", "127.0.0.1:8000/v1", "ftp://host/v1"):
+        assert main(["optimize", str(ROOT / "tasks" / "softmax.py"), "--llm", "m",
+                     "--llm-base-url", url]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith(f"kzoo: error: --llm-base-url / OPENAI_BASE_URL {url!r} is not an "
+                              "http(s) URL") and err.count("\n") == 1
+    assert not (kzoo_home / "studies.db").exists()  # no search ran
+
+
 def run_kzoo_env(env: dict, *args: str, env_home: Path):
     import subprocess
     import sys

@@ -55,3 +55,19 @@ def api_key(settings: LLMSettings) -> str:
 
 def resolve_base_url(flag: str | None) -> str | None:
     return flag or os.environ.get("OPENAI_BASE_URL") or None
+
+
+def check_base_url(base_url: str | None) -> None:
+    """An endpoint that is no http(s) URL is an LLMSetupError now: the client would retry it to
+    the end of its budget after the template search and the run would end as if it had gone
+    well."""
+    from urllib.parse import urlsplit
+
+    from agent.errors import LLMSetupError
+
+    if base_url is None:
+        return
+    parts = urlsplit(base_url)
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        raise LLMSetupError(f"--llm-base-url / OPENAI_BASE_URL {base_url!r} is not an http(s) URL; "
+                            "give the server's address, e.g. http://127.0.0.1:8000/v1")

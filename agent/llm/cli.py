@@ -41,7 +41,7 @@ def add_llm_flags(opt: argparse.ArgumentParser) -> None:
 
 def llm_settings(args: argparse.Namespace) -> LLMSettings | None:
     """The settings the flags ask for, or None when the LLM is off; checks the key up front."""
-    from agent.llm import api_key, resolve_base_url
+    from agent.llm import api_key, check_base_url, resolve_base_url
 
     if not args.llm:
         return None
@@ -51,6 +51,7 @@ def llm_settings(args: argparse.Namespace) -> LLMSettings | None:
         request_timeout_s=args.llm_timeout,
     )
     api_key(settings)  # LLMSetupError now, not after the template search
+    check_base_url(settings.base_url)
     return settings
 
 
