@@ -212,6 +212,9 @@ def cmd_verify(args) -> int:
     check_json_target(args.json)
     task = tasks.load(args.task)
     candidate = Path(args.candidate)
+    if candidate.is_dir():
+        return _error(f"{candidate}: is a folder; pass one candidate .py file (a module with "
+                      "ModelNew)")
     if not candidate.is_file():
         return _error(f"{candidate}: no such candidate file")
     dtype = args.dtype or task.dtypes[0]

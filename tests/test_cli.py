@@ -42,6 +42,9 @@ def test_verify_usage_errors_exit_2(tmp_path):
     missing = run_kzoo("verify", "--task", "tasks/softmax.py", "--candidate", "nope.py",
                        env_home=tmp_path)
     assert missing.returncode == 2 and "no such candidate file" in missing.stderr
+    folder = run_kzoo("verify", "--task", "tasks/softmax.py", "--candidate", str(CANDIDATES),
+                      env_home=tmp_path)
+    assert folder.returncode == 2 and "is a folder; pass one candidate .py file" in folder.stderr
     no_flag = run_kzoo("verify", "--task", "tasks/softmax.py", env_home=tmp_path)
     assert no_flag.returncode == 2 and "--candidate" in no_flag.stderr
 
