@@ -12,6 +12,7 @@ import json
 import sys
 from pathlib import Path
 
+import kernel_zoo
 from agent.argtypes import non_negative_int, positive_float, positive_int
 from agent.jsonout import OutputError, check_json_target, stdout_for_json, write_json
 
@@ -28,6 +29,7 @@ def build_parser() -> argparse.ArgumentParser:
         "PyTorch reference, and keep the winners in a versioned kernel zoo. Runs on the GPU when "
         "there is one, else in Triton's CPU interpreter (correctness only, never timed).",
     )
+    parser.add_argument("--version", action="version", version=f"kzoo {kernel_zoo.__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
     opt = sub.add_parser(

@@ -272,6 +272,14 @@ def test_optimize_finds_a_correct_softmax_and_resumes_its_study(tmp_path):
     assert _count_complete(db) == 4
 
 
+def test_version_is_the_package_version(tmp_path):
+    tomllib = pytest.importorskip("tomllib")  # Python 3.11+
+
+    proc = run_kzoo("--version", env_home=tmp_path)
+    version = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
+    assert proc.returncode == 0 and proc.stdout.strip() == f"kzoo {version}", proc
+
+
 def test_help_lists_every_optimize_flag(tmp_path):
     proc = run_kzoo("optimize", "--help", env_home=tmp_path)
     assert proc.returncode == 0
