@@ -163,7 +163,7 @@ def _match_softmax(graph: Graph) -> dict | None:
               ("log_softmax",), (torch.nn.LogSoftmax,), graph)
     plain = _is(node, (torch.softmax, F.softmax, torch.Tensor.softmax), ("softmax",),
                 (torch.nn.Softmax,), graph)
-    if not (log or plain):
+    if not (log or plain) or not _reads_floating(node):
         return None
     module = graph.module(node)
     dim = module.dim if module is not None else _arg(node, 1, "dim")
@@ -184,6 +184,9 @@ def _match_softmax(graph: Graph) -> dict | None:
 
 def _norm_node(graph: Graph, node: torch.fx.Node) -> dict | None:
     """kind, weight/bias paths, eps and normalized dims of one norm node, or None."""
+    source = _arg(node, 0, "input")
+    if not isinstance(source, torch.fx.Node) or not _floating(source):
+        return None  # an integer row: left unmatched, for unmatched_why to name
     module = graph.module(node)
     if isinstance(module, (torch.nn.RMSNorm, torch.nn.LayerNorm)):
         kind = "rms" if isinstance(module, torch.nn.RMSNorm) else "layer"
@@ -281,6 +284,8 @@ def _match_reduce(graph: Graph) -> dict | None:
             break
     else:
         return None
+    if not _reads_floating(node):
+        return None
     dim = _arg(node, 1, "dim")
     if isinstance(dim, (tuple, list)) and len(dim) == 1:
         dim = dim[0]
@@ -314,10 +319,14 @@ def _match_cross_entropy(graph: Graph) -> dict | None:
         smoothing = _arg(node, 7, "label_smoothing", 0.0)
     else:
         return None
+    logits = _arg(node, 0, "input")
+    # the target is an index tensor by contract; the logits must be floating like any row's
+    if not isinstance(logits, torch.fx.Node) or not _floating(logits):
+        return None
     if reduction != "mean" or weight is not None or smoothing:
         raise PlanError(f"{graph.task.path}: cross-entropy is covered with reduction='mean', no "
                         "class weights and no label smoothing.")
-    if graph.rank(node.args[0]) != 2:
+    if graph.rank(logits) != 2:
         raise PlanError(f"{graph.task.path}: cross-entropy is covered for (N, C) logits.")
     return {"op": "cross_entropy", "family": "cross_entropy", "template": "cross_entropy",
             "alternatives": (), "bucket": "any",
@@ -507,6 +516,14 @@ def _dtype(node: torch.fx.Node) -> torch.dtype | None:
 def _floating(node: torch.fx.Node) -> bool:
     dtype = _dtype(node)
     return isinstance(dtype, torch.dtype) and dtype.is_floating_point
+
+
+def _reads_floating(node: torch.fx.Node) -> bool:
+    """Whether every tensor `node` reads is floating. The row templates (softmax, norms,
+    reductions) load floats only: a matcher leaves a node with an integer or boolean operand
+    unmatched, so `kzoo analyze` reports it with unmatched_why's reason instead of a plan whose
+    every trial fails to launch."""
+    return all(_floating(arg) for arg in node.all_input_nodes)
 
 
 def _match_pointwise(graph: Graph) -> dict | None:
