@@ -17,7 +17,7 @@ argument, which would have to carry every epilogue and could silently ignore one
 is one custom op; the variant is chosen inside it from its arguments.
 
 Activations: "relu", "gelu" (erf), "gelu_tanh", "silu", "sigmoid", "tanh", or None; anything else
-is a ValueError. Not pinnable with `kernel_zoo.load` yet.
+is a ValueError. `kernel_zoo.load` pins `matmul` or one variant (`load("linear_bias_gelu")`).
 """
 
 from __future__ import annotations

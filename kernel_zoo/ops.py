@@ -10,6 +10,11 @@ argument: absent, the newest entry of the layered zoo serves the call; present, 
 Zoo look-ups and loaded kernels are cached for the life of the process; `clear_cache()` forgets
 them. Importing this module reads no zoo file.
 
+`kernel_zoo.load` pins any zoo op: these, matmul and scaled_dot_product_attention, and the
+variants that `linear` and `attention` dispatch to by their arguments (linear_bias_gelu,
+attention_softcap, ...), each its own zoo op. A non-tensor where an op takes a tensor is a
+TypeError naming the op and the argument.
+
 | op            | mirrors                                   | backward                            |
 | ------------- | ----------------------------------------- | ----------------------------------- |
 | softmax       | torch.softmax(x, dim)                     | closed form, in PyTorch             |
@@ -243,10 +248,54 @@ def _decide(op: _Op, args: tuple, entry: str | None) -> _Choice:
     return launcher, "", logging.NOTSET, False
 
 
+# op name -> (position, name, optional) of each tensor argument in its schema, for _check_tensors
+_TENSOR_ARGS: dict[str, tuple[tuple[int, str, bool], ...]] = {}
+
+
+def _type_text(value: Any) -> str:
+    cls = type(value)
+    if cls.__module__ == "builtins":
+        return cls.__qualname__
+    return f"{cls.__module__}.{cls.__qualname__}"
+
+
+def _caller(op_name: str) -> str:
+    """How the user called `op_name`: its public function, or the custom op where the public
+    function has another name (ops.attention's score modifiers are zoo ops of their own)."""
+    for public in (op_name, op_name.split("_")[0]):
+        if callable(globals().get(public)):
+            return f"kernel_zoo.ops.{public}"
+    return f"kzoo::{op_name}"
+
+
+def _check_tensors(op: _Op, args: tuple) -> None:
+    """A TypeError naming the op and the argument for a non-tensor where the schema wants a
+    tensor: left to the dispatch, a numpy array or a list fails deep inside it (on `.dtype` or
+    `.device`) with a message that names neither."""
+    for position, name, optional in _TENSOR_ARGS.get(op.name, ()):
+        value = args[position] if position < len(args) else None
+        if not isinstance(value, torch.Tensor) and not (optional and value is None):
+            wanted = "a torch.Tensor or None" if optional else "a torch.Tensor"
+            raise TypeError(f"{_caller(op.name)}: {name} must be {wanted}, "
+                            f"got {_type_text(value)}")
+
+
+def _shape_list(op_name: str, normalized_shape: Any) -> list:
+    """normalized_shape as the custom op takes it. F.rms_norm and F.layer_norm refuse a bare int
+    (nn.LayerNorm's constructor is what accepts one), and so does this, in words."""
+    if not isinstance(normalized_shape, (tuple, list)):
+        raise TypeError(f"kernel_zoo.ops.{op_name}: normalized_shape must be a tuple or list of "
+                        f"ints, as for F.{op_name}, got {_type_text(normalized_shape)}"
+                        + (f"; write ({normalized_shape},)" if isinstance(normalized_shape, int)
+                           else ""))
+    return list(normalized_shape)
+
+
 def _call(op: _Op, custom_op: Any, args: tuple, entry: str | None) -> Any:
     """The custom op where it is needed (torch.compile traces it; autograd records it), else the
     same implementation called directly: the dispatcher costs an eager call ~10-20 us of host
     time, as much as the kernel itself on a launch-bound tensor."""
+    _check_tensors(op, args)
     tensors = [a for a in args if isinstance(a, torch.Tensor)]
     grad = torch.is_grad_enabled() and any(t.requires_grad for t in tensors)
     if torch.compiler.is_compiling() or grad:
@@ -293,6 +342,9 @@ def _define(op: _Op, schema: str, fake: Callable[..., Any], differentiable: bool
     # all: put every argument back in schema order.
     arguments = torch._C.parse_schema(f"kzoo::{op.name}{schema}").arguments
     defaults = {a.name: a.default_value for a in arguments if a.has_default_value()}
+    _TENSOR_ARGS[op.name] = tuple(
+        (i, a.name, str(a.type) == "Optional[Tensor]") for i, a in enumerate(arguments)
+        if str(a.type) in ("Tensor", "Optional[Tensor]"))
 
     def impl(*args: Any, **kwargs: Any) -> Any:
         full = list(args) + [kwargs.get(a.name, defaults.get(a.name)) for a in arguments[len(args):]]
@@ -511,14 +563,16 @@ def rms_norm(x: torch.Tensor, normalized_shape: list[int] | tuple[int, ...],
              weight: torch.Tensor | None = None, eps: float | None = None) -> torch.Tensor:
     """`F.rms_norm`: RMSNorm over the trailing `normalized_shape` dims (eps None: the dtype's
     machine epsilon). Zoo kernel on CUDA when weight (if any) has x's dtype; `kzoo::rms_norm`."""
-    return _call(RMS_NORM, _rms_norm_op, (x, list(normalized_shape), weight, eps), None)
+    shape = _shape_list("rms_norm", normalized_shape)
+    return _call(RMS_NORM, _rms_norm_op, (x, shape, weight, eps), None)
 
 
 def layer_norm(x: torch.Tensor, normalized_shape: list[int] | tuple[int, ...],
                weight: torch.Tensor | None = None, bias: torch.Tensor | None = None,
                eps: float = 1e-5) -> torch.Tensor:
     """`F.layer_norm` (biased variance); zoo kernel as `rms_norm`; `kzoo::layer_norm`."""
-    return _call(LAYER_NORM, _layer_norm_op, (x, list(normalized_shape), weight, bias, eps), None)
+    shape = _shape_list("layer_norm", normalized_shape)
+    return _call(LAYER_NORM, _layer_norm_op, (x, shape, weight, bias, eps), None)
 
 
 def add_rms_norm(x: torch.Tensor, residual: torch.Tensor, weight: torch.Tensor,
@@ -614,7 +668,7 @@ class PinnedOp:
         bound.apply_defaults()
         call_args = tuple(bound.arguments.values())
         if op in (RMS_NORM, LAYER_NORM):  # the custom op takes the shape as a list
-            call_args = (call_args[0], list(call_args[1]), *call_args[2:])
+            call_args = (call_args[0], _shape_list(op.name, call_args[1]), *call_args[2:])
         return _call(op, custom_op, call_args, self._entry)
 
 
@@ -639,10 +693,18 @@ def load(op: str, version: str | None = None, *, zoo: str | Path | None = None) 
     on its own, so the user zoo's wins when both hold it), or only in the zoo folder `zoo`.
     Every file of the entry is checked against its sha256 here, so a tampered entry is refused
     before any call. Raises ZooError for an unknown op or version, naming what there is.
+
+    `op` is a zoo op: a public function's name (softmax, matmul, scaled_dot_product_attention,
+    ...), one linear variant (linear, linear_bias, linear_bias_gelu, ...: PinnedLinear) or one
+    attention score modifier (attention_relpos, attention_alibi, attention_softcap), each of
+    which `ops.linear` and `ops.attention` dispatch to by their arguments.
     """
     pinned = _PINNABLE.get(op)
     if pinned is None:
         known = ", ".join(sorted(_PINNABLE))
+        if op in _UNPINNABLE:
+            raise store.ZooError(f"kernel_zoo.load cannot pin {op!r} ({_UNPINNABLE[op]}); "
+                                 f"ops it can pin: {known}")
         raise store.ZooError(f"kernel_zoo.ops has no op {op!r}; ops: {known}")
     zoo_dirs = None
     if zoo is not None:
@@ -655,3 +717,79 @@ def load(op: str, version: str | None = None, *, zoo: str | Path | None = None) 
     return pinned(entry)
 from kernel_zoo._ops_gemm import linear, matmul  # noqa: E402
 from kernel_zoo._ops_attention import attention, scaled_dot_product_attention  # noqa: E402
+
+
+# ---------------------------------------------------------------------------------------------
+# pinning the GEMM and attention ops, whose zoo ops are one per variant (defined after the imports
+# above, which build on this module)
+
+from kernel_zoo import _ops_attention, _ops_gemm  # noqa: E402
+
+_PUBLIC["matmul"] = (matmul, _ops_gemm.MATMUL, _ops_gemm._matmul_op)
+_PINNABLE["matmul"] = type("Pinned_matmul", (PinnedOp,), {"op": "matmul"})
+
+
+class PinnedAttention(PinnedOp):
+    """An entry of scaled_dot_product_attention or of one score modifier's zoo op
+    (attention_relpos, attention_alibi, attention_softcap): called like `ops.attention` without
+    score_mod, since the entry's op fixes it."""
+
+    score_mod: ClassVar[str | None]
+
+    def __call__(self, q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, is_causal: bool = False,
+                 scale: float | None = None,
+                 softcap: float = _ops_attention.DEFAULT_SOFTCAP) -> torch.Tensor:
+        args = (q, k, v, bool(is_causal), scale)
+        if self.score_mod is None:
+            return _call(_ops_attention.SDPA, _ops_attention._sdpa_op, args, self._entry)
+        if self.score_mod == "softcap":
+            args = (*args, float(softcap))
+        return _call(_ops_attention.ATTENTION[self.score_mod],
+                     _ops_attention._attention_ops[self.score_mod], args, self._entry)
+
+
+class PinnedLinear(PinnedOp):
+    """An entry of one linear variant (linear, linear_bias, linear_bias_gelu, ...): called as
+    `(x, weight)` or `(x, weight, bias)` as the variant's name says; its activation is the
+    name's (`ops.linear`'s activation argument picks the variant, which the entry fixes)."""
+
+    has_bias: ClassVar[bool]
+    activation: ClassVar[str | None]
+
+    def __call__(self, x: torch.Tensor, weight: torch.Tensor,
+                 bias: torch.Tensor | None = None) -> torch.Tensor:
+        if (bias is not None) != self.has_bias:
+            wanted = _ops_gemm.variant_name(bias is not None, self.activation)
+            raise TypeError(f"pinned {self.op} takes {'a' if self.has_bias else 'no'} bias "
+                            f"(its kernel fixes the epilogue); for this call pin {wanted}")
+        for name, value in (("x", x), ("weight", weight), ("bias", bias)):
+            if value is not None and not isinstance(value, torch.Tensor):
+                raise TypeError(f"pinned {self.op}: {name} must be a torch.Tensor, "
+                                f"got {_type_text(value)}")
+        tensors = [t for t in (x, weight, bias) if t is not None]
+        if torch.compiler.is_compiling() or (
+                torch.is_grad_enabled() and any(t.requires_grad for t in tensors)):
+            return _ops_gemm._linear_op(x, weight, bias, self.activation, self._entry)
+        return _ops_gemm._linear_impl(x, weight, bias, self.activation, self._entry)
+
+
+_PINNABLE["scaled_dot_product_attention"] = type(
+    "Pinned_scaled_dot_product_attention", (PinnedAttention,),
+    {"op": "scaled_dot_product_attention", "score_mod": None})
+_PINNABLE.update({
+    op.name: type(f"Pinned_{op.name}", (PinnedAttention,), {"op": op.name, "score_mod": mod})
+    for mod, op in _ops_attention.ATTENTION.items()
+})
+_PINNABLE.update({
+    op.name: type(f"Pinned_{op.name}", (PinnedLinear,),
+                  {"op": op.name, "has_bias": has_bias, "activation": activation})
+    for (has_bias, activation), op in _ops_gemm.VARIANTS.items()
+})
+
+# public functions that dispatch to one zoo op per variant: pin the variant
+_UNPINNABLE = {
+    "attention": "it dispatches to one zoo op per score_mod; pin attention_relpos, "
+                 "attention_alibi or attention_softcap, or scaled_dot_product_attention for "
+                 "score_mod=None",
+}
+
