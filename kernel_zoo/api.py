@@ -77,11 +77,71 @@ def _spec(t: Any) -> tuple:
     if not isinstance(t, torch.Tensor):
         raise TypeError(f"example inputs must be tensors, got {type(t).__name__}: bind a "
                         "number or an option with functools.partial or as a module attribute")
+    if t.is_complex():
+        raise ValueError(f"kernel_zoo.optimize: {str(t.dtype).replace('torch.', '')} inputs are "
+                         "not supported; the templates read real tensors")
     if t.is_floating_point():
         return (list(t.shape), str(t.dtype).replace("torch.", ""), 0, 0)
     low = int(t.min()) if t.numel() else 0
     high = int(t.max()) if t.numel() else 0
     return (list(t.shape), str(t.dtype).replace("torch.", ""), low, high)
+
+
+_SET_BY_OPTIMIZE = ("task", "trials", "dtype", "quiet")  # OptimizeOptions fields it fills itself
+
+
+def _whole(name: str, value: Any, least: int | None) -> None:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"kernel_zoo.optimize: {name} must be a whole number, got "
+                        f"{type(value).__name__}")
+    if least is not None and value < least:
+        raise ValueError(f"kernel_zoo.optimize: {name} must be at least {least}, got {value}")
+
+
+def _check_options(trials: Any, options: dict[str, Any], options_class: type) -> None:
+    """The checks `kzoo optimize` makes of its flags (agent/argtypes.py), on the keywords."""
+    import dataclasses
+
+    _whole("trials", trials, 1)
+    known = [f.name for f in dataclasses.fields(options_class) if f.name not in _SET_BY_OPTIMIZE]
+    unknown = sorted(set(options) - set(known))
+    if unknown:
+        raise TypeError(f"kernel_zoo.optimize: unknown option {', '.join(map(repr, unknown))}; "
+                        f"options: op, trials, dtype, workdir, {', '.join(known)}")
+    for name, least in (("workers", 1), ("prepare_workers", 0)):
+        if options.get(name) is not None:
+            _whole(name, options[name], least)
+    for name in ("time_budget", "timeout_s"):
+        value = options.get(name)
+        if value is None:
+            continue
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise TypeError(f"kernel_zoo.optimize: {name} must be a number of seconds, got "
+                            f"{type(value).__name__}")
+        if not value > 0:
+            raise ValueError(f"kernel_zoo.optimize: {name} must be positive, got {value}")
+    if options.get("seed") is not None:
+        _whole("seed", options["seed"], None)
+
+
+def _run_dtype(dtype: Any, floats: list[torch.Tensor]) -> str:
+    """The dtype the search runs at: `dtype`, else the first floating example input's."""
+    from tasks import DTYPES
+
+    names = ", ".join(DTYPES[:-1]) + f" or {DTYPES[-1]}"
+    if dtype is not None:
+        if dtype not in DTYPES:
+            raise ValueError(f"kernel_zoo.optimize: dtype {dtype!r} is not supported; use "
+                             f"{names}")
+        return dtype
+    if not floats:
+        return "float32"
+    found = str(floats[0].dtype).replace("torch.", "")
+    if found not in DTYPES:
+        # the verifier casts every floating input to the run's dtype, so dtype= is the other fix
+        raise ValueError(f"kernel_zoo.optimize: {found} inputs are not supported; cast them to "
+                         f"{names}, or pass dtype=")
+    return found
 
 
 def optimize(module_or_function: torch.nn.Module | Callable[..., Any], example_inputs: list,
@@ -90,17 +150,28 @@ def optimize(module_or_function: torch.nn.Module | Callable[..., Any], example_i
     """Search kernels for the op and return (the optimized module, the result object).
 
     `options` are those of agent.loop.OptimizeOptions (time_budget, workers, storage, zoo,
-    promote, seed, template, ...). Raises agent.errors.PlanError when no template covers the op,
-    and RuntimeError when the search found no correct kernel.
+    promote, seed, template, ...). Raises TypeError or ValueError for a bad argument (trials below
+    1, an unknown option, a dtype or an input dtype the templates do not run) before anything is
+    written under $KZOO_HOME, agent.errors.PlanError when no template covers the op, and
+    RuntimeError when the search found no correct kernel.
     """
     from agent.loop import OptimizeOptions, optimize as run
     from kernel_zoo._home import kzoo_home
 
+    # everything a caller can get wrong is refused here, before a file is written under
+    # $KZOO_HOME: found later, it would blame the generated task file or come after a search
+    if not isinstance(module_or_function, torch.nn.Module) and not callable(module_or_function):
+        raise TypeError("kernel_zoo.optimize: expected a torch.nn.Module or a function, got "
+                        f"{type(module_or_function).__name__}")
+    if not isinstance(example_inputs, (list, tuple)):
+        raise TypeError("kernel_zoo.optimize: example_inputs must be a list of the forward's "
+                        f"arguments, got {type(example_inputs).__name__}: write [x]")
+    _check_options(trials, options, OptimizeOptions)
+    specs = [_spec(t) for t in example_inputs]
+    floats = [t for t in example_inputs if t.is_floating_point()]
+    dtype = _run_dtype(dtype, floats)
     module = module_or_function if isinstance(module_or_function, torch.nn.Module) else \
         _FunctionModule(module_or_function)
-    floats = [t for t in example_inputs if isinstance(t, torch.Tensor) and t.is_floating_point()]
-    dtype = dtype or (str(floats[0].dtype).replace("torch.", "") if floats else "float32")
-    specs = [_spec(t) for t in example_inputs]
     what = type(module).__qualname__ if isinstance(module_or_function, torch.nn.Module) else \
         getattr(module_or_function, "__qualname__", None) or \
         getattr(getattr(module_or_function, "func", None), "__qualname__", "a function")

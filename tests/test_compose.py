@@ -704,3 +704,36 @@ def test_a_norm_followed_by_its_own_pointwise_chain_is_one_kernel(verifier, tmp_
     verdict = verifier.verify(other_task, composite.render(composite.default, **other.context),
                               "float32", time=False)
     assert verdict.accepted, verdict.reasons
+
+
+@pytest.mark.parametrize("inputs, options, error, message", [
+    ("float32", {"trials": 0}, ValueError, "kernel_zoo.optimize: trials must be at least 1, got 0"),
+    ("float32", {"trials": "8"}, TypeError, "trials must be a whole number, got str"),
+    ("float32", {"dtype": "int8"}, ValueError,
+     "kernel_zoo.optimize: dtype 'int8' is not supported; use float32, bfloat16 or float16"),
+    ("float64", {}, ValueError,
+     ("kernel_zoo.optimize: float64 inputs are not supported; cast them to float32, bfloat16 or "
+      "float16, or pass dtype=")),
+    ("float32", {"trails": 4}, TypeError,
+     ("kernel_zoo.optimize: unknown option 'trails'; options: "
+      "op, trials, dtype, workdir, time_budget, workers")),
+    ("float32", {"workers": 0}, ValueError, "workers must be at least 1, got 0"),
+    ("float32", {"time_budget": -5}, ValueError, "time_budget must be positive, got -5"),
+    ("tensor", {}, TypeError, "example_inputs must be a list of the forward's arguments"),
+], ids=["trials-0", "trials-str", "dtype-int8", "float64-inputs", "unknown-option", "workers-0",
+        "negative-budget", "bare-tensor"])
+def test_python_api_refuses_bad_arguments_before_writing_or_searching(tmp_path, monkeypatch,
+                                                                      inputs, options, error,
+                                                                      message):
+    """Found before the module and task file are written under $KZOO_HOME (and so before any
+    search), a bad argument is named as the caller wrote it, not blamed on a generated file."""
+    import kernel_zoo
+
+    home = tmp_path / "home"
+    monkeypatch.setenv("KZOO_HOME", str(home))
+    x = torch.randn(4, 64, dtype=torch.float64 if inputs == "float64" else torch.float32)
+    with pytest.raises(error) as err:
+        kernel_zoo.optimize(lambda t: torch.softmax(t, dim=-1), x if inputs == "tensor" else [x],
+                            **options)
+    assert message in str(err.value)
+    assert not home.exists()
