@@ -4,8 +4,10 @@
     kzoo zoo show OP [--version V]     one entry's manifest, readable
     kzoo zoo diff OP V1 V2             what changed between two versions
     kzoo zoo verify [OP] [--version V] sha256 of every file, then correctness on this device
-    kzoo zoo export OP --out FILE      one version as a single JSON bundle (kernel_zoo.bundle)
-    kzoo zoo import FILE               a bundle into the user zoo, hashes checked first
+    kzoo zoo export OP --out FILE      one version as a single JSON bundle (kernel_zoo.bundle);
+                                       --out - writes it to stdout
+    kzoo zoo import FILE               a bundle into the user zoo, hashes checked first; FILE -
+                                       reads it from stdin
     kzoo zoo migrate                   schema-1 entries of one zoo folder to schema 2 (blobs)
 
 Every command takes `--json` (the result as JSON on stdout) and `--zoo DIR` (that zoo folder only,
@@ -107,7 +109,9 @@ def add_zoo_parser(subparsers: Any) -> None:
         "its manifest and sources; every file's sha256 is checked first.", only,
     )
     export.add_argument("op", metavar="OP")
-    export.add_argument("--out", type=Path, metavar="FILE", required=True, help="bundle to write")
+    export.add_argument("--out", type=Path, metavar="FILE", required=True,
+                        help="bundle to write; - writes it to stdout (the report goes to stderr; "
+                        "not with --json)")
     export.add_argument("--version", metavar="V", help="this version instead of the newest")
     importing = command(
         "import", "add a bundle to a zoo",
@@ -116,7 +120,8 @@ def add_zoo_parser(subparsers: Any) -> None:
         "refused (exit 1); the identical entry is a no-op.",
         "the zoo folder to add to (default $KZOO_HOME/zoo); created if missing",
     )
-    importing.add_argument("file", type=Path, metavar="FILE")
+    importing.add_argument("file", type=Path, metavar="FILE",
+                           help="bundle to add; - reads it from stdin")
     command(
         "migrate", "store a zoo's schema-1 entries as schema 2 (each kernel once, in blobs/)",
         "Convert every schema-1 entry of one zoo folder, in place, to schema 2: each file is "
@@ -132,6 +137,10 @@ def add_zoo_parser(subparsers: Any) -> None:
 
 # ---------------------------------------------------------------------------------------------
 # shared helpers
+
+
+class _UsageError(Exception):
+    """Flags that cannot go together (exit 2, one line on stderr)."""
 
 
 def _zoo_dirs(args: argparse.Namespace) -> list[Path] | None:
@@ -651,22 +660,70 @@ def _verify(args: argparse.Namespace) -> int:
 # export, import
 
 
+STDIO = "-"  # as a file argument: stdout for export's --out, stdin for import's FILE
+
+
 def _export(args: argparse.Namespace) -> int:
+    to_stdout = str(args.out) == STDIO
+    if to_stdout and args.json:
+        raise _UsageError("zoo export: --out - writes the bundle to stdout, where --json would "
+                          "print the summary too; give --out a file, or leave out --json")
     entry = store.find_entry(args.op, args.version, _zoo_dirs(args))
-    summary = bundle.export_entry(entry, args.out)
+    if to_stdout:
+        summary = _export_to_stdout(entry)
+    else:
+        summary = bundle.export_entry(entry, args.out)
     if args.json:
         _print_json({**_entry_summary(args, entry), **summary})
     else:
         print(
-            f"exported {entry.op} {entry.version} ({_layer(args, entry)}) -> {summary['out']} "
-            f"({len(summary['files'])} file(s), sha256 checked)"
+            f"exported {entry.op} {entry.version} ({_layer(args, entry)}) -> "
+            f"{'stdout' if to_stdout else summary['out']} "
+            f"({len(summary['files'])} file(s), sha256 checked)",
+            file=sys.stderr if to_stdout else sys.stdout,  # stdout holds the bundle
         )
     return EXIT_OK
 
 
+def _export_to_stdout(entry: store.Entry) -> dict[str, Any]:
+    """The bundle's bytes on stdout: written whole by bundle.export_entry to a scratch file
+    first, so a failed hash check leaves stdout empty rather than half a bundle."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="kzoo-export-") as folder:
+        scratch = Path(folder) / "bundle.json"
+        summary = bundle.export_entry(entry, scratch)
+        data = scratch.read_bytes()
+    sys.stdout.flush()
+    sys.stdout.buffer.write(data)
+    sys.stdout.buffer.flush()
+    return {**summary, "out": STDIO}
+
+
+def _import_from_stdin(zoo: Path) -> dict[str, str]:
+    """import_bundle on the bytes piped in, its errors naming <stdin> rather than the scratch file
+    they were read back from."""
+    import tempfile
+
+    if sys.stdin is None or sys.stdin.isatty():
+        raise _UsageError("zoo import -: reads the bundle from stdin, which is a terminal; pipe "
+                          "one in (kzoo zoo export OP --out - | kzoo zoo import -) or name a file")
+    data = sys.stdin.buffer.read()
+    with tempfile.TemporaryDirectory(prefix="kzoo-import-") as folder:
+        scratch = Path(folder) / "bundle.json"
+        scratch.write_bytes(data)
+        try:
+            return bundle.import_bundle(scratch, zoo)
+        except store.ZooError as err:
+            raise type(err)(str(err).replace(str(scratch), "<stdin>")) from None
+
+
 def _import(args: argparse.Namespace) -> int:
     zoo = args.zoo.expanduser() if args.zoo is not None else _home.user_zoo()
-    result = bundle.import_bundle(args.file, zoo)
+    if str(args.file) == STDIO:
+        result = _import_from_stdin(zoo)
+    else:
+        result = bundle.import_bundle(args.file, zoo)
     if args.json:
         _print_json({**result, "zoo": str(zoo.resolve())})
     elif result["status"] == "identical":
@@ -716,6 +773,9 @@ def run_zoo(args: argparse.Namespace) -> int:
         if handler is None:
             raise store.ZooError(f"unknown zoo command: {args.zoo_command}")
         return handler(args)
+    except _UsageError as err:
+        print(f"kzoo: error: {err}", file=sys.stderr)
+        return EXIT_USAGE
     except (store.ZooIntegrityError, store.ZooConflictError) as err:
         print(f"kzoo: error: {err}", file=sys.stderr)
         return EXIT_FAILED
@@ -724,7 +784,9 @@ def run_zoo(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     except OSError as err:  # an unwritable --out or zoo folder, a full disk
         # name the file the user gave, not the scratch file beside it that failed first
-        where = args.out if args.zoo_command == "export" else err.filename
+        where = err.filename
+        if args.zoo_command == "export":
+            where = "stdout" if str(args.out) == STDIO else args.out
         what = err.strerror or str(err)
         print(f"kzoo: error: cannot write {where}: {what}" if where else f"kzoo: error: {what}",
               file=sys.stderr)

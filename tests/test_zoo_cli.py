@@ -575,3 +575,52 @@ def test_kzoo_zoo_verify_passes_for_every_shipped_op_on_the_gpu(tmp_path: Path, 
     assert report["mode"] == "gpu" and report["ok"] is True
     configs = [c for e in report["entries"] for c in e["configs"]]
     assert configs and all(c["status"] == "correct" for c in configs)
+
+
+def _kzoo_piped(home: Path, *argv: str, stdin: bytes = b""):
+    """`kzoo zoo ...` in a subprocess, with bytes on stdin and stdout kept as bytes."""
+    import os
+    import subprocess
+    import sys
+
+    from conftest import ROOT
+
+    env = dict(os.environ, KZOO_HOME=str(home), PYTHONPATH=str(ROOT))
+    return subprocess.run([sys.executable, "-m", "agent", "zoo", *argv], cwd=home.parent,
+                          env=env, input=stdin, capture_output=True, timeout=300, check=False)
+
+
+def test_export_to_stdout_pipes_into_import_from_stdin(shipped_copy: Path, tmp_path: Path):
+    home = tmp_path / "home"
+    home.mkdir()
+    exported = _kzoo_piped(home, "export", "softmax", "--version", "1.0.0", "--out", "-",
+                           "--zoo", str(shipped_copy))
+    assert exported.returncode == 0, exported.stderr
+    assert not (tmp_path / "-").exists()  # the bundle went to stdout, not a file named "-"
+    assert exported.stderr.decode() == (
+        "exported softmax 1.0.0 (custom) -> stdout (1 file(s), sha256 checked)\n")
+    to_file = tmp_path / "b.json"
+    assert _kzoo_piped(home, "export", "softmax", "--version", "1.0.0", "--out", str(to_file),
+                       "--zoo", str(shipped_copy)).returncode == 0
+    assert exported.stdout == to_file.read_bytes()  # the same bytes a file export writes
+
+    imported = _kzoo_piped(home, "import", "-", "--json", stdin=exported.stdout)
+    assert imported.returncode == 0, imported.stderr
+    result = json.loads(imported.stdout)
+    assert result["status"] == "imported" and result["path"] == str(
+        home / "zoo" / "softmax" / "1.0.0")
+    not_a_bundle = _kzoo_piped(home, "import", "-", stdin=b"{}")
+    assert not_a_bundle.returncode == 2
+    assert not_a_bundle.stderr.decode() == (
+        'kzoo: error: <stdin>: not a zoo bundle (no "format": "kzoo-entry-bundle")\n')
+
+
+def test_export_to_stdout_with_json_is_a_usage_error(shipped_copy: Path, tmp_path: Path, capsys,
+                                                    monkeypatch):
+    monkeypatch.chdir(tmp_path)  # where a file named "-" would land
+    code, out, err = run_cli(["zoo", "export", "softmax", "--out", "-", "--json",
+                              "--zoo", str(shipped_copy)], capsys)
+    assert code == 2 and out == ""
+    assert err == ("kzoo: error: zoo export: --out - writes the bundle to stdout, where --json "
+                   "would print the summary too; give --out a file, or leave out --json\n")
+    assert not (tmp_path / "-").exists()
