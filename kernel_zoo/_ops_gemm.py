@@ -133,6 +133,17 @@ def _linear_impl(x, weight, bias=None, activation=None, entry=None):
     return _dispatch(op, args, entry)
 
 
+def check_linear_tensors(who: str, x, weight, bias) -> None:
+    """A TypeError naming the caller and the argument for a non-tensor (a numpy array failed
+    deep in the dispatch, on `.device`)."""
+    from kernel_zoo.ops import _type_text
+
+    for name, value in (("x", x), ("weight", weight), ("bias", bias)):
+        if not isinstance(value, torch.Tensor) and not (name == "bias" and value is None):
+            wanted = "a torch.Tensor or None" if name == "bias" else "a torch.Tensor"
+            raise TypeError(f"{who}: {name} must be {wanted}, got {_type_text(value)}")
+
+
 def _linear_fake(x, weight, bias=None, activation=None, entry=None):
     return x.new_empty((*x.shape[:-1], weight.shape[0]))
 
@@ -157,6 +168,7 @@ def linear(x: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor | None = No
     """`act(F.linear(x, weight, bias))` with the bias and activation fused into the GEMM's
     epilogue where a zoo entry for the variant exists; `kzoo::linear`."""
     _check_activation(activation)
+    check_linear_tensors("kernel_zoo.ops.linear", x, weight, bias)
     tensors = [t for t in (x, weight, bias) if t is not None]
     grad = torch.is_grad_enabled() and any(t.requires_grad for t in tensors)
     if torch.compiler.is_compiling() or grad:

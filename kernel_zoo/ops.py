@@ -762,10 +762,7 @@ class PinnedLinear(PinnedOp):
             wanted = _ops_gemm.variant_name(bias is not None, self.activation)
             raise TypeError(f"pinned {self.op} takes {'a' if self.has_bias else 'no'} bias "
                             f"(its kernel fixes the epilogue); for this call pin {wanted}")
-        for name, value in (("x", x), ("weight", weight), ("bias", bias)):
-            if value is not None and not isinstance(value, torch.Tensor):
-                raise TypeError(f"pinned {self.op}: {name} must be a torch.Tensor, "
-                                f"got {_type_text(value)}")
+        _ops_gemm.check_linear_tensors(f"pinned {self.op}", x, weight, bias)
         tensors = [t for t in (x, weight, bias) if t is not None]
         if torch.compiler.is_compiling() or (
                 torch.is_grad_enabled() and any(t.requires_grad for t in tensors)):

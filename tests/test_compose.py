@@ -720,8 +720,10 @@ def test_a_norm_followed_by_its_own_pointwise_chain_is_one_kernel(verifier, tmp_
     ("float32", {"workers": 0}, ValueError, "workers must be at least 1, got 0"),
     ("float32", {"time_budget": -5}, ValueError, "time_budget must be positive, got -5"),
     ("tensor", {}, TypeError, "example_inputs must be a list of the forward's arguments"),
+    ("float32", {"op": "../escape"}, ValueError,
+     "kernel_zoo.optimize: op must be a plain name of letters, digits, '_', '.', '-'"),
 ], ids=["trials-0", "trials-str", "dtype-int8", "float64-inputs", "unknown-option", "workers-0",
-        "negative-budget", "bare-tensor"])
+        "negative-budget", "bare-tensor", "op-path"])
 def test_python_api_refuses_bad_arguments_before_writing_or_searching(tmp_path, monkeypatch,
                                                                       inputs, options, error,
                                                                       message):
