@@ -67,3 +67,14 @@ def test_analyze_and_optimize_refuse_an_integer_sum_before_any_search(tmp_path):
     assert "Traceback" not in proc.stderr
     assert FLOATING_ONLY in proc.stderr
     assert "unsupported dtype" not in proc.stdout + proc.stderr
+
+
+def test_a_forward_torch_refuses_at_capture_is_one_line_with_torch_s_reason(tmp_path):
+    # torch's ShapeProp prints the failing node's traceback before it raises; the user gets the
+    # one-line reason instead
+    task = _task_file(tmp_path, "mean_int", "x.mean(-1)", "torch.randint(0, 10, (4, 64))")
+    proc = run_kzoo("analyze", str(task), env_home=tmp_path / "home")
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert "shape propagation failed: RuntimeError: mean(): could not infer output dtype" in \
+        proc.stdout + proc.stderr
+    assert "Traceback" not in proc.stdout + proc.stderr

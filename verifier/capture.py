@@ -6,6 +6,9 @@ library calls (a convolution, say) that the reference itself makes, and no other
 
 from __future__ import annotations
 
+import contextlib
+import io
+
 import torch
 import torch.fx
 import torch.nn.functional as F
@@ -114,11 +117,16 @@ def _check_dtypes(gm: torch.fx.GraphModule, task) -> None:
 def propagate(gm: torch.fx.GraphModule, inputs: list, task) -> None:
     from torch.fx.passes.shape_prop import ShapeProp
 
+    # ShapeProp prints the traceback of a failing node before it raises: the user gets the one
+    # line below instead, naming torch's own reason (the exception ShapeProp wraps)
     try:
-        ShapeProp(gm).propagate(*inputs)
+        with contextlib.redirect_stderr(io.StringIO()):
+            ShapeProp(gm).propagate(*inputs)
     except Exception as exc:
+        cause = exc.__cause__ or exc
+        reason = str(cause).strip().splitlines()[0] if str(cause).strip() else ""
         raise CaptureError(
-            f"{task.path}: shape propagation failed: {type(exc).__name__}: {exc}") from exc
+            f"{task.path}: shape propagation failed: {type(cause).__name__}: {reason}") from exc
 
 
 # Library ops: no template generates them; a candidate may call them where the reference does.
