@@ -221,6 +221,33 @@ def test_only_threads_the_call_itself_starts_are_charged_to_it():
     assert sorted(record.new_threads) == ["grandchild", "own"]
 
 
+def test_pytorch_work_handed_to_a_thread_of_the_call_is_seen():
+    """A dispatch mode holds for its own thread: PyTorch work a call hands to a thread it starts
+    and joins before returning (so nothing is left running) is counted all the same, and so is
+    the work of a thread's thread; a thread that computes nothing adds nothing."""
+    import threading
+
+    import torch
+
+    from verifier import runtime
+
+    x, out = torch.randn(4, 8), {}
+
+    def nested():
+        inner = threading.Thread(target=lambda: out.update(z=torch.exp(x)))
+        inner.start()
+        inner.join()
+
+    with runtime.watch_call("kzoo_candidate_threads") as record:
+        for target in (lambda: out.update(y=torch.softmax(x, dim=1)), nested, lambda: None):
+            worker = threading.Thread(target=target)
+            worker.start()
+            worker.join()
+    assert record.torch_ops == {"_softmax": 1, "exp": 1}, record.torch_ops
+    assert record.new_threads == []
+    assert torch.equal(out["y"], torch.softmax(x, dim=1))  # the threads' work itself is intact
+
+
 def test_the_l2_flush_names_its_mode_and_refuses_an_unknown_one():
     """Every result's environment says how the timer emptied the L2 (none without a GPU); the
     flusher refuses a mode it does not know before touching a device, and discard needs sm_80+."""
@@ -288,3 +315,23 @@ def test_a_mismatch_says_where_pytorchs_own_result_misses_the_bound_too():
     assert alone.same_dtype_bad == 0
     assert "PyTorch's own" not in core._mismatch_text("first run", 0, alone)
 
+
+
+def test_a_constructor_may_compute_only_for_a_module():
+    """A module's __init__ prepares its parameters with PyTorch; any other class's __init__ runs
+    wherever the class is called, the forward path too, and is held to the forward's rules."""
+    from verifier.guards import check_source
+
+    template = (
+        "import torch\n"
+        "class {name}({base}):\n"
+        "    def __init__(self, x):\n"
+        "        {init}\n"
+        "        self.y = torch.softmax(x, dim=1)\n"
+        "class ModelNew(torch.nn.Module):\n"
+        "    def forward(self, x):\n"
+        "        return x\n")
+    helper = template.format(name="_Work", base="object", init="pass")
+    module = template.format(name="_Prepared", base="torch.nn.Module", init="super().__init__()")
+    assert [f.exploit for f in check_source(helper)] == ["pytorch-fallback"]
+    assert check_source(module) == []

@@ -51,6 +51,15 @@ FORBIDDEN_BUILTINS = {
     "locals", "vars", "breakpoint", "input", "memoryview", "exit", "quit",
 }
 ALLOWED_DUNDERS = {"__init__", "__name__"}
+# Modules that other modules hold as attributes (torch.os, torch.sys, typing.sys,
+# torch.cuda.threading): reaching one through any object is importing it. By attribute name, since
+# the guards cannot know every module that imported os.
+PROCESS_MODULE_ATTRS = {
+    "os", "sys", "subprocess", "importlib", "builtins", "ctypes", "socket", "shutil", "signal",
+    "gc", "inspect", "pickle", "marshal", "posix", "pty", "runpy", "code", "codeop", "tempfile",
+    "pathlib", "io", "time", "atexit", "weakref",
+}
+THREAD_MODULE_ATTRS = {"threading", "_thread", "multiprocessing", "concurrent", "asyncio"}
 CUDA_EXT = ("kernel_zoo", "cuda_ext")
 CUDA_EXT_API = {"load"}  # all a candidate may use of kernel_zoo.cuda_ext
 CUDA_LOAD = CUDA_EXT + ("load",)
@@ -102,6 +111,7 @@ class _Checker(ast.NodeVisitor):
         self.findings: list[Finding] = []
         self.aliases: dict[str, tuple[str, ...]] = {}  # local name -> module path it is bound to
         self._function_stack: list[ast.FunctionDef] = []
+        self._class_stack: list[ast.ClassDef] = []
         self._sanctioned: set[int] = set()  # ids of cuda_ext / load references used as allowed
         self.cuda_sources: list[ast.expr] = []  # first arguments of cuda_ext.load calls
 
@@ -199,7 +209,9 @@ class _Checker(ast.NodeVisitor):
                 "__torch_function__", "__torch_dispatch__"
             ):
                 self.add("lazy-output", item, f"defines {item.name}: intercepting PyTorch")
+        self._class_stack.append(node)
         self.generic_visit(node)
+        self._class_stack.pop()
 
     def visit_FunctionDef(self, node: ast.FunctionDef) -> None:
         self._function_stack.append(node)
@@ -209,12 +221,16 @@ class _Checker(ast.NodeVisitor):
     visit_AsyncFunctionDef = visit_FunctionDef
 
     def _in_output_path(self) -> bool:
-        """Plain Python functions other than __init__: forward, launchers, helpers."""
+        """Plain Python functions other than a module's __init__: forward, launchers, helpers.
+        A module's constructor may prepare its parameters with PyTorch; any other class's
+        __init__ runs wherever the class is called, the forward path too."""
         if not self._function_stack:
             return False
         if any(_is_jit(f, self.aliases) for f in self._function_stack):
             return False
-        return self._function_stack[-1].name != "__init__"
+        return not (self._function_stack[-1].name == "__init__" and self._class_stack
+                    and any((_chain(base) or ("",))[-1] == "Module"
+                            for base in self._class_stack[-1].bases))
 
     def visit_Name(self, node: ast.Name) -> None:
         self._check_cuda_ext_use(node)
@@ -230,6 +246,10 @@ class _Checker(ast.NodeVisitor):
             self.add("module-patching", node, f"reaches into {node.attr}")
         if "stream" in node.attr.lower():
             self.add("side-stream", node, f"uses .{node.attr}: kernels run on the current stream")
+        if node.attr in PROCESS_MODULE_ATTRS | THREAD_MODULE_ATTRS:
+            exploit = "deferred-work" if node.attr in THREAD_MODULE_ATTRS else "forbidden-import"
+            self.add(exploit, node, f"reaches the module {node.attr} through "
+                     f"{ast.unparse(node.value)}: as good as importing it")
         path = self._resolve(node)
         if path:
             self._check_module_path(path, node)
@@ -353,6 +373,76 @@ def _check_cuda_argument(tree: ast.Module, node: ast.expr) -> list[Finding]:
     ]
 
 
+# the expression forms a module-level name used in a kernel may be bound to: constants and
+# choices among Triton's own functions (`_load = tma.async_load if ... else ...`), no containers
+_VALUE_NODES = (ast.Constant, ast.Name, ast.Attribute, ast.Call, ast.IfExp, ast.Compare,
+                ast.BoolOp, ast.UnaryOp, ast.BinOp, ast.Tuple, ast.keyword, ast.expr_context,
+                ast.operator, ast.boolop, ast.unaryop, ast.cmpop)
+_VALUE_BUILTINS = {"hasattr", "float", "int", "bool"}
+
+
+def _kernel_findings(tree: ast.Module, aliases: dict[str, tuple[str, ...]]) -> list[Finding]:
+    """What a Triton (or Gluon) kernel body refers to outside itself must be device-side: Triton's
+    modules (and math), other kernels, Triton's aggregate classes, constants. On a GPU anything
+    else fails to compile; in the interpreter a kernel body is plain Python, where a call to a
+    helper class or to torch would compute the output out of sight of the launch counting."""
+    bound: dict[str, ast.AST | None] = {}
+    for stmt in tree.body:
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            bound[stmt.name] = stmt
+        elif isinstance(stmt, (ast.Assign, ast.AnnAssign)):
+            for target in stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]:
+                for sub in ast.walk(target):
+                    if isinstance(sub, ast.Name):
+                        bound[sub.id] = stmt.value if isinstance(target, ast.Name) else None
+        elif not isinstance(stmt, (ast.Import, ast.ImportFrom, ast.Expr)):
+            for sub in ast.walk(stmt):
+                if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Store):
+                    bound[sub.id] = None  # bound by a loop, a with or the like: not a constant
+
+    def device_name(name: str, seen: frozenset[str]) -> bool:
+        if name in aliases:
+            return aliases[name][0] in ("triton", "math")
+        if name not in bound:
+            return True  # a builtin (range, float), or a NameError when it runs
+        if name in seen:
+            return False
+        what = bound[name]
+        if isinstance(what, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            return _is_jit(what, aliases)
+        if isinstance(what, ast.ClassDef):  # Gluon's aggregates, by a decorator from triton
+            return bool(what.decorator_list) and all(
+                device_value(d, seen | {name}) for d in what.decorator_list)
+        return what is not None and device_value(what, seen | {name})
+
+    def device_value(expr: ast.AST, seen: frozenset[str]) -> bool:
+        for sub in ast.walk(expr):
+            if not isinstance(sub, _VALUE_NODES):
+                return False
+            if isinstance(sub, ast.Name) and sub.id not in _VALUE_BUILTINS and \
+                    not device_name(sub.id, seen):
+                return False
+        return True
+
+    findings = []
+    for fn in ast.walk(tree):
+        if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)) or not _is_jit(fn, aliases):
+            continue
+        args = fn.args
+        local = {a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs,
+                                 *filter(None, [args.vararg, args.kwarg])]}
+        local |= {n.id for n in ast.walk(fn) if isinstance(n, ast.Name)
+                  and isinstance(n.ctx, (ast.Store, ast.Del))}
+        for node in ast.walk(fn):
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and \
+                    node.id not in local and not device_name(node.id, frozenset()):
+                findings.append(Finding("kernel-escape", node.lineno, f"kernel {fn.name} refers to "
+                                        f"{node.id}, which is host Python (torch, a plain function "
+                                        "or class, a mutable global): a kernel body can use "
+                                        "Triton, other kernels and constants only"))
+    return findings
+
+
 def check_source(source: str,
                  allowed_calls: frozenset[tuple[str, ...]] = frozenset()) -> list[Finding]:
     """Every rule the source breaks; an empty list means it may be imported and run.
@@ -365,6 +455,7 @@ def check_source(source: str,
         return [Finding("syntax-error", exc.lineno or 0, f"syntax error: {exc.msg}")]
     checker = _Checker(allowed_calls)
     checker.visit(tree)
+    checker.findings.extend(_kernel_findings(tree, checker.aliases))
     for source_node in checker.cuda_sources:
         checker.findings.extend(_check_cuda_argument(tree, source_node))
     has_model_new = any(isinstance(n, ast.ClassDef) and n.name == "ModelNew" for n in tree.body)

@@ -45,6 +45,10 @@ _installed = False
 _watched_thread: int | None = None
 _candidate_threads: weakref.WeakSet = weakref.WeakSet()
 _foreign_threads: weakref.WeakSet = weakref.WeakSet()
+# The watched call's aten monitor. A dispatch mode holds for its own thread only, so a thread the
+# candidate starts runs under a monitor of its own that counts into the same record: PyTorch work
+# handed to a thread (and joined before the call returns) is the candidate's like any other.
+_watch_monitor: _AtenMonitor | None = None
 
 
 def _in_launch() -> bool:
@@ -104,12 +108,25 @@ def _wrap_thread_start(original):
             if threading.get_ident() == _watched_thread or \
                     threading.current_thread() in _candidate_threads:
                 _candidate_threads.add(self)
+                if _watch_monitor is not None:
+                    _monitor_thread(self, _watch_monitor)
             else:
                 _foreign_threads.add(self)
         return original(self, *args, **kwargs)
 
     start.__kzoo_wrapped__ = True
     return start
+
+
+def _monitor_thread(thread: threading.Thread, watching: _AtenMonitor) -> None:
+    """Run `thread` under a monitor of its own that counts into `watching`'s ops."""
+    run = thread.run
+
+    def monitored_run():
+        with _AtenMonitor(watching.allowed, watching.ops):
+            run()
+
+    thread.run = monitored_run
 
 
 def _count_cuda_launch(owner: str) -> None:
@@ -148,9 +165,10 @@ def install_launch_hooks() -> None:
 
 
 class _AtenMonitor(TorchDispatchMode):
-    def __init__(self, extra_allowed: frozenset[str] = frozenset()) -> None:
+    def __init__(self, extra_allowed: frozenset[str] = frozenset(),
+                 ops: Counter | None = None) -> None:
         super().__init__()
-        self.ops: Counter = Counter()
+        self.ops: Counter = Counter() if ops is None else ops
         self.allowed = ALLOWED_ATEN | extra_allowed
 
     def __torch_dispatch__(self, func, types, args=(), kwargs=None):
@@ -174,7 +192,7 @@ def watch_call(candidate_module: str, library_aten: frozenset[str] = frozenset()
     """Record what one candidate call launches, computes with PyTorch, and leaves running.
     `library_aten`: aten ops of the library calls the task's reference makes (a convolution),
     which a composed candidate makes too."""
-    global _watched_thread
+    global _watched_thread, _watch_monitor
     install_launch_hooks()
     before = dict(_launches)
     # the Thread objects, not their idents: a thread that ends frees its ident for the next one
@@ -183,6 +201,7 @@ def watch_call(candidate_module: str, library_aten: frozenset[str] = frozenset()
     monitor = _AtenMonitor(library_aten)
     _foreign_threads.clear()
     _watched_thread = threading.get_ident()
+    _watch_monitor = monitor
     _state.watching = True
     try:
         with monitor:
@@ -190,6 +209,7 @@ def watch_call(candidate_module: str, library_aten: frozenset[str] = frozenset()
     finally:
         _state.watching = False
         _watched_thread = None
+        _watch_monitor = None
         for module, count in _launches.items():
             delta = count - before.get(module, 0)
             if module == candidate_module:
