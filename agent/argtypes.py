@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import math
 
 
 def _number(text: str, kind: type, what: str):
@@ -28,6 +29,7 @@ def non_negative_int(text: str) -> int:
 
 def positive_float(text: str) -> float:
     value = _number(text, float, "a positive number")
-    if value <= 0:
-        raise argparse.ArgumentTypeError(f"must be positive, got {value}")
+    # nan <= 0 is False: checked apart, as inf is, which no timeout or budget can mean
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(f"must be a positive, finite number, got {text!r}")
     return value

@@ -335,3 +335,10 @@ def test_a_constructor_may_compute_only_for_a_module():
     module = template.format(name="_Prepared", base="torch.nn.Module", init="super().__init__()")
     assert [f.exploit for f in check_source(helper)] == ["pytorch-fallback"]
     assert check_source(module) == []
+
+
+def test_an_error_line_is_capped_so_a_verdict_stays_readable():
+    from verifier.core import _brief
+
+    text = _brief(ValueError("x" * 5_000_000))
+    assert text.startswith("ValueError: xxx") and text.endswith(" ...") and len(text) < 600

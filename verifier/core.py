@@ -101,7 +101,7 @@ def guard_verdict(source: str, mode: str, dtype: str, device: str | None = None,
 def _brief(exc: BaseException, path: Path | None = None) -> str:
     """One error line plus, for the candidate's own file, where it happened (file:line)."""
     text = f"{type(exc).__name__}: {exc}".strip()
-    lines = text.splitlines()
+    lines = [line if len(line) <= 500 else line[:500] + " ..." for line in text.splitlines()]
     text = "\n".join(lines[:12]) + ("\n..." if len(lines) > 12 else "")
     if path is not None:
         # Down the chain of causes: Triton's interpreter re-raises a kernel's error from the launch
