@@ -534,3 +534,18 @@ def run_kzoo_env(env: dict, *args: str, env_home: Path):
         [sys.executable, "-m", "agent", *args], cwd=ROOT, capture_output=True, text=True,
         env={**env, "KZOO_HOME": str(env_home), "PYTHONPATH": str(ROOT)}, timeout=300,
     )
+
+
+def test_runs_read_a_mangled_record_without_a_traceback(tmp_path):
+    runs = tmp_path / "home" / "runs"
+    for name, text in [("a-null", "null"), ("b-empty", "{}"),
+                       ("c-cut", json.dumps({"id": "c-cut", "rounds": [{"round": 1}]}))]:
+        (runs / name).mkdir(parents=True)
+        (runs / name / "run.json").write_text(text)
+    listing = run_kzoo("runs", "list", env_home=tmp_path / "home")
+    assert listing.returncode == 0 and "Traceback" not in listing.stderr, listing.stderr
+    assert listing.stdout.count("unreadable") == 2 and "c-cut" in listing.stdout
+    shown = run_kzoo("runs", "show", "c-cut", env_home=tmp_path / "home")
+    assert shown.returncode == 0 and "round 1:" in shown.stdout, shown.stderr
+    empty = run_kzoo("runs", "show", "", env_home=tmp_path / "home")
+    assert empty.returncode == 2 and "give a run's id" in empty.stderr

@@ -139,24 +139,26 @@ def run_runs(args: argparse.Namespace) -> int:
           f"{tokens.get('failed_attempts', 0)} failed attempt(s) retried")
     if run.get("incumbent"):
         inc = run["incumbent"]
-        print(f"  template search best before the LLM: {inc['template']} score {inc['score']}")
-    for rnd in run.get("rounds", []):
-        print(f"  round {rnd['round']}:")
-        for s in rnd["samples"]:
+        print(f"  template search best before the LLM: {inc.get('template')} score "
+              f"{inc.get('score')}")
+    for rnd in run.get("rounds", []):  # .get throughout: a run.json may be cut or hand-edited
+        print(f"  round {rnd.get('round', '?')}:")
+        for s in rnd.get("samples", []):
             state = "accepted" if s.get("accepted") else "rejected"
-            if s["kind"] in ("unparseable", "failed"):
-                state = s["kind"]
+            kind = s.get("kind", "?")
+            if kind in ("unparseable", "failed"):
+                state = kind
             extra = ""
-            if s["kind"] == "template":
+            if kind == "template":
                 extra = f", {s.get('accepted_trials')}/{s.get('trials')} config(s) accepted"
-            elif s["kind"] == "module" and not s.get("accepted"):
+            elif kind == "module" and not s.get("accepted"):
                 extra = f" at {s.get('stage')}" + (f" [{', '.join(s['exploits'])}]"
                                                    if s.get("exploits") else "")
             reason = f": {s['reason'][:100]}" if s.get("reason") else ""
-            print(f"    sample {s['sample']}: {s['kind']} {s.get('name') or ''} {state}"
+            print(f"    sample {s.get('sample', '?')}: {kind} {s.get('name') or ''} {state}"
                   f"{extra}{reason}")
     best = run.get("best")
-    print(f"  best: {best['template']} from {best['origin']}, score {best['score']}"
+    print(f"  best: {best.get('template')} from {best.get('origin')}, score {best.get('score')}"
           if best else "  best: none accepted")
     print(f"  files: {runs_dir() / run['id']}")
     return 0

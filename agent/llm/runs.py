@@ -134,14 +134,23 @@ def list_runs() -> list[dict[str, Any]]:
     runs = []
     for folder in sorted(p for p in root.iterdir() if p.is_dir()):
         try:
-            runs.append(json.loads((folder / "run.json").read_text()))
+            run = json.loads((folder / "run.json").read_text())
         except (OSError, ValueError) as exc:
             runs.append({"id": folder.name, "status": f"unreadable: {exc}"})
+            continue
+        if not isinstance(run, dict) or not isinstance(run.get("id"), str):
+            # valid JSON of another shape (a file cut and rewritten by hand, say)
+            runs.append({"id": folder.name, "status": "unreadable: run.json is not a run's "
+                         "record (no object with an id)"})
+            continue
+        runs.append(run)
     return runs
 
 
 def find_run(run_id: str) -> dict[str, Any]:
     """The run whose id is `run_id` or starts with it (a unique prefix)."""
+    if not run_id:
+        raise RunNotFound("give a run's id, or the start of one: `kzoo runs list` shows them")
     runs = list_runs()
     exact = [r for r in runs if r["id"] == run_id]
     matches = exact or [r for r in runs if r["id"].startswith(run_id)]
