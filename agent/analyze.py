@@ -85,8 +85,8 @@ def node_flops(node, gm) -> int:
 def analyze_file(path: str, device: str | None = None) -> dict[str, Any]:
     import tasks
     from agent.compose import _wide_scans
-    from agent.plan import (Graph, _match_whole, _node_text, capture, partition,
-                            unmatched_text, unmatched_why)
+    from agent.plan import (Graph, _match_whole, _node_text, capture, output_structure_problem,
+                            partition, unmatched_text, unmatched_why)
 
     started = time.monotonic()
     task = tasks.load(path)
@@ -149,9 +149,10 @@ def analyze_file(path: str, device: str | None = None) -> dict[str, Any]:
                     "bound": "memory" if memory_s >= compute_s else "compute",
                     "bandwidth_gbps": bandwidth / 1e9,
                     "peak_tflops": spec["flops"][dtype] / 1e12}
-    covered = bool(groups) and not unmatched
-    reason = None
-    if not covered:
+    structure = output_structure_problem(gm)
+    covered = bool(groups) and not unmatched and structure is None
+    reason = structure
+    if not covered and structure is None:
         reason = (objections[0] if objections and not groups else
                   "no template covers: " + ", ".join(unmatched_texts) if unmatched
                   else "no node lands in a generated kernel (only library calls and views)")

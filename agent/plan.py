@@ -711,11 +711,28 @@ def _match_whole(graph: Graph) -> tuple[dict | None, list[str]]:
     return None, objections
 
 
+def output_structure_problem(gm: torch.fx.GraphModule) -> str | None:
+    """Why no candidate could match what forward() returns, or None: the verifier compares a
+    tensor, or a flat tuple or list of tensors, output by output."""
+    out = next(n for n in gm.graph.nodes if n.op == "output").args[0]
+    if isinstance(out, dict):
+        return ("forward() returns a dict; the verifier compares a tensor or a flat tuple of "
+                "tensors: return the values as a tuple")
+    items = out if isinstance(out, (tuple, list)) else [out]
+    if any(isinstance(item, (tuple, list, dict)) for item in items):
+        return ("forward() returns nested tuples, lists or dicts; the verifier compares a tensor "
+                "or a flat tuple of tensors: flatten what it returns")
+    return None
+
+
 def plan(task: Task) -> Plan:
     """One family's template for the whole graph; else fusion groups composed (agent.compose)."""
     from agent import compose
 
     gm, inputs = capture(task)
+    problem = output_structure_problem(gm)
+    if problem is not None:
+        raise PlanError(f"{task.path}: {problem}.")
     graph = Graph(gm, task)
     text = tuple(_node_text(n) for n in gm.graph.nodes)
     found, objections = _match_whole(graph)

@@ -4,6 +4,7 @@ covered, with the reason, rather than planned onto a template whose every trial 
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from conftest import ROOT, run_kzoo
@@ -78,3 +79,21 @@ def test_a_forward_torch_refuses_at_capture_is_one_line_with_torch_s_reason(tmp_
     assert "shape propagation failed: RuntimeError: mean(): could not infer output dtype" in \
         proc.stdout + proc.stderr
     assert "Traceback" not in proc.stdout + proc.stderr
+
+
+@pytest.mark.parametrize("returned, said", [
+    ("{'a': torch.relu(x), 'b': x * 2}", "forward() returns a dict"),
+    ("[x + 1, (x * 2, x - 1)]", "forward() returns nested tuples, lists or dicts"),
+])
+def test_a_return_no_candidate_could_match_is_not_covered(tmp_path, returned, said):
+    # the verifier compares a tensor or a flat tuple of tensors: every trial of such a plan failed
+    path = _task_file(tmp_path, "structured", returned, "torch.randn(4, 64)")
+    with pytest.raises(PlanError, match=re.escape(said)):
+        plan(tasks.load(path))
+    proc = run_kzoo("analyze", str(path), "--json", str(tmp_path / "a.json"),
+                    env_home=tmp_path / "home")
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    (result,) = json.loads((tmp_path / "a.json").read_text())
+    assert result["covered"] is False and result["reason"].startswith(said)
+    flat = _task_file(tmp_path, "flat", "(torch.relu(x), x * 2)", "torch.randn(4, 64)")
+    assert plan(tasks.load(flat)).family  # a flat tuple stays covered
