@@ -342,3 +342,35 @@ def test_an_error_line_is_capped_so_a_verdict_stays_readable():
 
     text = _brief(ValueError("x" * 5_000_000))
     assert text.startswith("ValueError: xxx") and text.endswith(" ...") and len(text) < 600
+
+
+@pytest.mark.parametrize("code, exploit", [
+    ("e = eval\ne('1 + 1')\n", "module-patching"),
+    ("imp = __import__\nimp('os')\n", "module-patching"),
+    ("fs = [exec]\nfs[0]('pass')\n", "module-patching"),
+    ("g = getattr\ng(torch, 'cuda')\n", "module-patching"),
+    ("@eval\ndef f():\n    pass\n", "module-patching"),
+    ("o = open\n", "module-patching"),
+    ("import functools\nfunctools.reduce(getattr, ['cuda'], torch)\n", "module-patching"),
+    ("b = __builtins__\n", "module-patching"),
+    ("torch.load('/tmp/weights.pt', weights_only=False)\n", "forbidden-api"),
+    ("from torch import *\n", "forbidden-import"),
+], ids=["alias-eval", "alias-import", "exec-in-a-list", "alias-getattr", "decorator-eval",
+        "alias-open", "reduce-getattr", "builtins-name", "torch-load", "star-import"])
+def test_a_builtin_taken_as_a_value_is_as_good_as_called(code, exploit):
+    """The guards refused eval(...) and getattr(...) only as direct calls: bound to another name,
+    put in a list or handed to functools, the same builtin ran."""
+    from verifier.guards import check_source
+
+    source = ("import torch\n" + code + "class ModelNew(torch.nn.Module):\n"
+              "    def forward(self, x):\n        return x\n")
+    assert exploit in [f.exploit for f in check_source(source)]
+
+
+def test_a_name_the_candidate_binds_itself_is_no_builtin():
+    from verifier.guards import check_source
+
+    source = ("import torch\nclass ModelNew(torch.nn.Module):\n"
+              "    def forward(self, input, compile=False):\n"
+              "        vars = input\n        return vars\n")
+    assert check_source(source) == []

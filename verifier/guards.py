@@ -25,6 +25,11 @@ FORBIDDEN_TORCH_MODULES = (
     ("torch", "_inductor"), ("torch", "jit"), ("torch", "library"), ("torch", "overrides"),
     ("torch", "utils"), ("torch", "compile"), ("torch", "autograd"), ("torch", "_ops"),
 )
+# unpickling runs code; the rest reach processes, files and the network
+FORBIDDEN_TORCH_HOST = (
+    ("torch", "load"), ("torch", "save"), ("torch", "serialization"), ("torch", "hub"),
+    ("torch", "package"), ("torch", "multiprocessing"), ("torch", "distributed"),
+)
 # torch.<name>(...) calls allowed on the output path: allocation and dtype/device plumbing only.
 ALLOWED_TORCH_CALLS = {
     "empty", "empty_like", "empty_strided", "zeros", "zeros_like", "device", "Size", "dtype",
@@ -114,6 +119,9 @@ class _Checker(ast.NodeVisitor):
         self._class_stack: list[ast.ClassDef] = []
         self._sanctioned: set[int] = set()  # ids of cuda_ext / load references used as allowed
         self.cuda_sources: list[ast.expr] = []  # first arguments of cuda_ext.load calls
+        # every name the module binds itself (a parameter called `input`, say), which then is no
+        # builtin where it is read; filled by check_source before the visit
+        self.bound_names: set[str] = set()
 
     def add(self, exploit: str, node: ast.AST, message: str) -> None:
         self.findings.append(Finding(exploit, getattr(node, "lineno", 0), message))
@@ -130,6 +138,11 @@ class _Checker(ast.NodeVisitor):
             self.add("forbidden-api", node, f"uses kernel_zoo.cuda_ext.{path[2]}; a candidate may "
                      f"use only {', '.join(sorted(CUDA_EXT_API))}")
             return
+        for forbidden in FORBIDDEN_TORCH_HOST:
+            if path[: len(forbidden)] == forbidden:
+                self.add("forbidden-api", node, f"uses {'.'.join(forbidden)}: files, pickles, "
+                         "processes and the network are not a kernel's")
+                return
         for forbidden in FORBIDDEN_TORCH_MODULES:
             if path[: len(forbidden)] == forbidden:
                 self.add("pytorch-fallback", node,
@@ -171,6 +184,10 @@ class _Checker(ast.NodeVisitor):
                      f"{', '.join(sorted(ALLOWED_IMPORTS))}")
             return
         for alias in node.names:
+            if alias.name == "*":
+                self.add("forbidden-import", node, f"imports * from {module}: name what the "
+                         "candidate uses, so the guards can see it")
+                continue
             path = tuple(module.split(".")) + (alias.name,)
             self._check_module_path(path, node)
             self.aliases[alias.asname or alias.name] = path
@@ -236,6 +253,15 @@ class _Checker(ast.NodeVisitor):
         self._check_cuda_ext_use(node)
         if node.id == "Model":
             self.add("reference-call", node, "refers to Model, the reference implementation")
+        if isinstance(node.ctx, ast.Load) and node.id not in self.bound_names:
+            # a builtin taken as a value is as good as called: `e = eval; e(...)`,
+            # functools.reduce(getattr, ...), __builtins__['exec']
+            if node.id in FORBIDDEN_BUILTINS:
+                self.add("module-patching", node, f"refers to {node.id}: dynamic code and "
+                         "attribute access can rewrite what judges the candidate")
+            elif node.id.startswith("__") and node.id.endswith("__") and \
+                    node.id not in ALLOWED_DUNDERS:
+                self.add("module-patching", node, f"reaches into {node.id}")
         self.generic_visit(node)
 
     def visit_Attribute(self, node: ast.Attribute) -> None:
@@ -373,6 +399,24 @@ def _check_cuda_argument(tree: ast.Module, node: ast.expr) -> list[Finding]:
     ]
 
 
+def _bound_names(tree: ast.Module) -> set[str]:
+    """Every name the source binds anywhere: assignments and loop targets, parameters,
+    definitions, imports, `except ... as`."""
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
+            names.add(node.id)
+        elif isinstance(node, ast.arg):
+            names.add(node.arg)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, ast.alias):
+            names.add((node.asname or node.name).split(".")[0])
+        elif isinstance(node, ast.ExceptHandler) and node.name:
+            names.add(node.name)
+    return names
+
+
 # the expression forms a module-level name used in a kernel may be bound to: constants and
 # choices among Triton's own functions (`_load = tma.async_load if ... else ...`), no containers
 _VALUE_NODES = (ast.Constant, ast.Name, ast.Attribute, ast.Call, ast.IfExp, ast.Compare,
@@ -454,6 +498,7 @@ def check_source(source: str,
     except SyntaxError as exc:
         return [Finding("syntax-error", exc.lineno or 0, f"syntax error: {exc.msg}")]
     checker = _Checker(allowed_calls)
+    checker.bound_names = _bound_names(tree)
     checker.visit(tree)
     checker.findings.extend(_kernel_findings(tree, checker.aliases))
     for source_node in checker.cuda_sources:
