@@ -41,17 +41,24 @@ def check_json_target(target: str | None) -> None:
         if not os.access(target, os.W_OK):
             raise OutputError(f"--json {target}: cannot write there (permission denied)")
         return
+    check_output_file("--json", target, "out.json", "; name a file in a writable folder, or '-' "
+                      "for stdout")
+
+
+def check_output_file(flag: str, target: str, example: str, hint: str = "") -> None:
+    """A file `flag` will write: not a folder, its folder made, and a scratch file created and
+    removed there (the file itself is left as it is)."""
     path = Path(target)
     if path.is_dir():
-        raise OutputError(f"--json {target}: is a folder; name a file in it "
-                          f"(e.g. {path / 'out.json'})")
+        raise OutputError(f"{flag} {target}: is a folder; name a file in it "
+                          f"(e.g. {path / example})")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         with tempfile.NamedTemporaryFile(dir=path.parent, prefix=f".{path.name}.", delete=True):
             pass
     except OSError as exc:
-        raise OutputError(f"--json {target}: cannot write there ({exc.strerror or exc}); name a "
-                          "file in a writable folder, or '-' for stdout") from None
+        raise OutputError(f"{flag} {target}: cannot write there ({exc.strerror or exc}){hint}") \
+            from None
 
 
 def write_json(target: str, payload) -> None:

@@ -80,13 +80,14 @@ def add_sweep_parser(subparsers: Any) -> None:
 
 
 def run_sweep_command(args: argparse.Namespace) -> int:
-    from agent.jsonout import OutputError, check_json_target, write_json
+    from agent.jsonout import OutputError, check_json_target, check_output_file, write_json
     from agent.sweep import EXIT_USAGE, SweepOptions, SweepUsageError, run_sweep
     from kernel_zoo.store import ZooError
 
     try:  # said before the sweep, not after its hours of work
         check_json_target(args.json)
-        _check_history_target(args.history)
+        if args.history is not None:  # a file the sweep appends to
+            check_output_file("--history", args.history, "history.jsonl")
         _check_report_target(args.report)
     except OutputError as err:
         print(f"kzoo: error: {err}", file=sys.stderr)
@@ -129,25 +130,6 @@ def run_sweep_command(args: argparse.Namespace) -> int:
             print(f"kzoo: error: {err}", file=sys.stderr)
             return EXIT_USAGE
     return result.exit_code
-
-
-def _check_history_target(history: str | None) -> None:
-    """--history is a file the sweep appends to: not a folder, and its folder writable."""
-    from agent.jsonout import OutputError
-
-    if history is None:
-        return
-    path = Path(history)
-    if path.is_dir():
-        raise OutputError(f"--history {history}: is a folder; name a file in it (e.g. "
-                          f"{path / 'history.jsonl'})")
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with open(path, "a"):
-            pass
-    except OSError as exc:
-        raise OutputError(f"--history {history}: cannot write there "
-                          f"({exc.strerror or exc})") from None
 
 
 def _check_report_target(report: str | None) -> None:
