@@ -374,3 +374,42 @@ def test_a_name_the_candidate_binds_itself_is_no_builtin():
               "    def forward(self, input, compile=False):\n"
               "        vars = input\n        return vars\n")
     assert check_source(source) == []
+
+
+LAUNCH_CALLBACKS_SOURCE = '''
+import torch
+import triton
+
+
+@triton.jit
+def _touch(x_ptr):
+    pass
+
+
+class ModelNew(torch.nn.Module):
+    pass
+'''
+
+
+def test_pytorch_work_in_a_launch_s_grid_or_pre_run_hook_is_seen(tmp_path):
+    """Triton calls a callable grid and the kernel's pre-run hooks inside the launch, where the
+    monitor steps aside for Triton's own work (the interpreter copies arguments): a candidate's
+    PyTorch there is counted all the same, and the hooks the kernel had are given back."""
+    import torch
+
+    from verifier import runtime
+    from verifier.core import load_candidate
+
+    runtime.install_launch_hooks()
+    module = load_candidate(LAUNCH_CALLBACKS_SOURCE, tmp_path)
+    x = torch.randn(4, 8, device="cuda" if torch.cuda.is_available() else "cpu")
+
+    def hook(*args, **kwargs):
+        torch.exp(x)
+
+    module._touch.add_pre_run_hook(hook)
+    with runtime.watch_call(module.__name__) as record:
+        module._touch[lambda meta: (torch.softmax(x, dim=1), (1,))[1]](x)
+    assert record.own_launches == 1
+    assert record.torch_ops == {"_softmax": 1, "exp": 1}, record.torch_ops
+    assert module._touch.pre_run_hooks == [hook]

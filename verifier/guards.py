@@ -62,9 +62,12 @@ ALLOWED_DUNDERS = {"__init__", "__name__"}
 PROCESS_MODULE_ATTRS = {
     "os", "sys", "subprocess", "importlib", "builtins", "ctypes", "socket", "shutil", "signal",
     "gc", "inspect", "pickle", "marshal", "posix", "pty", "runpy", "code", "codeop", "tempfile",
-    "pathlib", "io", "time", "atexit", "weakref",
+    "pathlib", "io", "time", "atexit", "weakref", "glob", "platform", "sysconfig", "np", "numpy",
+    "bltns", "fnmatch", "shlex", "urllib", "http",
 }
-THREAD_MODULE_ATTRS = {"threading", "_thread", "multiprocessing", "concurrent", "asyncio"}
+THREAD_MODULE_ATTRS = {"threading", "_thread", "multiprocessing", "mp", "concurrent", "asyncio"}
+# the roots a path may come back to through a module that imported them (torch.nn.functional.torch)
+MODULE_ROOTS = ("torch", "triton", "math", "functools", "typing")
 CUDA_EXT = ("kernel_zoo", "cuda_ext")
 CUDA_EXT_API = {"load"}  # all a candidate may use of kernel_zoo.cuda_ext
 CUDA_LOAD = CUDA_EXT + ("load",)
@@ -131,7 +134,12 @@ class _Checker(ast.NodeVisitor):
         chain = _chain(node)
         if not chain or chain[0] not in self.aliases:
             return None
-        return self.aliases[chain[0]] + chain[1:]
+        path = self.aliases[chain[0]] + chain[1:]
+        # torch.torch.load is torch.load: start from the last root a module re-exported
+        for i in range(len(path) - 1, 0, -1):
+            if path[i] in MODULE_ROOTS:
+                return path[i:]
+        return path
 
     def _check_module_path(self, path: tuple[str, ...], node: ast.AST) -> None:
         if path[:2] == CUDA_EXT and len(path) > 2 and path[2] not in CUDA_EXT_API:
@@ -237,15 +245,23 @@ class _Checker(ast.NodeVisitor):
 
     visit_AsyncFunctionDef = visit_FunctionDef
 
+    def visit_Lambda(self, node: ast.Lambda) -> None:
+        # a lambda's body runs wherever it is called: a module-level one, a grid, a hook
+        self._function_stack.append(node)
+        self.generic_visit(node)
+        self._function_stack.pop()
+
     def _in_output_path(self) -> bool:
         """Plain Python functions other than a module's __init__: forward, launchers, helpers.
         A module's constructor may prepare its parameters with PyTorch; any other class's
         __init__ runs wherever the class is called, the forward path too."""
         if not self._function_stack:
             return False
-        if any(_is_jit(f, self.aliases) for f in self._function_stack):
+        if any(not isinstance(f, ast.Lambda) and _is_jit(f, self.aliases)
+               for f in self._function_stack):
             return False
-        return not (self._function_stack[-1].name == "__init__" and self._class_stack
+        return not (getattr(self._function_stack[-1], "name", "") == "__init__" and
+                    self._class_stack
                     and any((_chain(base) or ("",))[-1] == "Module"
                             for base in self._class_stack[-1].bases))
 
@@ -272,6 +288,14 @@ class _Checker(ast.NodeVisitor):
             self.add("module-patching", node, f"reaches into {node.attr}")
         if "stream" in node.attr.lower():
             self.add("side-stream", node, f"uses .{node.attr}: kernels run on the current stream")
+        if "hook" in node.attr.lower():
+            self.add("forbidden-api", node, f"uses .{node.attr}: a hook runs code where the "
+                     "verifier does not look (around the reference, inside a launch)")
+        if node.attr.startswith("_") and not node.attr.startswith("__") and \
+                self._resolve(node) is not None:
+            self.add("forbidden-api", node, f"reaches the private {node.attr} of "
+                     f"{ast.unparse(node.value)}: a module's internals hold other modules "
+                     "(typing.collections._sys)")
         if node.attr in PROCESS_MODULE_ATTRS | THREAD_MODULE_ATTRS:
             exploit = "deferred-work" if node.attr in THREAD_MODULE_ATTRS else "forbidden-import"
             self.add(exploit, node, f"reaches the module {node.attr} through "
@@ -399,6 +423,44 @@ def _check_cuda_argument(tree: ast.Module, node: ast.expr) -> list[Finding]:
     ]
 
 
+def _import_aliases(tree: ast.Module) -> dict[str, tuple[str, ...]]:
+    """Names the imports bind, to the module paths they stand for (as the visitor binds them)."""
+    aliases: dict[str, tuple[str, ...]] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                path = tuple(alias.name.split("."))
+                aliases[alias.asname or path[0]] = path if alias.asname else path[:1]
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            for alias in node.names:
+                if alias.name != "*":
+                    aliases[alias.asname or alias.name] = \
+                        tuple(node.module.split(".")) + (alias.name,)
+    return aliases
+
+
+def _assigned_aliases(tree: ast.Module) -> dict[str, tuple[str, ...]]:
+    """The import aliases, and every name bound (anywhere) to a path from one: `T = torch`,
+    `SOFTMAX = torch.softmax`, `F = T.nn.functional`, so the rules on torch's paths see through
+    the rebinding. Found before the visit, to a fixed point, so a use above the binding counts."""
+    aliases = _import_aliases(tree)
+    assigns = [node for node in ast.walk(tree) if isinstance(node, (ast.Assign, ast.AnnAssign))
+               and node.value is not None]
+    changed = True
+    while changed:
+        changed = False
+        for node in assigns:
+            chain = _chain(node.value)
+            if not chain or chain[0] not in aliases:
+                continue
+            path = aliases[chain[0]] + chain[1:]
+            for target in node.targets if isinstance(node, ast.Assign) else [node.target]:
+                if isinstance(target, ast.Name) and aliases.get(target.id) != path:
+                    aliases[target.id] = path
+                    changed = True
+    return aliases
+
+
 def _bound_names(tree: ast.Module) -> set[str]:
     """Every name the source binds anywhere: assignments and loop targets, parameters,
     definitions, imports, `except ... as`."""
@@ -475,9 +537,20 @@ def _kernel_findings(tree: ast.Module, aliases: dict[str, tuple[str, ...]]) -> l
         args = fn.args
         local = {a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs,
                                  *filter(None, [args.vararg, args.kwarg])]}
-        local |= {n.id for n in ast.walk(fn) if isinstance(n, ast.Name)
+        # the body and the defaults; the decorators run on the host (autotune's configs)
+        inside = [*fn.body, *args.defaults, *filter(None, args.kw_defaults)]
+        nodes = [n for part in inside for n in ast.walk(part)]
+        local |= {n.id for n in nodes if isinstance(n, ast.Name)
                   and isinstance(n.ctx, (ast.Store, ast.Del))}
-        for node in ast.walk(fn):
+        params = local - {n.id for n in nodes if isinstance(n, ast.Name)
+                          and isinstance(n.ctx, (ast.Store, ast.Del))}
+        for node in nodes:
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
+                    node.func.id in params:
+                # the interpreter hands a constexpr argument over as it is: a host function
+                findings.append(Finding("kernel-escape", node.lineno, f"kernel {fn.name} calls "
+                                        f"its argument {node.func.id}: a kernel calls Triton "
+                                        "and other kernels by name only"))
             if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and \
                     node.id not in local and not device_name(node.id, frozenset()):
                 findings.append(Finding("kernel-escape", node.lineno, f"kernel {fn.name} refers to "
@@ -499,6 +572,7 @@ def check_source(source: str,
         return [Finding("syntax-error", exc.lineno or 0, f"syntax error: {exc.msg}")]
     checker = _Checker(allowed_calls)
     checker.bound_names = _bound_names(tree)
+    checker.aliases = _assigned_aliases(tree)
     checker.visit(tree)
     checker.findings.extend(_kernel_findings(tree, checker.aliases))
     for source_node in checker.cuda_sources:

@@ -73,13 +73,40 @@ def _launch(module, count, launch, *args, **kwargs):
         _state.depth -= 1
 
 
+def _watched_again(fn):
+    """`fn` (a candidate's callable grid or pre-run hook, which Triton calls inside the launch,
+    where the monitor steps aside for Triton's own work) run under the call's monitor again."""
+    def watched(*args, **kwargs):
+        monitor, depth = _watch_monitor, getattr(_state, "depth", 0)
+        if monitor is None:
+            return fn(*args, **kwargs)
+        _state.depth = 0
+        try:
+            with _AtenMonitor(monitor.allowed, monitor.ops):
+                return fn(*args, **kwargs)
+        finally:
+            _state.depth = depth
+
+    return watched
+
+
 def _wrap_run(original):
     def run(self, *args, grid, warmup, **kwargs):
         if not getattr(_state, "watching", False):  # the one lookup, as in _launch
             return original(self, *args, grid=grid, warmup=warmup, **kwargs)
         module = getattr(getattr(self, "fn", None), "__module__", None)
-        return _launch(module, not warmup, original, self, *args, grid=grid, warmup=warmup,
-                       **kwargs)
+        if callable(grid):
+            grid = _watched_again(grid)
+        hooks = getattr(self, "pre_run_hooks", None)
+        if not hooks:
+            return _launch(module, not warmup, original, self, *args, grid=grid, warmup=warmup,
+                           **kwargs)
+        self.pre_run_hooks = [_watched_again(hook) for hook in hooks]
+        try:
+            return _launch(module, not warmup, original, self, *args, grid=grid, warmup=warmup,
+                           **kwargs)
+        finally:
+            self.pre_run_hooks = hooks
 
     run.__kzoo_wrapped__ = True
     return run
