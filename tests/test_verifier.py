@@ -413,3 +413,22 @@ def test_pytorch_work_in_a_launch_s_grid_or_pre_run_hook_is_seen(tmp_path):
     assert record.own_launches == 1
     assert record.torch_ops == {"_softmax": 1, "exp": 1}, record.torch_ops
     assert module._touch.pre_run_hooks == [hook]
+
+
+def test_a_kernel_may_call_what_a_triton_decorator_made_device_side():
+    """kernel-escape refuses a plain host function called from a kernel body, not one that
+    Triton's own decorator (constexpr_function) made device-side; that one's body is still held
+    to the forward path's rules."""
+    from verifier.guards import check_source
+
+    source = ("import torch\nimport triton\nimport triton.language as tl\n\n"
+              "@triton.constexpr_function\ndef _half(n):\n    return n // 2\n\n"
+              "@triton.jit\ndef _k(x_ptr, BLOCK: tl.constexpr):\n"
+              "    offs = tl.arange(0, _half(BLOCK))\n"
+              "    tl.store(x_ptr + offs, tl.load(x_ptr + offs))\n\n"
+              "class ModelNew(torch.nn.Module):\n    def forward(self, x):\n        return x\n")
+    assert check_source(source) == []
+    plain = source.replace("@triton.constexpr_function\n", "")
+    assert [f.exploit for f in check_source(plain)] == ["kernel-escape"]
+    computing = source.replace("return n // 2", "return torch.softmax(n, 1)")
+    assert [f.exploit for f in check_source(computing)] == ["pytorch-fallback"]

@@ -514,9 +514,11 @@ def _kernel_findings(tree: ast.Module, aliases: dict[str, tuple[str, ...]]) -> l
         if name in seen:
             return False
         what = bound[name]
-        if isinstance(what, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            return _is_jit(what, aliases)
-        if isinstance(what, ast.ClassDef):  # Gluon's aggregates, by a decorator from triton
+        if isinstance(what, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            # kernels; and what a decorator of Triton's own makes device-side: Gluon's
+            # aggregates, constexpr_function (whose body the forward path's rules still read)
+            if not isinstance(what, ast.ClassDef) and _is_jit(what, aliases):
+                return True
             return bool(what.decorator_list) and all(
                 device_value(d, seen | {name}) for d in what.decorator_list)
         return what is not None and device_value(what, seen | {name})
