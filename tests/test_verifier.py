@@ -432,3 +432,23 @@ def test_a_kernel_may_call_what_a_triton_decorator_made_device_side():
     assert [f.exploit for f in check_source(plain)] == ["kernel-escape"]
     computing = source.replace("return n // 2", "return torch.softmax(n, 1)")
     assert [f.exploit for f in check_source(computing)] == ["pytorch-fallback"]
+
+
+@pytest.mark.timeout(30)
+def test_a_name_bound_twice_at_module_level_is_read_in_both_bindings():
+    """`if`/`else` at module level may bind a name a kernel calls in each branch (a Triton
+    function under its new or its old name): device-side in both is accepted, torch in either
+    is kernel-escape. Two bindings of one name to two paths once kept the guards' rebinding
+    search from ending."""
+    from verifier.guards import check_source
+
+    source = ("import torch\nimport triton\nimport triton.language as tl\n\n"
+              "if hasattr(tl, 'exp2'):\n    _fexp = tl.exp2\nelse:\n    _fexp = tl.exp\n\n"
+              "@triton.jit\ndef _k(x_ptr, BLOCK: tl.constexpr):\n"
+              "    offs = tl.arange(0, BLOCK)\n"
+              "    tl.store(x_ptr + offs, _fexp(tl.load(x_ptr + offs)))\n\n"
+              "class ModelNew(torch.nn.Module):\n    def forward(self, x):\n"
+              "        print(__file__, __name__)\n        return x\n")
+    assert check_source(source) == []
+    torch_branch = source.replace("    _fexp = tl.exp\n", "    _fexp = torch.exp\n")
+    assert [f.exploit for f in check_source(torch_branch)] == ["kernel-escape"]

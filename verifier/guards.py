@@ -66,8 +66,8 @@ PROCESS_MODULE_ATTRS = {
     "bltns", "fnmatch", "shlex", "urllib", "http",
 }
 THREAD_MODULE_ATTRS = {"threading", "_thread", "multiprocessing", "mp", "concurrent", "asyncio"}
-# the roots a path may come back to through a module that imported them (torch.nn.functional.torch)
-MODULE_ROOTS = ("torch", "triton", "math", "functools", "typing")
+# dunder names a candidate may read (its own module's name and file, a docstring)
+ALLOWED_DUNDER_NAMES = {"__name__", "__file__", "__doc__", "__qualname__", "__module__"}
 CUDA_EXT = ("kernel_zoo", "cuda_ext")
 CUDA_EXT_API = {"load"}  # all a candidate may use of kernel_zoo.cuda_ext
 CUDA_LOAD = CUDA_EXT + ("load",)
@@ -135,10 +135,10 @@ class _Checker(ast.NodeVisitor):
         if not chain or chain[0] not in self.aliases:
             return None
         path = self.aliases[chain[0]] + chain[1:]
-        # torch.torch.load is torch.load: start from the last root a module re-exported
-        for i in range(len(path) - 1, 0, -1):
-            if path[i] in MODULE_ROOTS:
-                return path[i:]
+        # torch.torch.load and triton.runtime.jit.torch.load are torch.load: a module that
+        # imported torch holds it, so the rules on torch's paths start from its last mention
+        if "torch" in path[1:]:
+            return path[len(path) - 1 - path[::-1].index("torch"):]
         return path
 
     def _check_module_path(self, path: tuple[str, ...], node: ast.AST) -> None:
@@ -276,7 +276,7 @@ class _Checker(ast.NodeVisitor):
                 self.add("module-patching", node, f"refers to {node.id}: dynamic code and "
                          "attribute access can rewrite what judges the candidate")
             elif node.id.startswith("__") and node.id.endswith("__") and \
-                    node.id not in ALLOWED_DUNDERS:
+                    node.id not in ALLOWED_DUNDER_NAMES:
                 self.add("module-patching", node, f"reaches into {node.id}")
         self.generic_visit(node)
 
@@ -457,7 +457,12 @@ def _assigned_aliases(tree: ast.Module) -> dict[str, tuple[str, ...]]:
                 continue
             path = aliases[chain[0]] + chain[1:]
             for target in node.targets if isinstance(node, ast.Assign) else [node.target]:
-                if isinstance(target, ast.Name) and aliases.get(target.id) != path:
+                if not isinstance(target, ast.Name):
+                    continue
+                # a name bound twice keeps its first path, or torch's where one binding is
+                # torch's, so that the loop ends and the stricter rules apply
+                known = aliases.get(target.id)
+                if known is None or (path[0] == "torch" and known[0] != "torch"):
                     aliases[target.id] = path
                     changed = True
     return aliases
@@ -494,19 +499,29 @@ def _kernel_findings(tree: ast.Module, aliases: dict[str, tuple[str, ...]]) -> l
     modules (and math), other kernels, Triton's aggregate classes, constants. On a GPU anything
     else fails to compile; in the interpreter a kernel body is plain Python, where a call to a
     helper class or to torch would compute the output out of sight of the launch counting."""
-    bound: dict[str, ast.AST | None] = {}
-    for stmt in tree.body:
-        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            bound[stmt.name] = stmt
-        elif isinstance(stmt, (ast.Assign, ast.AnnAssign)):
-            for target in stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]:
-                for sub in ast.walk(target):
-                    if isinstance(sub, ast.Name):
-                        bound[sub.id] = stmt.value if isinstance(target, ast.Name) else None
-        elif not isinstance(stmt, (ast.Import, ast.ImportFrom, ast.Expr)):
-            for sub in ast.walk(stmt):
-                if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Store):
-                    bound[sub.id] = None  # bound by a loop, a with or the like: not a constant
+    # name -> what the module binds it to, each binding (an `if` at module level may bind a name
+    # in both branches: `_load = tma.async_load` or the older name); None: no constant
+    bound: dict[str, list[ast.AST | None]] = {}
+
+    def bind(statements: list[ast.stmt]) -> None:
+        for stmt in statements:
+            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                bound.setdefault(stmt.name, []).append(stmt)
+            elif isinstance(stmt, (ast.Assign, ast.AnnAssign)):
+                for target in stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]:
+                    for sub in ast.walk(target):
+                        if isinstance(sub, ast.Name):
+                            bound.setdefault(sub.id, []).append(
+                                stmt.value if isinstance(target, ast.Name) else None)
+            elif isinstance(stmt, ast.If):
+                bind(stmt.body)
+                bind(stmt.orelse)
+            elif not isinstance(stmt, (ast.Import, ast.ImportFrom, ast.Expr)):
+                for sub in ast.walk(stmt):
+                    if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Store):
+                        bound.setdefault(sub.id, []).append(None)  # a loop, a with: no constant
+
+    bind(tree.body)
 
     def device_name(name: str, seen: frozenset[str]) -> bool:
         if name in aliases:
@@ -515,15 +530,17 @@ def _kernel_findings(tree: ast.Module, aliases: dict[str, tuple[str, ...]]) -> l
             return True  # a builtin (range, float), or a NameError when it runs
         if name in seen:
             return False
-        what = bound[name]
+        return all(device_binding(what, seen | {name}) for what in bound[name])
+
+    def device_binding(what: ast.AST | None, seen: frozenset[str]) -> bool:
         if isinstance(what, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             # kernels; and what a decorator of Triton's own makes device-side: Gluon's
             # aggregates, constexpr_function (whose body the forward path's rules still read)
             if not isinstance(what, ast.ClassDef) and _is_jit(what, aliases):
                 return True
             return bool(what.decorator_list) and all(
-                device_value(d, seen | {name}) for d in what.decorator_list)
-        return what is not None and device_value(what, seen | {name})
+                device_value(d, seen) for d in what.decorator_list)
+        return what is not None and device_value(what, seen)
 
     def device_value(expr: ast.AST, seen: frozenset[str]) -> bool:
         for sub in ast.walk(expr):
