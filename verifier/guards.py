@@ -117,7 +117,8 @@ class _Checker(ast.NodeVisitor):
         self.allowed_calls = allowed_calls
         self._allowed_nodes: set[int] = set()
         self.findings: list[Finding] = []
-        self.aliases: dict[str, tuple[str, ...]] = {}  # local name -> module path it is bound to
+        # local name -> module path it is bound to (imports and rebindings: _assigned_aliases)
+        self.aliases: dict[str, tuple[str, ...]] = {}
         self._function_stack: list[ast.FunctionDef] = []
         self._class_stack: list[ast.ClassDef] = []
         self._sanctioned: set[int] = set()  # ids of cuda_ext / load references used as allowed
@@ -161,14 +162,12 @@ class _Checker(ast.NodeVisitor):
             self.add(exploit, node, f"uses torch.cuda.{path[2]}: streams, events and graphs "
                      "belong to the verifier")
 
-    # -- visitors --------------------------------------------------------------------------
+    # -- visitors (what the imports bind, _import_aliases found before the visit) -----------
     def visit_Import(self, node: ast.Import) -> None:
         for alias in node.names:
             root = alias.name.split(".")[0]
             if root == "kernel_zoo":
-                if tuple(alias.name.split(".")) == CUDA_EXT and alias.asname:
-                    self.aliases[alias.asname] = CUDA_EXT
-                else:
+                if tuple(alias.name.split(".")) != CUDA_EXT or not alias.asname:
                     self.add("forbidden-import", node, f"imports {alias.name}; of kernel_zoo a "
                              "candidate may import only cuda_ext, as `from kernel_zoo import "
                              "cuda_ext`")
@@ -177,9 +176,7 @@ class _Checker(ast.NodeVisitor):
                 self.add(_import_exploit(root), node, f"imports {alias.name}; allowed: "
                          f"{', '.join(sorted(ALLOWED_IMPORTS))}")
                 continue
-            path = tuple(alias.name.split("."))
-            self._check_module_path(path, node)
-            self.aliases[alias.asname or root] = path if alias.asname else (root,)
+            self._check_module_path(tuple(alias.name.split(".")), node)
 
     def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
         module = node.module or ""
@@ -196,16 +193,12 @@ class _Checker(ast.NodeVisitor):
                 self.add("forbidden-import", node, f"imports * from {module}: name what the "
                          "candidate uses, so the guards can see it")
                 continue
-            path = tuple(module.split(".")) + (alias.name,)
-            self._check_module_path(path, node)
-            self.aliases[alias.asname or alias.name] = path
+            self._check_module_path(tuple(module.split(".")) + (alias.name,), node)
 
     def _import_from_kernel_zoo(self, node: ast.ImportFrom, module: tuple[str, ...]) -> None:
         for alias in node.names:
             path = module + (alias.name,)
-            if path == CUDA_EXT or (module == CUDA_EXT and alias.name in CUDA_EXT_API):
-                self.aliases[alias.asname or alias.name] = path
-            else:
+            if path != CUDA_EXT and not (module == CUDA_EXT and alias.name in CUDA_EXT_API):
                 self.add("forbidden-import", node, f"imports {'.'.join(path)}; of kernel_zoo a "
                          f"candidate may import only cuda_ext ({', '.join(sorted(CUDA_EXT_API))})")
 
