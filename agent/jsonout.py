@@ -9,9 +9,10 @@ import json
 import os
 import stat
 import sys
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
+
+from kernel_zoo._home import probe_writable
 
 # the stream '-' writes to while `stdout_for_json` holds stdout; None: sys.stdout
 _json_stream = None
@@ -45,6 +46,17 @@ def check_json_target(target: str | None) -> None:
                       "for stdout")
 
 
+def check_output_folder(flag: str, target: str) -> None:
+    """A folder `flag` will write into: not a file, made when missing, and writable."""
+    path = Path(target)
+    if path.exists() and not path.is_dir():
+        raise OutputError(f"{flag} {target}: is a file; name a folder (it is made when missing)")
+    try:
+        probe_writable(path)
+    except OSError as exc:
+        raise OutputError(f"{flag} {target}: cannot write there ({exc.strerror or exc})") from None
+
+
 def check_output_file(flag: str, target: str, example: str, hint: str = "") -> None:
     """A file `flag` will write: not a folder, its folder made, and a scratch file created and
     removed there (the file itself is left as it is)."""
@@ -53,9 +65,7 @@ def check_output_file(flag: str, target: str, example: str, hint: str = "") -> N
         raise OutputError(f"{flag} {target}: is a folder; name a file in it "
                           f"(e.g. {path / example})")
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with tempfile.NamedTemporaryFile(dir=path.parent, prefix=f".{path.name}.", delete=True):
-            pass
+        probe_writable(path.parent)
     except OSError as exc:
         raise OutputError(f"{flag} {target}: cannot write there ({exc.strerror or exc}){hint}") \
             from None

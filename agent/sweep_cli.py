@@ -12,8 +12,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-import tempfile
-from pathlib import Path
 from typing import Any
 from agent.argtypes import non_negative_int, positive_float, positive_int
 
@@ -80,7 +78,8 @@ def add_sweep_parser(subparsers: Any) -> None:
 
 
 def run_sweep_command(args: argparse.Namespace) -> int:
-    from agent.jsonout import OutputError, check_json_target, check_output_file, write_json
+    from agent.jsonout import (OutputError, check_json_target, check_output_file,
+                               check_output_folder, write_json)
     from agent.sweep import EXIT_USAGE, SweepOptions, SweepUsageError, run_sweep
     from kernel_zoo.store import ZooError
 
@@ -88,7 +87,8 @@ def run_sweep_command(args: argparse.Namespace) -> int:
         check_json_target(args.json)
         if args.history is not None:  # a file the sweep appends to
             check_output_file("--history", args.history, "history.jsonl")
-        _check_report_target(args.report)
+        if args.report is not None:  # the report and state folder
+            check_output_folder("--report", args.report)
     except OutputError as err:
         print(f"kzoo: error: {err}", file=sys.stderr)
         return EXIT_USAGE
@@ -130,21 +130,3 @@ def run_sweep_command(args: argparse.Namespace) -> int:
             print(f"kzoo: error: {err}", file=sys.stderr)
             return EXIT_USAGE
     return result.exit_code
-
-
-def _check_report_target(report: str | None) -> None:
-    """--report is a folder the sweep writes its report and state to."""
-    from agent.jsonout import OutputError
-
-    if report is None:
-        return
-    path = Path(report)
-    if path.exists() and not path.is_dir():
-        raise OutputError(f"--report {report}: is a file; name a folder (it is made when missing)")
-    try:
-        path.mkdir(parents=True, exist_ok=True)
-        with tempfile.TemporaryFile(dir=path):
-            pass
-    except OSError as exc:
-        raise OutputError(f"--report {report}: cannot write there "
-                          f"({exc.strerror or exc})") from None

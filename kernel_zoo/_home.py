@@ -18,15 +18,21 @@ def kzoo_home() -> Path:
     return Path(os.environ.get("KZOO_HOME", ".kzoo")).expanduser().resolve()
 
 
+def probe_writable(folder: Path) -> None:
+    """Make `folder` when missing and create and remove a scratch file in it: an OSError when
+    either cannot be done."""
+    folder.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryFile(dir=folder):
+        pass
+
+
 def ensure_home() -> Path:
     """`kzoo_home()`, made when missing and checked writable: a HomeError that names the folder
     and the way out, where otherwise the first write deep inside a search (the study database,
     a candidate file) would end it with a traceback, or blame the candidate."""
     home = kzoo_home()
     try:
-        home.mkdir(parents=True, exist_ok=True)
-        with tempfile.TemporaryFile(dir=home):
-            pass
+        probe_writable(home)
     except OSError as exc:
         given = ("KZOO_HOME " if "KZOO_HOME" in os.environ else "the state folder (default "
                  "./.kzoo) ")
