@@ -8,7 +8,10 @@
 # each table written to $OUT as soon as it is done, so a timeout keeps the finished ones.
 # Needs no bundle: memory_bound.py imports neither optuna, ray nor openai.
 #     device run, no carry:  bash bench/gpu_round332.sh
-# Outcome: not yet run.
+# Outcome (2026-11-28, H200, copy 4280 GB/s): 225 rows, none wrong; 1.261x torch.compile
+# (float32 1.167x, bfloat16 1.315x, float16 1.306x); 32 rows behind, 22 by more than 1%; 13 of 69
+# large rows under 90% of copy (10 float32, GeGLU's 16-bit three). 141, 133 and 132 s a table.
+# memory-bound-h200-graphs-{float32,bfloat16,float16}-round332.json; RESULTS.md has the rows.
 set -uo pipefail
 export PYTHONUNBUFFERED=1
 export KZOO_HOME=/tmp/kzoo-round332

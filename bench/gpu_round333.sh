@@ -7,7 +7,9 @@
 # pipeline and compose tests, and contract rows of each kind of kernel the zoo ships (Triton
 # rows, the Gluon warp-specialized GEMM epilogues, attention, split-row softmax, cross-entropy).
 #     device run, carry [".gpu-slim"]:  bash bench/gpu_round333.sh
-# Outcome: not yet run.
+# Outcome (2026-11-28, H200): the corpus 34/34 verdicts as expected (verifier-h200.json, 46 s);
+# the 17 verifier, CUDA-corpus, timer, pipeline and compose tests passed (233 s); the 13 contract
+# rows passed (263 s). runs/gpu-tests-h200-round333/.
 set -uo pipefail
 export PYTHONUNBUFFERED=1
 export KZOO_HOME=/tmp/kzoo-round333

@@ -5,7 +5,12 @@
 # 16384x8192 (0.965x in all three dtypes; torch.compile at the copy bandwidth) and float32
 # 8192x4096 (0.97x). Every entry so far was tuned on an H100. Then the two ops' table rows.
 #     device run, carry [".gpu-slim"]:  bash bench/gpu_round334.sh
-# Outcome: not yet run.
+# Outcome (2026-11-28): argmax 1.18.0 (float32 cols_le_16384: 8192x8192 0.92x -> 1.13x,
+# 0.77 -> 0.94 of copy; cols_le_1024 kept, best 0.98x); rms_norm 1.20.0 and 1.21.0 (float16 and
+# float32 cols_le_16384: 4096x4097 1.24x -> 1.35x and 1.03x -> 1.15x; 16384x8192 unmoved at
+# 0.965-0.970x, no config of the space reached torch.compile there); bfloat16 cols_le_16384 and
+# float32 cols_le_4096 kept. 226 s. runs/tune-buckets-h200-round334/,
+# memory-bound-h200-graphs-argmax-rms-norm-round334.json.
 set -uo pipefail
 export PYTHONUNBUFFERED=1
 export KZOO_HOME=/tmp/kzoo-round334

@@ -7,7 +7,14 @@
 # torch.compile beside every config in the same run. The session's last device minutes: short
 # samples, each op under its own timeout.
 #     device run, carry [".gpu-slim"]:  bash bench/gpu_round335.sh
-# Outcome: not yet run.
+# Outcome (2026-11-28): softmax and log-softmax kept every config (the served ones the sweeps'
+# best or within 0.5%); add_rms_norm 1.21.0 (float32 cols_le_65536: 256x65536 0.87 -> 0.89 of
+# copy); cols_le_16384 kept. 150 s. runs/tune-buckets-h200-round335/. Two follow-up calls on the
+# warm machine timed the rows:
+#     python3 bench/memory_bound.py --graphs --dtypes float32 --ops add_rms_norm,softmax,log_softmax
+#         (before add_rms_norm 1.21.0 was in the tree: -float32-softmax-add-rms-norm-round335.json)
+#     python3 bench/memory_bound.py --graphs --dtypes float32 --ops add_rms_norm
+#         (with it: -float32-add-rms-norm-round335b.json)
 set -uo pipefail
 export PYTHONUNBUFFERED=1
 export KZOO_HOME=/tmp/kzoo-round335
