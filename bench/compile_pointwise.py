@@ -226,6 +226,9 @@ def configs() -> list:
         default,
         dataclasses.replace(default, block=16384, num_warps=16),
         dataclasses.replace(default, programs_per_sm=2, num_stages=2, stream_hint=True),
+        # torch.compile's GeGLU launch shape, with libdevice's erf and with erfc's fit
+        dataclasses.replace(default, block=1024, num_warps=4, col_block=1024),
+        dataclasses.replace(default, block=1024, num_warps=4, col_block=1024, gelu_erf_fit=True),
     ]
 
 
@@ -233,16 +236,30 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tasks", default=",".join(CONTEXTS), help="comma-separated tasks")
     parser.add_argument("--dtype", default="bf16", choices=("bf16", "fp16", "fp32"))
+    parser.add_argument("--out", type=Path,
+                        help="also write the rows, with the compiler's versions, to this JSON")
     args = parser.parse_args()
     names = [n for n in args.tasks.split(",") if n]
     unknown = [n for n in names if n not in CONTEXTS]
     if unknown:
         parser.error(f"unknown tasks {unknown}; choose from {list(CONTEXTS)}")
+    rows = []
     with tempfile.TemporaryDirectory() as workdir:
         for name in names:
             for cfg in configs():
                 for row in report(name, cfg, args.dtype, Path(workdir)):
                     print(json.dumps(row), flush=True)
+                    rows.append(row)
+    if args.out:
+        import datetime
+        import platform
+
+        environment = {"target": "sm_90 (compiled here, no GPU)", "triton": triton.__version__,
+                       "python": platform.python_version(),
+                       "date": datetime.datetime.now(datetime.timezone.utc).isoformat()}
+        args.out.write_text(json.dumps({"benchmark": "compile-pointwise", "dtype": args.dtype,
+                                        "environment": environment, "rows": rows}, indent=1))
+        print(f"wrote {args.out}")
 
 
 if __name__ == "__main__":
