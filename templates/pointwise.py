@@ -57,6 +57,13 @@ GeGLU's bfloat16 kernel has 12% fewer SASS instructions with it, which matters w
 GeGLU is bound by instruction issue rather than bytes: on an H200 it read 0.82-0.88 of the copy
 bandwidth at its large shapes, as torch.compile's did, in GPU round 332. An expression without
 an erf-GELU renders the same kernel either way.
+`small_per_thread` (0: off) is the elements of an input a thread holds in a small flat call, one
+with fewer than 1024 threads an SM at `min_per_thread` (a decode step's 16 rows of GeGLU: 262144
+elements), whose tile then takes up to 32 warps: more threads, more loads in flight, where one
+program per tile leaves most of the GPU idle. One config then serves a bucket's large calls and
+its decode calls apart (GeGLU's `cols_gt_4096` holds 8192x16384 and 16x16384; on an H100 4
+elements a thread led at 16 bfloat16 rows, 5.44 against 5.66 us, but lost at the large shapes,
+GPU round 237).
 """
 
 from __future__ import annotations
@@ -88,6 +95,7 @@ class PointwiseConfig:
     col_block: int
     min_per_thread: int
     gelu_erf_fit: bool = False
+    small_per_thread: int = 0
 
 
 SPACE = (
@@ -100,6 +108,7 @@ SPACE = (
     Param("col_block", (256, 512, 1024, 2048, 4096)),
     Param("min_per_thread", (2, 4, 8), legacy=MIN_ELEMS_PER_THREAD),
     Param("gelu_erf_fit", (False, True), legacy=False),
+    Param("small_per_thread", (0, 2, 4), legacy=0),
 )
 
 DEFAULT = PointwiseConfig(
@@ -124,6 +133,12 @@ def constraints(cfg: PointwiseConfig) -> list[str]:
     if staged > MAX_SHARED_BYTES:
         problems.append(f"{cfg.num_stages} stages of a {cfg.block}-element tile stage {staged} "
                         f"bytes (> {MAX_SHARED_BYTES} of shared memory)")
+    if cfg.small_per_thread and cfg.small_per_thread >= cfg.min_per_thread:
+        problems.append(f"small_per_thread {cfg.small_per_thread} is not under min_per_thread "
+                        f"{cfg.min_per_thread}: a small call would take the tiles of 0 (off)")
+    if cfg.small_per_thread and cfg.programs_per_sm > 0:
+        problems.append("small_per_thread shapes the one-program-per-tile grid's small calls "
+                        "(programs_per_sm 0)")
     if cfg.tiling == "rows" and cfg.col_block > cfg.block:
         problems.append("col_block exceeds block: a rows tile holds at least one row segment")
     return problems

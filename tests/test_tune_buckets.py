@@ -304,6 +304,42 @@ def test_knobs_time_only_the_variants_that_set_them_beside_what_serves(tune_buck
     assert set(configs) < set(every) and tpl.default in every
 
 
+def test_geglus_served_configs_compete_with_the_fit_and_small_call_variants(tune_buckets,
+                                                                            tmp_path):
+    """--knobs gelu_erf_fit,small_per_thread on GeGLU (gpu_round336.sh): each served config with
+    the fit, the small-call spread or both, as distinct code; none where the template refuses
+    (small_per_thread at or above a config's min_per_thread)."""
+    import argparse
+
+    import tasks
+    from agent.plan import plan
+
+    zoo = tmp_path / "zoo"
+    copy_entry(ROOT / "kernel_zoo" / "entries", "geglu", "1.17.0", zoo)
+    task = tasks.load(ROOT / "tasks" / "geglu.py")
+    found = plan(task)
+    tpl = get_template("pointwise")
+    args = argparse.Namespace(samples=0, seed=0, zoo=str(zoo), buckets=["cols_gt_4096"],
+                              knobs=["gelu_erf_fit", "small_per_thread"])
+    for dtype in ("bfloat16", "float32"):
+        served = tune_buckets.served_configs(zoo, "geglu", "sm_90", dtype, tpl)
+        _, configs, sources, _ = tune_buckets.candidate_sources("geglu", dtype, args, task,
+                                                                found, "sm_90")
+        assert served and all(cfg in configs for cfg in served)
+        derived = [cfg for cfg in configs if cfg not in served]
+        assert derived and all(cfg.gelu_erf_fit or cfg.small_per_thread for cfg in derived)
+        assert all(not tpl.violations(cfg) for cfg in derived)
+        assert len({tune_buckets._code_of(source) for source in sources}) == len(sources)
+        fits = [cfg for cfg in derived if cfg.gelu_erf_fit]
+        assert fits and all("erfc" in src for cfg, src in zip(configs, sources)
+                            if cfg.gelu_erf_fit)
+        small = [cfg for cfg in derived if cfg.small_per_thread]
+        # float32's served configs hold 2 or 4 elements a thread: only 2 spreads the one at 4
+        assert all(cfg.small_per_thread < cfg.min_per_thread for cfg in small)
+        if dtype == "bfloat16":
+            assert {cfg.small_per_thread for cfg in small} == {2, 4}
+
+
 def test_a_dtype_starts_from_the_configs_the_zoo_serves_in_the_other_dtypes(tune_buckets,
                                                                               tmp_path):
     import argparse
