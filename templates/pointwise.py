@@ -58,7 +58,7 @@ polynomials and a select). In float32 it stays within 2e-6 relative of GELU wher
 GeGLU's bfloat16 kernel has 12% fewer SASS instructions with it, which matters where a 16-bit
 GeGLU is bound by instruction issue rather than bytes: on an H200 it read 0.82-0.88 of the copy
 bandwidth at its large shapes, as torch.compile's did, in GPU round 332. An expression without
-an erf-GELU renders the same kernel either way.
+an erf-GELU renders the same module either way (bar the params it names).
 `small_per_thread` (0: off) is the elements of an input a thread holds in a small flat call, one
 with fewer than 1024 threads an SM at `min_per_thread` (a decode step's 16 rows of GeGLU: 262144
 elements), whose tile then takes up to 32 warps: more threads, more loads in flight, where one
@@ -380,7 +380,12 @@ class PointwiseTemplate(Template):
             if not any(inputs[i]["kind"] == "full" for i in rendered.used_inputs):
                 raise InvalidConfig("the expression reads no 'full' input: the output's shape "
                                     "comes from the full inputs")
-            context = {**context, "inputs": inputs, "expr_lines": rendered.lines,
+            # erfc's fit only where the expression has an erf-GELU: elsewhere the knob renders
+            # the very same module (bar its params), which the tuner then times once
+            uses_erf_gelu = any("_gelu_erf(" in line for line in rendered.lines)
+            fit = getattr(cfg, "gelu_erf_fit", False) and uses_erf_gelu
+            context = {**context, "gelu_erf_impl": "erfc_poly" if fit else "libdevice",
+                       "inputs": inputs, "expr_lines": rendered.lines,
                        "expr_result": rendered.result, "used_inputs": rendered.used_inputs,
                        "expr_json": json.dumps(context["expr"])}
         return super().render(cfg, **context)

@@ -1,6 +1,7 @@
 """bench/tune_buckets.py's choices, without a GPU: which config wins a bucket, and when none does."""
 
 import argparse
+import dataclasses
 import hashlib
 import importlib.util
 import json
@@ -338,6 +339,18 @@ def test_geglus_served_configs_compete_with_the_fit_and_small_call_variants(tune
         assert all(cfg.small_per_thread < cfg.min_per_thread for cfg in small)
         if dtype == "bfloat16":
             assert {cfg.small_per_thread for cfg in small} == {2, 4}
+    # SwiGLU has no erf-GELU: the fit renders a config's very code, which is timed once
+    copy_entry(ROOT / "kernel_zoo" / "entries", "swiglu", "1.8.0", zoo)
+    swiglu = tasks.load(ROOT / "tasks" / "swiglu.py")
+    args.knobs = ["gelu_erf_fit"]
+    served = tune_buckets.served_configs(zoo, "swiglu", "sm_90", "bfloat16", tpl)
+    _, configs, _, _ = tune_buckets.candidate_sources("swiglu", "bfloat16", args, swiglu,
+                                                      plan(swiglu), "sm_90")
+    assert served and all(cfg in configs for cfg in served)
+    fits = [cfg for cfg in configs if cfg.gelu_erf_fit]
+    assert fits  # the variants that also change other knobs stay
+    # no config is timed again for the fit alone
+    assert not any(dataclasses.replace(cfg, gelu_erf_fit=False) in configs for cfg in fits)
 
 
 def test_a_dtype_starts_from_the_configs_the_zoo_serves_in_the_other_dtypes(tune_buckets,
