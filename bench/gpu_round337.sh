@@ -8,7 +8,9 @@
 #   1. bench/gemm.py with the shipped configs, default timer and graph replays;
 #   2. the bias+GELU case with the cooperative (ws_coop) and pingpong Gluon kernels, both timers;
 #   3. bench/attention.py (SDPA, causal, relative position, softcap);
-#   4. torch.compile(mode="max-autotune") on the bias+GELU case, with what time is left.
+#   4. bench/probe_inductor_norm.py: Inductor's RMSNorm kernel at 16384x8192 (source, launch
+#      dims, times beside the zoo's), the one #3 row no config of the norm template closes;
+#   5. torch.compile(mode="max-autotune") on the bias+GELU case, with what time is left.
 #     device run, no carry:  bash bench/gpu_round337.sh
 # Outcome: not yet run.
 set -uo pipefail
@@ -38,6 +40,11 @@ mkdir -p /tmp/a337
 timeout 170 python3 bench/attention.py --out /tmp/a337 2>&1 | grep -v -i warn | tail -7
 echo "attention after $(( $(date +%s) - start )) s"
 tar czf "$OUT/attention.tgz" -C /tmp a337
+mkdir -p /tmp/p337
+timeout 120 python3 bench/probe_inductor_norm.py --out /tmp/p337 2>&1 | grep -v -i warn \
+    | grep -E "^rms_norm|^    (zoo|compile)|wrote"
+echo "norm probe after $(( $(date +%s) - start )) s"
+cp /tmp/p337/*.json "$OUT/" 2>/dev/null
 left=$(( 570 - ($(date +%s) - start) ))
 mkdir -p /tmp/g337/max-autotune
 [ $left -gt 90 ] && timeout $left python3 bench/gemm.py --config-json bench/gemm-configs-ws-coop.json \
