@@ -477,7 +477,7 @@ def test_small_per_thread_spreads_a_small_call_over_more_threads_and_leaves_larg
         plain.launch_probe(x, x)
     (small, small_kw), (large, large_kw) = launches["knob"]
     (plain_small, plain_small_kw), plain_large_call = launches["plain"]
-    # 16384 elements: 4 tiles of 4096 at 4 a thread (32 warps), against 8 a thread's 8 warps
+    # 16384 elements: 4 tiles of 4096 at 4 a thread (32 warps), against 8 a thread's 16 warps
     assert small == (4,) and small_kw["BLOCK"] == 4096 and small_kw["num_warps"] == 32
     assert plain_small == (4,) and plain_small_kw["BLOCK"] == 4096
     assert plain_small_kw["num_warps"] == 16
