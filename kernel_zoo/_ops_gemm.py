@@ -133,15 +133,18 @@ def _linear_impl(x, weight, bias=None, activation=None, entry=None):
     return _dispatch(op, args, entry)
 
 
-def check_linear_tensors(who: str, x, weight, bias) -> None:
-    """A TypeError naming the caller and the argument for a non-tensor (a numpy array failed
-    deep in the dispatch, on `.device`)."""
-    from kernel_zoo.ops import _type_text
+def linear_call(who: str, x, weight, bias, activation, entry) -> torch.Tensor:
+    """`ops.linear` and a pinned linear variant (`who` names the caller in a TypeError for a
+    non-tensor argument): the custom op where torch.compile or autograd needs it, else the same
+    implementation called directly, as `_call` does for the other ops."""
+    from kernel_zoo.ops import _require_tensors
 
-    for name, value in (("x", x), ("weight", weight), ("bias", bias)):
-        if not isinstance(value, torch.Tensor) and not (name == "bias" and value is None):
-            wanted = "a torch.Tensor or None" if name == "bias" else "a torch.Tensor"
-            raise TypeError(f"{who}: {name} must be {wanted}, got {_type_text(value)}")
+    _require_tensors(who, (("x", x, False), ("weight", weight, False), ("bias", bias, True)))
+    tensors = [t for t in (x, weight, bias) if t is not None]
+    grad = torch.is_grad_enabled() and any(t.requires_grad for t in tensors)
+    if torch.compiler.is_compiling() or grad:
+        return _linear_op(x, weight, bias, activation, entry)
+    return _linear_impl(x, weight, bias, activation, entry)
 
 
 def _linear_fake(x, weight, bias=None, activation=None, entry=None):
@@ -168,10 +171,5 @@ def linear(x: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor | None = No
     """`act(F.linear(x, weight, bias))` with the bias and activation fused into the GEMM's
     epilogue where a zoo entry for the variant exists; `kzoo::linear`."""
     _check_activation(activation)
-    check_linear_tensors("kernel_zoo.ops.linear", x, weight, bias)
-    tensors = [t for t in (x, weight, bias) if t is not None]
-    grad = torch.is_grad_enabled() and any(t.requires_grad for t in tensors)
-    if torch.compiler.is_compiling() or grad:
-        return _linear_op(x, weight, bias, activation, None)
-    return _linear_impl(x, weight, bias, activation)
+    return linear_call("kernel_zoo.ops.linear", x, weight, bias, activation, None)
 

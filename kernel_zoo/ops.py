@@ -268,16 +268,21 @@ def _caller(op_name: str) -> str:
     return f"kzoo::{op_name}"
 
 
-def _check_tensors(op: _Op, args: tuple) -> None:
-    """A TypeError naming the op and the argument for a non-tensor where the schema wants a
-    tensor: left to the dispatch, a numpy array or a list fails deep inside it (on `.dtype` or
-    `.device`) with a message that names neither."""
-    for position, name, optional in _TENSOR_ARGS.get(op.name, ()):
-        value = args[position] if position < len(args) else None
+def _require_tensors(who: str, arguments: Any) -> None:
+    """A TypeError naming `who` and the argument for a non-tensor among `arguments`, (name,
+    value, optional) each: left to the dispatch, a numpy array or a list fails deep inside it (on
+    `.dtype` or `.device`) with a message that names neither."""
+    for name, value, optional in arguments:
         if not isinstance(value, torch.Tensor) and not (optional and value is None):
             wanted = "a torch.Tensor or None" if optional else "a torch.Tensor"
-            raise TypeError(f"{_caller(op.name)}: {name} must be {wanted}, "
-                            f"got {_type_text(value)}")
+            raise TypeError(f"{who}: {name} must be {wanted}, got {_type_text(value)}")
+
+
+def _check_tensors(op: _Op, args: tuple) -> None:
+    """_require_tensors on the arguments the op's schema types as tensors."""
+    _require_tensors(_caller(op.name), (
+        (name, args[position] if position < len(args) else None, optional)
+        for position, name, optional in _TENSOR_ARGS.get(op.name, ())))
 
 
 def _shape_list(op_name: str, normalized_shape: Any) -> list:
@@ -762,12 +767,8 @@ class PinnedLinear(PinnedOp):
             wanted = _ops_gemm.variant_name(bias is not None, self.activation)
             raise TypeError(f"pinned {self.op} takes {'a' if self.has_bias else 'no'} bias "
                             f"(its kernel fixes the epilogue); for this call pin {wanted}")
-        _ops_gemm.check_linear_tensors(f"pinned {self.op}", x, weight, bias)
-        tensors = [t for t in (x, weight, bias) if t is not None]
-        if torch.compiler.is_compiling() or (
-                torch.is_grad_enabled() and any(t.requires_grad for t in tensors)):
-            return _ops_gemm._linear_op(x, weight, bias, self.activation, self._entry)
-        return _ops_gemm._linear_impl(x, weight, bias, self.activation, self._entry)
+        return _ops_gemm.linear_call(f"pinned {self.op}", x, weight, bias, self.activation,
+                                     self._entry)
 
 
 _PINNABLE["scaled_dot_product_attention"] = type(
