@@ -549,15 +549,15 @@ def _kernel_findings(tree: ast.Module, aliases: dict[str, tuple[str, ...]]) -> l
         if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)) or not _is_jit(fn, aliases):
             continue
         args = fn.args
-        local = {a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs,
-                                 *filter(None, [args.vararg, args.kwarg])]}
+        arg_names = {a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs,
+                                     *filter(None, [args.vararg, args.kwarg])]}
         # the body and the defaults; the decorators run on the host (autotune's configs)
         inside = [*fn.body, *args.defaults, *filter(None, args.kw_defaults)]
         nodes = [n for part in inside for n in ast.walk(part)]
-        local |= {n.id for n in nodes if isinstance(n, ast.Name)
+        stored = {n.id for n in nodes if isinstance(n, ast.Name)
                   and isinstance(n.ctx, (ast.Store, ast.Del))}
-        params = local - {n.id for n in nodes if isinstance(n, ast.Name)
-                          and isinstance(n.ctx, (ast.Store, ast.Del))}
+        local = arg_names | stored
+        params = arg_names - stored  # arguments the body never rebinds
         for node in nodes:
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
                     node.func.id in params:

@@ -82,7 +82,7 @@ def _watched_again(fn):
             return fn(*args, **kwargs)
         _state.depth = 0
         try:
-            with _AtenMonitor(monitor.allowed, monitor.ops):
+            with monitor.twin():
                 return fn(*args, **kwargs)
         finally:
             _state.depth = depth
@@ -150,7 +150,7 @@ def _monitor_thread(thread: threading.Thread, watching: _AtenMonitor) -> None:
     run = thread.run
 
     def monitored_run():
-        with _AtenMonitor(watching.allowed, watching.ops):
+        with watching.twin():
             run()
 
     thread.run = monitored_run
@@ -197,6 +197,11 @@ class _AtenMonitor(TorchDispatchMode):
         super().__init__()
         self.ops: Counter = Counter() if ops is None else ops
         self.allowed = ALLOWED_ATEN | extra_allowed
+
+    def twin(self) -> _AtenMonitor:
+        """A monitor that counts into this one's record: a dispatch mode holds for its own thread
+        and context only (a thread the call starts, a grid or hook run inside a launch)."""
+        return _AtenMonitor(self.allowed, self.ops)
 
     def __torch_dispatch__(self, func, types, args=(), kwargs=None):
         if not _in_launch():
