@@ -187,17 +187,22 @@ def test_the_erfc_fit_gelu_keeps_relative_digits_where_libdevices_form_cancels(t
                                plain.launch_plain(special.clone()), equal_nan=True)
 
 
+def _without_params(source: str) -> list[str]:
+    return [line for line in source.splitlines()
+            if not line.startswith(("PARAMS =", "Params: "))]
+
+
 def _without_gelu_erf_helper(source: str) -> list[str]:
     """The module's lines but the `_gelu_erf` helper's definition and the params it names."""
     lines, skipping = [], False
-    for line in source.splitlines():
+    for line in _without_params(source):
         if line.startswith("def _gelu_erf("):
             skipping = True
             lines.pop()  # its @triton.jit
             continue
         if skipping and (line.startswith("@") or line.startswith("def ")):
             skipping = False
-        if not skipping and not line.startswith(("PARAMS =", "Params: ")):
+        if not skipping:
             lines.append(line)
     return lines
 
@@ -217,11 +222,6 @@ def test_the_erfc_fit_knob_changes_only_the_erf_gelu():
     # configs stored before the knob existed name the libdevice kernel
     assert POINTWISE.config({k: v for k, v in params_of(POINTWISE.default).items()
                              if k != "gelu_erf_fit"}).gelu_erf_fit is False
-
-
-def _without_params(source: str) -> list[str]:
-    return [line for line in source.splitlines()
-            if not line.startswith(("PARAMS =", "Params: "))]
 
 
 @pytest.mark.parametrize("dtype", ["float32", "bfloat16", "float16"])
