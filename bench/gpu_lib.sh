@@ -32,3 +32,12 @@ tune_op() {
         | grep -E "^[a-z_0-9]+ $dtype \[" | tail -8
     echo "tune $op $dtype: exit ${PIPESTATUS[0]} after $(( $(date +%s) - start )) s"
 }
+
+# Install the slimmed offline bundle (bench/slim_gpu_bundle.sh; the run carries .gpu-slim) into
+# /tmp/site and put it, and the tree, on PYTHONPATH.
+slim_bundle_install() {
+    python3 -m pip install -q --no-index --no-deps --no-compile --target /tmp/site .gpu-slim/*.whl \
+        2>&1 | tail -2
+    tar xJf .gpu-slim/ray-slim.tar.xz -C /tmp/site
+    export PYTHONPATH=/tmp/site:$PWD
+}

@@ -13,9 +13,8 @@
 set -uo pipefail
 export PYTHONUNBUFFERED=1
 export KZOO_HOME=/tmp/kzoo-round333
-python3 -m pip install -q --no-index --no-deps --no-compile --target /tmp/site .gpu-slim/*.whl 2>&1 | tail -2
-tar xJf .gpu-slim/ray-slim.tar.xz -C /tmp/site
-export PYTHONPATH=/tmp/site:$PWD
+. bench/gpu_lib.sh
+slim_bundle_install
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
 start=$(date +%s)
 timeout 170 python3 bench/verifier_corpus.py --out "$OUT" 2>&1 | grep -v -i warn | tail -45

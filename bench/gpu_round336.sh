@@ -16,10 +16,8 @@
 set -uo pipefail
 export PYTHONUNBUFFERED=1
 export KZOO_HOME=/tmp/kzoo-round336
-python3 -m pip install -q --no-index --no-deps --no-compile --target /tmp/site .gpu-slim/*.whl 2>&1 | tail -2
-tar xJf .gpu-slim/ray-slim.tar.xz -C /tmp/site
-export PYTHONPATH=/tmp/site:$PWD
 . bench/gpu_lib.sh
+slim_bundle_install
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
 start=$(date +%s)
 timeout 120 python3 -m pytest -q -p no:cacheprovider -m gpu tests/test_pointwise.py > "$OUT/pytest.txt" 2>&1
