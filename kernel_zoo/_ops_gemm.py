@@ -137,9 +137,11 @@ def linear_call(who: str, x, weight, bias, activation, entry) -> torch.Tensor:
     """`ops.linear` and a pinned linear variant (`who` names the caller in a TypeError for a
     non-tensor argument): the custom op where torch.compile or autograd needs it, else the same
     implementation called directly, as `_call` does for the other ops."""
-    from kernel_zoo.ops import _require_tensors
+    from kernel_zoo.ops import _not_a_tensor
 
-    _require_tensors(who, (("x", x, False), ("weight", weight, False), ("bias", bias, True)))
+    for name, value, optional in (("x", x, False), ("weight", weight, False), ("bias", bias, True)):
+        if not isinstance(value, torch.Tensor) and not (optional and value is None):
+            raise _not_a_tensor(who, name, value, optional)
     tensors = [t for t in (x, weight, bias) if t is not None]
     grad = torch.is_grad_enabled() and any(t.requires_grad for t in tensors)
     if torch.compiler.is_compiling() or grad:

@@ -268,21 +268,21 @@ def _caller(op_name: str) -> str:
     return f"kzoo::{op_name}"
 
 
-def _require_tensors(who: str, arguments: Any) -> None:
-    """A TypeError naming `who` and the argument for a non-tensor among `arguments`, (name,
-    value, optional) each: left to the dispatch, a numpy array or a list fails deep inside it (on
-    `.dtype` or `.device`) with a message that names neither."""
-    for name, value, optional in arguments:
-        if not isinstance(value, torch.Tensor) and not (optional and value is None):
-            wanted = "a torch.Tensor or None" if optional else "a torch.Tensor"
-            raise TypeError(f"{who}: {name} must be {wanted}, got {_type_text(value)}")
+def _not_a_tensor(who: str, name: str, value: Any, optional: bool) -> TypeError:
+    """The TypeError for a non-tensor where a tensor (or None, when `optional`) is wanted: left to
+    the dispatch, a numpy array or a list fails deep inside it (on `.dtype` or `.device`) with a
+    message that names neither the op nor the argument."""
+    wanted = "a torch.Tensor or None" if optional else "a torch.Tensor"
+    return TypeError(f"{who}: {name} must be {wanted}, got {_type_text(value)}")
 
 
 def _check_tensors(op: _Op, args: tuple) -> None:
-    """_require_tensors on the arguments the op's schema types as tensors."""
-    _require_tensors(_caller(op.name), (
-        (name, args[position] if position < len(args) else None, optional)
-        for position, name, optional in _TENSOR_ARGS.get(op.name, ())))
+    """The arguments the op's schema types as tensors are tensors (on every call: the caller's
+    name is looked up only for the error, and torch.compile traces this)."""
+    for position, name, optional in _TENSOR_ARGS.get(op.name, ()):
+        value = args[position] if position < len(args) else None
+        if not isinstance(value, torch.Tensor) and not (optional and value is None):
+            raise _not_a_tensor(_caller(op.name), name, value, optional)
 
 
 def _shape_list(op_name: str, normalized_shape: Any) -> list:
