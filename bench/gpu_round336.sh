@@ -1,6 +1,5 @@
 #!/usr/bin/env bash
-# GPU round 336 (H200; written 2026-11-28 after the session's device time was spent, so NOT YET
-# RUN): the pointwise template's two knobs of that day, on GeGLU, whose rows round 332's H200
+# GPU round 336 (H200; written 2026-11-28, run 2026-11-28): the pointwise template's two knobs of that day, on GeGLU, whose rows round 332's H200
 # table left furthest from the bars among the gated units: 16x16384 at 0.92-0.97x torch.compile
 # in every dtype, and the 16-bit large shapes at 0.82-0.88 of the copy bandwidth (torch.compile's
 # kernel there too: an instruction-issue bound, not a byte bound).
@@ -12,7 +11,11 @@
 # then bench/tune_buckets.py on GeGLU's cols_gt_4096 in the three dtypes with only those knobs'
 # variants and the served configs, winners promoted, then GeGLU's table rows.
 #     device run, carry [".gpu-slim"]:  bash bench/gpu_round336.sh
-# Outcome: not yet run.
+# Outcome (192 s): 8 GPU pointwise tests passed. Promoted geglu 1.18.0 (bfloat16), 1.19.0
+# (float16), 1.20.0 (float32), every one with gelu_erf_fit on and small_per_thread 2-4
+# (bench/results/runs/tune-buckets-h200-round336/). Table (memory-bound-h200-graphs-geglu-round336.json,
+# copy 4253 GB/s): 16-bit large rows 0.92-0.96 of copy (round 332: 0.82-0.88) and 1.09-1.12x
+# torch.compile; 16x16384 1.00x (bf16, f16) and 1.02x (f32), round 332: 0.92-0.97x.
 set -uo pipefail
 export PYTHONUNBUFFERED=1
 export KZOO_HOME=/tmp/kzoo-round336
