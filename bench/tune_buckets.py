@@ -183,7 +183,15 @@ SERVED_VARIANTS = {
              # each program a row ahead, as softmax's (slot words, no counter)
              *[dict(row_split=split, elems_per_thread=per_thread, row_ahead=True,
                     single_pass_max=32768)
-               for split in (2, 4, 8, 16, 32) for per_thread in (8, 16, 32)]],
+               for split in (2, 4, 8, 16, 32) for per_thread in (8, 16, 32)],
+             # full rows of 8192 (4096) through the looped kernel, as torch.compile's RMSNorm
+             # (16 warps over 2048-element blocks, L2-hinted; 124.4 us at 16384x8192 bfloat16 on
+             # an H200 where no one-pass config beat 128.6: probe-inductor-norm-h200.json)
+             *[dict(loop_full_from=cols, loop_block=block, loop_warps=warps, keep_in_l2=True)
+               for cols in (4096, 8192)
+               for block, warps in ((2048, 16), (4096, 16), (1024, 8), (2048, 8), (1024, 4))],
+             dict(loop_full_from=8192, loop_block=2048, loop_warps=16, keep_in_l2=True,
+                  num_stages=1)],
     "reduce": [dict(one_pass_min_fill=75), dict(one_pass_min_fill=75, row_block_max=8192),
                dict(nan_combine=True, packed_keys=False),
                dict(nan_combine=True, packed_keys=False, align_rows=False)],

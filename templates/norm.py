@@ -35,6 +35,13 @@ launches in Triton's interpreter. `row_prefetch` loads a program's slice of its 
 it waits for this row's partials. `row_ahead` (with `row_split`), as softmax's: a program
 publishes its next row's statistics as slot words as soon as that row is loaded, before it writes
 this row, and no counter is kept (`row_prefetch` changes nothing with it).
+
+`loop_full_from` > 0 sends rows at least that wide that fill at least 3/4 of their power-of-two
+tile to the looped kernel even where they fit `single_pass_max`: torch.compile's RMSNorm at
+16384x8192 on an H200 is that kernel (a sum-of-squares pass hinted to stay in L2, a normalize
+pass; 16 warps, 32 registers a thread) and took 124.4 us where the one-pass kernel's best
+config took 128.6 (GPU rounds 334, 337: bench/results/probe-inductor-norm-h200.json). Emptier
+rows (4097 in an 8192-wide tile, which shares the bucket) keep the one-pass kernel.
 """
 
 from __future__ import annotations
@@ -65,6 +72,7 @@ class NormConfig:
     row_split: int
     row_prefetch: bool
     row_ahead: bool
+    loop_full_from: int
 
 
 SPACE = (
@@ -83,6 +91,7 @@ SPACE = (
     Param("row_split", (0, 2, 4, 8, 16, 32), legacy=0),
     Param("row_prefetch", (False, True), legacy=False),
     Param("row_ahead", (False, True), legacy=False),
+    Param("loop_full_from", (0, 4096, 8192, 16384), legacy=0),
 )
 
 # 16 values per thread: 16 warps for an 8192-wide row, as Inductor's persistent reductions use.
@@ -92,7 +101,7 @@ DEFAULT = NormConfig(
     single_pass_max=16384, tile_elems=4096, elems_per_thread=16, loop_block=4096, loop_warps=8,
     num_stages=2, programs_per_sm=0, keep_in_l2=True, align_rows=False, persist_full_rows=True,
     one_pass_stats=False, reverse_last_pass=False, row_split=0, row_prefetch=False,
-    row_ahead=False,
+    row_ahead=False, loop_full_from=0,
 )
 
 
@@ -105,6 +114,8 @@ def constraints(cfg: NormConfig) -> list[str]:
         per_thread = elems // (32 * warps_for(elems, cfg.elems_per_thread))
         if per_thread > MAX_REGS_ELEMS_PER_THREAD:
             problems.append(f"a {elems}-element tile holds {per_thread} values per thread (spills)")
+    if cfg.loop_full_from > cfg.single_pass_max:
+        problems.append("loop_full_from exceeds single_pass_max: rows that wide loop already")
     loop_per_thread = cfg.loop_block // (32 * cfg.loop_warps)
     if loop_per_thread < 1:
         problems.append("loop_block is smaller than one element per thread of loop_warps")

@@ -115,6 +115,40 @@ def test_reverse_last_pass_matches_pytorch_on_looped_rows(name, tmp_path):
 
 
 @pytest.mark.parametrize("name", ["rms_norm", "layer_norm", "add_rms_norm"])
+def test_loop_full_from_loops_only_full_rows(name, tmp_path, monkeypatch):
+    """loop_full_from: rows at least that wide filling 3/4 of their tile or more take the looped
+    kernel though they fit single_pass_max (4096 and 6200 in 4096- and 8192-wide tiles); 4097 (half
+    its tile) and the narrower rows keep the one pass; a row wider than single_pass_max with
+    row_split set still takes the split. Every one matches PyTorch."""
+    norm = plan(tasks.load(ROOT / "tasks" / f"{name}.py")).template_object()
+    cfg = dataclasses.replace(norm.default, single_pass_max=8192, loop_block=1024,
+                              elems_per_thread=32, loop_full_from=4096, row_split=4)
+    assert not norm.violations(cfg)
+    assert norm.violations(dataclasses.replace(cfg, single_pass_max=4096, loop_full_from=8192))
+    module = _module(name, cfg, tmp_path)
+    seen = _grids(module, monkeypatch)
+    launch = getattr(module, f"launch_{name}")
+    torch.manual_seed(3)
+    for rows, cols, kernel in ((3, 4096, "_norm_looped_kernel"), (2, 6200, "_norm_looped_kernel"),
+                               (3, 4097, "_norm_one_pass_kernel"),
+                               (5, 3000, "_norm_one_pass_kernel"),
+                               (2, 9000, "_norm_split_row_kernel")):
+        x = torch.randn(rows, cols)
+        w, b, res = torch.randn(cols), torch.randn(cols), torch.randn(rows, cols)
+        seen.clear()
+        if name == "rms_norm":
+            got, want = launch(x, (cols,), w), F.rms_norm(x, (cols,), w)
+        elif name == "layer_norm":
+            got, want = launch(x, (cols,), w, b), F.layer_norm(x, (cols,), w, b)
+        else:
+            got, summed = launch(x, res, w)
+            torch.testing.assert_close(summed, x + res)
+            want = F.rms_norm(x + res, (cols,), w, eps=1e-6)
+        torch.testing.assert_close(got, want, rtol=1e-5, atol=1e-5, msg=str((name, rows, cols)))
+        assert {k for k, _ in seen} == {kernel}, (cols, seen)
+
+
+@pytest.mark.parametrize("name", ["rms_norm", "layer_norm", "add_rms_norm"])
 def test_row_split_reads_a_wide_row_once_across_programs(name, tmp_path, monkeypatch):
     """row_split: a row wider than single_pass_max is shared by that many programs, each holding
     its slice; they merge their slices' statistics (LayerNorm: means and centred sums of squares,
@@ -188,6 +222,26 @@ def test_row_split_is_correct_on_the_gpu(name, tmp_path):
             want = getattr(F, name)(x, (65536,), w)
         torch.testing.assert_close(got, want, rtol=1e-4, atol=1e-4)
         assert module._SPLIT_RESIDENT and min(module._SPLIT_RESIDENT.values()) >= 1, split
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("name", ["rms_norm", "layer_norm", "add_rms_norm"])
+def test_loop_full_from_is_correct_on_the_gpu(name, tmp_path):
+    """The full rows that loop_full_from sends to the looped kernel, at every GPU shape and dtype
+    of the task through the verifier (8192- and 4096-wide rows loop, 4097 does not)."""
+    from verifier.core import Verifier
+
+    task = tasks.load(ROOT / "tasks" / f"{name}.py")
+    found = plan(task)
+    norm = found.template_object()
+    verifier = Verifier("gpu", tmp_path)
+    for cols, block, warps in ((8192, 2048, 16), (4096, 1024, 8)):
+        cfg = dataclasses.replace(norm.default, loop_full_from=cols, loop_block=block,
+                                  loop_warps=warps)
+        source = norm.render(cfg, **found.context)
+        for dtype in task.dtypes:
+            verdict = verifier.verify(task, source, dtype, time=False)
+            assert verdict.accepted, (cols, dtype, verdict.reasons)
 
 
 def test_row_split_stores_the_norms_epilogue(tmp_path, monkeypatch):
