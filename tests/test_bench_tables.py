@@ -65,3 +65,39 @@ def test_result_names_carry_the_dtypes_unless_they_are_the_default_pair(memory_b
         "memory-bound-h100-log_softmax-softmax-float16-graphs.json"
     assert name(None, ["float32"], False, True) == "memory-bound-h100-float32-host-ahead.json"
     assert len({name(None, [d], True, False) for d in ("float32", "float16", "bfloat16")}) == 3
+
+
+def _table(gpu, rows, copy=4000.0, date="2026-11-28"):
+    return {"environment": {"gpu": gpu, "date": date}, "copy_gbps": copy, "rows": rows}
+
+
+def _timed(task, dtype, vs_compile, fraction, large=True):
+    times = {"ms": 1.0, "fraction_of_copy": fraction}
+    return {"task": task, "op": task, "dtype": dtype, "shape": {"rows": 8}, "large": large,
+            "zoo_rel_l2_err": 1e-4, "speedup_vs_compile": vs_compile, "speedup_vs_eager": 1.5,
+            "zoo_entry": {"version": "1.0.0", "shape_bucket": "any"},
+            "zoo": times, "eager": times, "compile": times}
+
+
+def test_standing_keeps_each_rows_newest_measurement_and_refuses_two_gpus():
+    """bench/memory_bound_standing.py: a later table's row replaces an earlier one of the same
+    task, dtype and shape (the others stay, with their own file named); the bars are read from the
+    rows kept; tables of two GPUs are not mixed."""
+    spec = importlib.util.spec_from_file_location("memory_bound_standing",
+                                                  ROOT / "bench" / "memory_bound_standing.py")
+    standing = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(standing)
+    first = _table("H200", [_timed("sum", "float32", 0.95, 0.80),
+                            _timed("geglu", "bfloat16", 0.97, 0.85)])
+    later = _table("H200", [_timed("geglu", "bfloat16", 1.10, 0.95)], copy=4200.0)
+    result = standing.standing([("round1.json", first), ("round2.json", later)])
+    rows = {r["task"]: r for r in result["rows"]}
+    assert set(rows) == {"sum", "geglu"}
+    assert rows["geglu"]["source"] == "round2.json" and rows["geglu"]["copy_gbps"] == 4200.0
+    assert rows["sum"]["source"] == "round1.json"
+    bars = result["acceptance"]
+    assert bars["geomean_vs_compile"] == pytest.approx((0.95 * 1.10) ** 0.5)
+    assert [line.split(" ")[0] for line in bars["slower_than_compile_by_more_than_1pct"]] == ["sum"]
+    assert [line.split(" ")[0] for line in bars["large_below_90pct_of_copy"]] == ["sum"]
+    with pytest.raises(ValueError, match="more than one GPU"):
+        standing.standing([("a.json", first), ("b.json", _table("H100", []))])

@@ -1,0 +1,93 @@
+"""Where issue #3's bars stand across several bench/memory_bound.py tables of one device kind.
+
+A whole table (225 rows, three dtypes) takes a GPU call per dtype; a round that re-tunes a few ops
+re-times only their rows (`--ops`). This reads such tables in the order given, keeps each row's
+newest measurement (task, dtype, shape), and applies memory_bound.acceptance to the result: the
+geometric mean against torch.compile, the rows behind it, the large rows under 90% of the copy
+bandwidth. Nothing is timed here. Every row keeps its own run's baselines and copy bandwidth, and
+names the file it came from; tables of different GPUs are refused.
+
+    python bench/memory_bound_standing.py bench/results/memory-bound-h200-graphs-float32-round332.json \
+        ... --out bench/results/memory-bound-h200-standing.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _memory_bound():
+    """bench/memory_bound.py, for its acceptance rules (it imports torch, not a GPU)."""
+    spec = importlib.util.spec_from_file_location("memory_bound", ROOT / "bench" / "memory_bound.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("memory_bound", module)
+    spec.loader.exec_module(module)
+    return module
+
+
+def standing(tables: list[tuple[str, dict]]) -> dict:
+    """`tables`: (name, table JSON) oldest first. The newest row of each (task, dtype, shape), the
+    source and copy bandwidth of each, and the bars applied to them."""
+    gpus = {table["environment"]["gpu"] for _, table in tables}
+    if len(gpus) != 1:
+        raise ValueError(f"tables of more than one GPU: {sorted(gpus)}; compare one device kind")
+    newest: dict[tuple, dict] = {}
+    for name, table in tables:
+        for row in table["rows"]:
+            key = (row["task"], row["dtype"], json.dumps(row["shape"], sort_keys=True))
+            newest[key] = {**row, "source": name, "copy_gbps": table["copy_gbps"]}
+    rows = list(newest.values())
+    bars = _memory_bound().acceptance(rows)
+    kept = [{**{k: r[k] for k in ("task", "op", "dtype", "shape", "large", "speedup_vs_compile",
+                                  "speedup_vs_eager", "source", "copy_gbps")},
+             "entry": {k: r["zoo_entry"].get(k) for k in ("version", "shape_bucket")}
+             if r.get("zoo_entry") else None,
+             **{name: {"ms": r[name]["ms"], "fraction_of_copy": r[name]["fraction_of_copy"]}
+                for name in ("zoo", "eager", "compile")}} for r in rows]
+    behind_by_1pct = [f"{r['task']} {r['dtype']} {r['shape']}: {r['speedup_vs_compile']:.3f}x"
+                      for r in rows if r["speedup_vs_compile"] < 0.99]
+    return {
+        "benchmark": "memory_bound standing (newest row per task, dtype and shape)",
+        "gpu": gpus.pop(),
+        "sources": [{"file": name, "date": table["environment"]["date"],
+                     "copy_gbps": table["copy_gbps"], "rows": len(table["rows"]),
+                     "environment": table["environment"]} for name, table in tables],
+        "acceptance": {**bars, "slower_than_compile_by_more_than_1pct": behind_by_1pct},
+        "rows": kept,
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("tables", nargs="+", type=Path, help="memory_bound JSONs, oldest first")
+    parser.add_argument("--out", type=Path, required=True, help="the standing JSON to write")
+    args = parser.parse_args(argv)
+    missing = [str(p) for p in args.tables if not p.is_file()]
+    if missing:
+        parser.error(f"no such table: {', '.join(missing)}")
+    tables = [(p.name, json.loads(p.read_text())) for p in args.tables]
+    try:
+        result = standing(tables)
+    except ValueError as exc:
+        parser.error(str(exc))
+    args.out.write_text(json.dumps(result, indent=1) + "\n")
+    bars = result["acceptance"]
+    print(f"{result['gpu']}: {bars['rows']} rows from {len(tables)} tables; geomean "
+          f"{bars['geomean_vs_compile']:.3f}x torch.compile; {len(bars['slower_than_compile'])} "
+          f"behind ({len(bars['slower_than_compile_by_more_than_1pct'])} by more than 1%); "
+          f"{len(bars['large_below_90pct_of_copy'])} of {bars['large_rows']} large rows under "
+          f"90% of copy")
+    for line in bars["slower_than_compile_by_more_than_1pct"] + bars["large_below_90pct_of_copy"]:
+        print(f"  {line}")
+    print(f"wrote {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
