@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# GPU round 340 (H200; written 2026-11-28): the warp-specialized Gluon kernel's new knobs on #4's
+# GPU round 340 (H200; written and run 2026-11-28, at commit 3e8cec4: the knobs it times were
+# reverted after it, so the script runs only there): the warp-specialized Gluon kernel's new knobs on #4's
 # open bar. In round 337 the pingpong form took bias+GELU at 8192x8192x4096 in 0.803 ms by graph
 # replays, 1.093x eager, where 1.10x asked for 0.798; its ring depth and tile order were fixed at
 # the H100's best (4 stages, groups of 8). First the GPU test of the knobs (partial tiles, both
@@ -8,7 +9,12 @@
 # bench/gemm-candidates-ws-h200.json), beside cuBLAS and eager: graph replays, then the default
 # timer with what time is left.
 #     device run, no carry:  bash bench/gpu_round340.sh
-# Outcome: not yet run.
+# Outcome (95 s): the 3 GPU tests of the knobs passed (runs/gpu-tests-h200-round340.txt). The
+# H100's pick stayed the best: pingpong at 4 stages in groups of 8, 0.816 ms, 1.071x eager by graph
+# replays (1.070x by the default timer); 5 stages 1.038x (1.052x), groups of 4 or 16 1.001-1.032x
+# (1.004-1.057x); the cooperative form 0.947x, 0.969x and 0.998x eager in groups of 8, 4 and 16
+# (0.946-0.999x). Eager took 0.874 and 0.885 ms. No knob moved the bar, so they were reverted
+# (runs/gemm-configs-h200{-graphs,}-round340-ws.json).
 set -uo pipefail
 export PYTHONUNBUFFERED=1
 export KZOO_HOME=/tmp/kzoo-round340

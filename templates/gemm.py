@@ -93,10 +93,8 @@ Knobs:
   program, one's epilogue overlapping the other's wgmmas. `ws_plan(a, w, extras)` in the
   rendered module says which calls take it (16-bit, contiguous, 16-byte aligned rows); the rest,
   the interpreter and every other op run this config's kernels, and the companions still take
-  their calls first. 128x128x64 tiles, 4 stages, groups of 8 (`ws_stages` 0,
-  `ws_group_m` 8: the fastest of GPU rounds 243-245's variants on an H100; 5 stages, or groups
-  of 4 or 16, are the knobs' other choices; the cooperative form's 3 stages are all its tiles
-  fit). At gelu(linear) 8192x4096->8192 and 4096x4096->14336 on an H100 it
+  their calls first. Fixed launch (128x128x64 tiles, 4 stages, groups of 8), the fastest of GPU
+  rounds 243-245's variants. At gelu(linear) 8192x4096->8192 and 4096x4096->14336 on an H100 it
   took 1.044x and 1.034x eager as graph replays where DEFAULT took 0.979x and 0.978x, and 1.010x
   and 1.021x by the verifier's timer (DEFAULT 0.992x, 1.003x), in one run (GPU round 253,
   bench/results/probe-gluon-gemm-timers-h100.json). A call's launch is recorded by its signature
@@ -181,11 +179,6 @@ class GemmConfig:
     # kernel's calls only, one program per tile, no split-K (constraints); every other kernel of
     # the module launches single CTAs
     num_ctas: int = 1
-    # with ws_pingpong: the warp-specialized kernel's ring of shared-memory stages (0: its form's
-    # own, 4 for the pingpong and 3 for the cooperative form, whose 128x256 tiles fit no more)
-    ws_stages: int = 0
-    # with ws_pingpong: tile rows per group of the warp-specialized kernel's tile order
-    ws_group_m: int = 8
 
 
 SPACE = (
@@ -210,14 +203,11 @@ SPACE = (
     Param("ws_pingpong", (False, True)),
     Param("num_ctas", (1, 2)),
     Param("ws_coop", (False, True)),
-    Param("ws_stages", (0, 3, 5)),
-    Param("ws_group_m", (8, 4, 16)),
 )
 # the knobs a params dict written before them may lack, and the value each then takes
 LATER_KNOBS = {"EPILOGUE_SPLIT": 1, "flatten": False, "gelu_erf_fit": False, "skinny_rows": 0,
                "odd_tiled": False, "single_wave_tiled": False, "fuse_norm": False,
-               "ws_pingpong": False, "num_ctas": 1, "ws_coop": False, "ws_stages": 0,
-               "ws_group_m": 8}
+               "ws_pingpong": False, "num_ctas": 1, "ws_coop": False}
 
 # Triton's matmul tutorial and Inductor's H100 mm configs: a 128x256x64 tile, 8 warps, 3 stages
 # (3 * (128*64 + 64*256) * 2 B = 144 KB of shared memory), grouped by 8; one program per tile,
@@ -406,12 +396,6 @@ def constraints(cfg: GemmConfig) -> list[str]:
     if cfg.ws_coop and not cfg.ws_pingpong:
         problems.append("ws_coop without ws_pingpong: it picks the warp-specialized kernel's "
                         "form, and ws_pingpong turns that kernel on")
-    if (cfg.ws_stages or cfg.ws_group_m != 8) and not cfg.ws_pingpong:
-        problems.append("ws_stages or ws_group_m without ws_pingpong: they shape the "
-                        "warp-specialized kernel, which ws_pingpong turns on")
-    if cfg.ws_coop and cfg.ws_stages not in (0, 3):
-        problems.append(f"ws_stages {cfg.ws_stages} with ws_coop: three stages of 128x256x64 "
-                        "tiles and the output tile fill the shared memory")
     if cfg.GROUP_M > 1 and cfg.BLOCK_M * cfg.GROUP_M > 4096:
         problems.append(f"GROUP_M {cfg.GROUP_M} of {cfg.BLOCK_M}-row tiles spans more than "
                         "4096 rows: the group no longer fits L2 alongside its B tiles")
