@@ -42,6 +42,10 @@ tile to the looped kernel even where they fit `single_pass_max`: torch.compile's
 pass; 16 warps, 32 registers a thread) and took 124.4 us where the one-pass kernel's best
 config took 128.6 (GPU rounds 334, 337: bench/results/probe-inductor-norm-h200.json). Emptier
 rows (4097 in an 8192-wide tile, which shares the bucket) keep the one-pass kernel.
+`hint_affine` loads the looped kernel's weight (and bias) with an evict_last hint: the first pass
+marks the row evict_last too, and without it the vectors shared by every row can leave L2 (GPU
+round 341, bench/probe_norm_variants.py: such a loop took 16384x8192 bfloat16 in 124.4 us,
+torch.compile's time, where the template's looped kernel without the hint took 134).
 """
 
 from __future__ import annotations
@@ -73,6 +77,7 @@ class NormConfig:
     row_prefetch: bool
     row_ahead: bool
     loop_full_from: int
+    hint_affine: bool
 
 
 SPACE = (
@@ -92,6 +97,7 @@ SPACE = (
     Param("row_prefetch", (False, True), legacy=False),
     Param("row_ahead", (False, True), legacy=False),
     Param("loop_full_from", (0, 4096, 8192, 16384), legacy=0),
+    Param("hint_affine", (False, True), legacy=False),
 )
 
 # 16 values per thread: 16 warps for an 8192-wide row, as Inductor's persistent reductions use.
@@ -101,7 +107,7 @@ DEFAULT = NormConfig(
     single_pass_max=16384, tile_elems=4096, elems_per_thread=16, loop_block=4096, loop_warps=8,
     num_stages=2, programs_per_sm=0, keep_in_l2=True, align_rows=False, persist_full_rows=True,
     one_pass_stats=False, reverse_last_pass=False, row_split=0, row_prefetch=False,
-    row_ahead=False, loop_full_from=0,
+    row_ahead=False, loop_full_from=0, hint_affine=False,
 )
 
 

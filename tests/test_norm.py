@@ -148,6 +148,21 @@ def test_loop_full_from_loops_only_full_rows(name, tmp_path, monkeypatch):
         assert {k for k, _ in seen} == {kernel}, (cols, seen)
 
 
+def test_hint_affine_hints_the_looped_kernels_weight_and_bias_only(tmp_path):
+    """hint_affine: the looped kernel's affine loads carry evict_last; without it the render is
+    the one stored configs were rendered with."""
+    found = plan(tasks.load(ROOT / "tasks" / "layer_norm.py"))
+    norm = found.template_object()
+    plain = norm.render(norm.default, **found.context)
+    hinted = norm.render(dataclasses.replace(norm.default, hint_affine=True), **found.context)
+    diff = [line for line in hinted.splitlines() if line not in plain.splitlines()
+            and not line.startswith(("Params: ", "PARAMS = "))]
+    assert len(diff) == 2 and all('eviction_policy="evict_last"' in line for line in diff), diff
+    assert norm.render(norm.config(
+        {k: v for k, v in dataclasses.asdict(norm.default).items() if k != "hint_affine"}),
+        **found.context) == plain
+
+
 @pytest.mark.parametrize("name", ["rms_norm", "layer_norm", "add_rms_norm"])
 def test_row_split_reads_a_wide_row_once_across_programs(name, tmp_path, monkeypatch):
     """row_split: a row wider than single_pass_max is shared by that many programs, each holding
