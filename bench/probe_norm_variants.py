@@ -1,0 +1,205 @@
+"""Which kernel structure takes RMSNorm at 16384x8192 (16-bit) where torch.compile does? (one GPU run)
+
+On an H200 the zoo's RMSNorm trails torch.compile by 3-3.5% at 16384x8192 in bfloat16 and float16
+(GPU rounds 332-338: 129.9 against 124.9 us), and neither the norm template's one-pass configs nor
+its looped kernel (`loop_full_from`, round 338: 134.0) close it, though Inductor's kernel is a
+looped two-pass kernel too (bench/results/probe-inductor-norm-h200.json). This probe times, as
+CUDA-graph replays with the verifier's timer (L2 discarded before each call, interleaved, medians):
+- torch.compile(Model), the zoo (`kernel_zoo.ops.rms_norm`) and eager;
+- Inductor's own kernel source (from that JSON) launched directly at other block sizes and warps
+  than its autotuner picked;
+- kernels written here, not templates: the one pass with the width a compile-time constant (no
+  masks), the weight loaded before x or after the row's sum, x's load hinted evict_first or not;
+  and the two-pass loop with a constant width, unrolled (as Inductor's constant bounds make it)
+  or not, the first read hinted evict_last and the second evict_first.
+Each is checked against a float32 reference first. Writes
+bench/results/runs/probe-norm-variants-<device>.json.
+
+    python bench/probe_norm_variants.py [--dtypes bfloat16,float16] [--out DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import sys
+import tempfile
+from pathlib import Path
+
+import torch
+import triton
+import triton.language as tl
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+import tasks  # noqa: E402
+from kernel_zoo import ops  # noqa: E402
+from verifier.environment import device_label, environment  # noqa: E402
+from verifier.timing import L2Flusher, bench, graphed  # noqa: E402
+
+SHAPES = ((16384, 8192), (8192, 4096))
+EPS = 1e-6
+INDUCTOR_JSON = ROOT / "bench" / "results" / "probe-inductor-norm-h200.json"
+
+
+@triton.jit
+def _one_pass(x_ptr, w_ptr, y_ptr, eps, N: tl.constexpr, W_LATE: tl.constexpr,
+              EVICT: tl.constexpr):
+    row = tl.program_id(0).to(tl.int64)
+    cols = tl.arange(0, N)
+    if not W_LATE:
+        w = tl.load(w_ptr + cols)
+    if EVICT:
+        x = tl.load(x_ptr + row * N + cols, eviction_policy="evict_first").to(tl.float32)
+    else:
+        x = tl.load(x_ptr + row * N + cols).to(tl.float32)
+    rstd = 1.0 / tl.sqrt(tl.sum(x * x, axis=0) / N + eps)
+    if W_LATE:
+        w = tl.load(w_ptr + cols)
+    tl.store(y_ptr + row * N + cols, (x * rstd * w.to(tl.float32)).to(y_ptr.dtype.element_ty))
+
+
+@triton.jit
+def _two_pass(x_ptr, w_ptr, y_ptr, eps, N: tl.constexpr, BLOCK: tl.constexpr,
+              UNROLL: tl.constexpr):
+    row = tl.program_id(0).to(tl.int64)
+    base = x_ptr + row * N
+    cols = tl.arange(0, BLOCK)
+    acc = tl.zeros([BLOCK], tl.float32)
+    if UNROLL:
+        for start in tl.static_range(0, N, BLOCK):
+            x = tl.load(base + start + cols, eviction_policy="evict_last").to(tl.float32)
+            acc += x * x
+    else:
+        for start in tl.range(0, N, BLOCK):
+            x = tl.load(base + start + cols, eviction_policy="evict_last").to(tl.float32)
+            acc += x * x
+    rstd = 1.0 / tl.sqrt(tl.sum(acc, axis=0) / N + eps)
+    out = y_ptr + row * N
+    if UNROLL:
+        for start in tl.static_range(0, N, BLOCK):
+            x = tl.load(base + start + cols, eviction_policy="evict_first").to(tl.float32)
+            w = tl.load(w_ptr + start + cols, eviction_policy="evict_last").to(tl.float32)
+            tl.store(out + start + cols, (x * rstd * w).to(y_ptr.dtype.element_ty))
+    else:
+        for start in tl.range(0, N, BLOCK):
+            x = tl.load(base + start + cols, eviction_policy="evict_first").to(tl.float32)
+            w = tl.load(w_ptr + start + cols, eviction_policy="evict_last").to(tl.float32)
+            tl.store(out + start + cols, (x * rstd * w).to(y_ptr.dtype.element_ty))
+
+
+def _inductor_kernel(workdir: Path):
+    """Inductor's RMSNorm kernel at 16384x8192 bfloat16, as round 337 printed it (its sizes are
+    constants in the source: it serves only that shape), as a plain @triton.jit function."""
+    rows = json.loads(INDUCTOR_JSON.read_text())["rows"]
+    source = next(r for r in rows if r["dtype"] == "bfloat16" and r["shape"] == [16384, 8192])
+    text = source["inductor_sources"][0]
+    body = text[text.index("@triton.jit"):text.index("''', device_str")]
+    path = workdir / "inductor_rms_norm.py"
+    path.write_text("import triton\nimport triton.language as tl\n"
+                    "from torch._inductor.runtime.triton_helpers import libdevice\n" + body)
+    spec = importlib.util.spec_from_file_location("inductor_rms_norm", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.triton_red_fused__fused_rms_norm_0
+
+
+def variants(x: torch.Tensor, w: torch.Tensor, inductor) -> dict:
+    """name -> callable returning the normalized rows (a fresh output each call)."""
+    n_rows, n = x.shape
+    found = {}
+    for warps in (8, 16):
+        for w_late in (False, True):
+            for evict in (False, True):
+                found[f"one_pass w{warps}{' w_late' if w_late else ''}"
+                      f"{' evict' if evict else ''}"] = (
+                    lambda warps=warps, w_late=w_late, evict=evict: _launch(
+                        _one_pass, x, w, (n_rows,), dict(N=n, W_LATE=w_late, EVICT=evict,
+                                                         num_warps=warps, num_stages=1)))
+        for block in (1024, 2048, 4096):
+            for unroll in (False, True):
+                found[f"two_pass b{block} w{warps}{' unrolled' if unroll else ''}"] = (
+                    lambda warps=warps, block=block, unroll=unroll: _launch(
+                        _two_pass, x, w, (n_rows,), dict(N=n, BLOCK=block, UNROLL=unroll,
+                                                         num_warps=warps, num_stages=1)))
+            if inductor is not None and (n_rows, n) == SHAPES[0] and x.dtype == torch.bfloat16:
+                found[f"inductor_src r{block} w{warps}"] = (
+                    lambda warps=warps, block=block: _inductor_launch(inductor, x, w, block,
+                                                                      warps))
+    return found
+
+
+def _launch(kernel, x, w, grid, meta):
+    y = torch.empty_like(x)
+    kernel[grid](x, w, y, EPS, **meta)
+    return y
+
+
+def _inductor_launch(kernel, x, w, block, warps):
+    y = torch.empty_like(x)
+    kernel[(x.shape[0],)](x, w, y, x.shape[0], x.shape[1], XBLOCK=1, R0_BLOCK=block,
+                          num_warps=warps, num_stages=1)
+    return y
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--dtypes", default="bfloat16,float16")
+    parser.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "runs")
+    args = parser.parse_args()
+    if not torch.cuda.is_available():
+        print("probe_norm_variants.py: needs a CUDA GPU (run it on the device machine)",
+              file=sys.stderr)
+        return 2
+    task = tasks.load(ROOT / "tasks" / "rms_norm.py")
+    device = torch.device("cuda")
+    flusher = L2Flusher(device)
+    inductor = _inductor_kernel(Path(tempfile.mkdtemp()))
+    record = {"benchmark": "probe-norm-variants", "environment": environment(),
+              "method": "CUDA-graph replays timed by verifier.timing.bench (L2 discarded before "
+              "each call, medians, interleaved); compile = torch.compile(Model), default mode, "
+              "dynamic=False; every variant checked against a float32 reference first",
+              "rows": []}
+    for dtype_name in [d for d in args.dtypes.split(",") if d]:
+        dtype = getattr(torch, dtype_name)
+        for tokens, hidden in SHAPES:
+            torch.manual_seed(0)
+            model = task.module.Model(hidden, EPS).to(device=device, dtype=dtype)
+            with torch.no_grad():
+                model.norm.weight.copy_(torch.rand(hidden, device=device) + 0.5)
+            x = (torch.randn(tokens, hidden, device=device) * 2.0 + 0.5).to(dtype)
+            weight = model.norm.weight.detach()
+            torch._dynamo.reset()
+            compiled = torch.compile(model, dynamic=False)
+            fns = {"compile": lambda: compiled(x),
+                   "zoo": lambda: ops.rms_norm(x, [hidden], weight, EPS),
+                   "eager": lambda: model(x), **variants(x, weight, inductor)}
+            with torch.no_grad():
+                expected = torch.nn.functional.rms_norm(x.float(), [hidden], weight.float(), EPS)
+                wrong = {}
+                for name in list(fns):
+                    err = ((fns[name]().float() - expected).norm() / expected.norm()).item()
+                    if not err < 1e-2:
+                        wrong[name] = err
+                        del fns[name]
+                timed = bench({k: graphed(v) for k, v in fns.items()}, flusher=flusher,
+                              max_reps=100)
+            us = {k: t.median_ms * 1e3 for k, t in sorted(timed.items(),
+                                                           key=lambda kv: kv[1].median_ms)}
+            record["rows"].append({"dtype": dtype_name, "shape": [tokens, hidden], "us": us,
+                                   "wrong": wrong})
+            print(f"rms_norm {dtype_name} {tokens}x{hidden}"
+                  + (f" (wrong: {wrong})" if wrong else ""), flush=True)
+            for name, value in us.items():
+                print(f"    {value:7.1f} us  {name}", flush=True)
+    args.out.mkdir(parents=True, exist_ok=True)
+    path = args.out / f"probe-norm-variants-{device_label()}.json"
+    path.write_text(json.dumps(record, indent=1) + "\n")
+    print(f"wrote {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
