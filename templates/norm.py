@@ -46,6 +46,11 @@ rows (4097 in an 8192-wide tile, which shares the bucket) keep the one-pass kern
 marks the row evict_last too, and without it the vectors shared by every row can leave L2 (GPU
 round 341, bench/probe_norm_variants.py: such a loop took 16384x8192 bfloat16 in 124.4 us,
 torch.compile's time, where the template's looped kernel without the hint took 134).
+`loop_const_cols` passes the looped kernel a width that is a whole number of its blocks as a
+compile-time constant (one compile per such width, as Inductor's kernels are per shape): its loops
+unroll and their masks fold away, as in round 341's probe kernel, which took 124.4 us against the
+hinted template loop's 126.6 (compiled for sm_90, RMSNorm's looped kernel at 8192 wide has about
+half the instructions with the constant).
 """
 
 from __future__ import annotations
@@ -78,6 +83,7 @@ class NormConfig:
     row_ahead: bool
     loop_full_from: int
     hint_affine: bool
+    loop_const_cols: bool
 
 
 SPACE = (
@@ -98,6 +104,7 @@ SPACE = (
     Param("row_ahead", (False, True), legacy=False),
     Param("loop_full_from", (0, 4096, 8192, 16384), legacy=0),
     Param("hint_affine", (False, True), legacy=False),
+    Param("loop_const_cols", (False, True), legacy=False),
 )
 
 # 16 values per thread: 16 warps for an 8192-wide row, as Inductor's persistent reductions use.
@@ -107,7 +114,7 @@ DEFAULT = NormConfig(
     single_pass_max=16384, tile_elems=4096, elems_per_thread=16, loop_block=4096, loop_warps=8,
     num_stages=2, programs_per_sm=0, keep_in_l2=True, align_rows=False, persist_full_rows=True,
     one_pass_stats=False, reverse_last_pass=False, row_split=0, row_prefetch=False,
-    row_ahead=False, loop_full_from=0, hint_affine=False,
+    row_ahead=False, loop_full_from=0, hint_affine=False, loop_const_cols=False,
 )
 
 

@@ -148,6 +148,42 @@ def test_loop_full_from_loops_only_full_rows(name, tmp_path, monkeypatch):
         assert {k for k, _ in seen} == {kernel}, (cols, seen)
 
 
+@pytest.mark.parametrize("name", ["rms_norm", "layer_norm", "add_rms_norm"])
+def test_loop_const_cols_passes_whole_block_widths_as_constants(name, tmp_path, monkeypatch):
+    """loop_const_cols: a looped row whose width is a whole number of blocks gets it as the
+    constexpr CONST_COLS (3072 = 3 blocks of 1024); a ragged one (5000) keeps the runtime width
+    (CONST_COLS 0). Both match PyTorch."""
+    norm = plan(tasks.load(ROOT / "tasks" / f"{name}.py")).template_object()
+    cfg = dataclasses.replace(norm.default, single_pass_max=2048, loop_block=1024,
+                              hint_affine=True, loop_const_cols=True)
+    assert not norm.violations(cfg)
+    module = _module(name, cfg, tmp_path)
+    consts = []
+    real = module._launch
+
+    def spy(kernel, grid, args, kwargs):
+        consts.append((kernel.__name__, kwargs.get("CONST_COLS")))
+        return real(kernel, grid, args, kwargs)
+
+    monkeypatch.setattr(module, "_launch", spy)
+    launch = getattr(module, f"launch_{name}")
+    torch.manual_seed(4)
+    for rows, cols, const in ((3, 3072, 3072), (2, 5000, 0)):
+        x = torch.randn(rows, cols) + 3.0
+        w, b, res = torch.randn(cols), torch.randn(cols), torch.randn(rows, cols)
+        consts.clear()
+        if name == "rms_norm":
+            got, want = launch(x, (cols,), w), F.rms_norm(x, (cols,), w)
+        elif name == "layer_norm":
+            got, want = launch(x, (cols,), w, b), F.layer_norm(x, (cols,), w, b)
+        else:
+            got, summed = launch(x, res, w)
+            torch.testing.assert_close(summed, x + res)
+            want = F.rms_norm(x + res, (cols,), w, eps=1e-6)
+        torch.testing.assert_close(got, want, rtol=1e-5, atol=1e-5, msg=str((name, rows, cols)))
+        assert consts == [("_norm_looped_kernel", const)], consts
+
+
 def test_hint_affine_hints_the_looped_kernels_weight_and_bias_only(tmp_path):
     """hint_affine: the looped kernel's affine loads carry evict_last; without it the render is
     the one stored configs were rendered with."""
@@ -243,16 +279,19 @@ def test_row_split_is_correct_on_the_gpu(name, tmp_path):
 @pytest.mark.parametrize("name", ["rms_norm", "layer_norm", "add_rms_norm"])
 def test_loop_full_from_is_correct_on_the_gpu(name, tmp_path):
     """The full rows that loop_full_from sends to the looped kernel, at every GPU shape and dtype
-    of the task through the verifier (8192- and 4096-wide rows loop, 4097 does not)."""
+    of the task through the verifier (8192- and 4096-wide rows loop, 4097 does not), also with
+    the weight hinted and the width a constant (hint_affine, loop_const_cols)."""
     from verifier.core import Verifier
 
     task = tasks.load(ROOT / "tasks" / f"{name}.py")
     found = plan(task)
     norm = found.template_object()
     verifier = Verifier("gpu", tmp_path)
-    for cols, block, warps in ((8192, 2048, 16), (4096, 1024, 8)):
+    knobs = dict(hint_affine=True, loop_const_cols=True)
+    for cols, block, warps, more in ((8192, 2048, 16, {}), (4096, 1024, 8, {}),
+                                     (8192, 4096, 16, knobs), (4096, 2048, 8, knobs)):
         cfg = dataclasses.replace(norm.default, loop_full_from=cols, loop_block=block,
-                                  loop_warps=warps)
+                                  loop_warps=warps, **more)
         source = norm.render(cfg, **found.context)
         for dtype in task.dtypes:
             verdict = verifier.verify(task, source, dtype, time=False)
