@@ -185,8 +185,8 @@ SERVED_VARIANTS = {
                     single_pass_max=32768)
                for split in (2, 4, 8, 16, 32) for per_thread in (8, 16, 32)],
              # full rows of 8192 (4096) through the looped kernel, as torch.compile's RMSNorm
-             # (16 warps over 2048-element blocks, L2-hinted; 124.4 us at 16384x8192 bfloat16 on
-             # an H200 where no one-pass config beat 128.6: probe-inductor-norm-h200.json)
+             # (two L2-hinted passes, 16 warps; 124.4 us at 16384x8192 bfloat16 on an H200 where
+             # no one-pass config beat 128.6: probe-inductor-norm-h200.json)
              *[dict(loop_full_from=cols, loop_block=block, loop_warps=warps, keep_in_l2=True)
                for cols in (4096, 8192)
                for block, warps in ((2048, 16), (4096, 16), (1024, 8), (2048, 8), (1024, 4))],
