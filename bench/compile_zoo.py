@@ -99,6 +99,8 @@ def rows_for(name: str, workdir: Path) -> list[dict]:
             flagged = bool(c["loads_16bit_count"] + c["stores_16bit_count"] > SCALAR_LIMIT
                            or c["stack"])
             rows.append({**row, "kernel": c["kernel"], "num_warps": c["num_warps"],
+                         "constexprs": {k: v for k, v in c["constexprs"].items()
+                                        if isinstance(v, (bool, int, float, str))},
                          "registers": c["registers"], "stack": c["stack"], "loads": c["loads"],
                          "stores": c["stores"], "loads_16bit": c["loads_16bit_count"],
                          "stores_16bit": c["stores_16bit_count"],

@@ -102,7 +102,9 @@ def test_bf16_rows_of_8k_not_16k_elements_compile_to_vector_loads_and_stores(op,
 @pytest.mark.skipif(not _ptxas_available(), reason="Triton's NVIDIA backend is not installed")
 def test_the_zoo_audit_compiles_what_serves_each_gpu_shape(tmp_path):
     """bench/compile_zoo.py: the shipped GeGLU kernel at each GPU shape of its task, compiled for
-    sm_90; the widths that are multiples of 8 load and store 16 bytes at a time."""
+    sm_90; at the widths that are multiples of 8 every load and store moves all of a thread's
+    contiguous elements at once, 16 bytes where a thread has 8 or more (a 16-row call spread by
+    small_per_thread over more threads has 4: 8 bytes), never 2 at a time."""
     out = tmp_path / "zoo.json"
     env = {k: v for k, v in os.environ.items() if k != "TRITON_INTERPRET"}
     run = subprocess.run([sys.executable, str(ROOT / "bench" / "compile_zoo.py"), "--tasks",
@@ -117,4 +119,6 @@ def test_the_zoo_audit_compiles_what_serves_each_gpu_shape(tmp_path):
         assert row["stack"] == 0, row
         if row["shape"]["cols"] % 8 == 0:
             assert not row["flagged"] and row["loads_16bit"] == 0, row
-            assert set(row["stores"]) == {"v4"}, row
+            per_thread = row["constexprs"]["BLOCK"] // (32 * row["num_warps"])
+            width = {16: "v4", 8: "v2", 4: "v1"}[min(16, 2 * per_thread)]
+            assert set(row["stores"]) == {width} and set(row["loads"]) == {width}, row
