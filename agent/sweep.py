@@ -356,12 +356,15 @@ def _served_configs(op: str, zoo_dirs: list[Path] | None):
 
 
 def plan_units(ops: list[str], zoo_dirs: list[Path] | None, mode: str,
-               arch: str | None) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+               arch: str | None, gpu: str | None = None
+               ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """The units of a sweep on this device, and the failures found while planning.
 
-    On a GPU: each config of this GPU's arch; a (dtype, bucket) that only other archs have becomes
-    a unit for this arch seeded from one of them (`new_arch`), so a new GPU gets tuned too. In the
-    interpreter: every config (correctness only, which does not depend on the arch)."""
+    On a GPU: each (dtype, bucket) of this GPU's arch, from the config dispatch serves this GPU
+    model `gpu` (its own where the bucket has one, else the one promoted last); a (dtype, bucket)
+    that only other archs have becomes a unit for this arch seeded from one of them (`new_arch`),
+    so a new GPU gets tuned too. In the interpreter: every (arch, dtype, bucket) (correctness
+    only, which does not depend on the arch)."""
     units, failures = [], []
     for op in ops:
         try:
@@ -369,16 +372,27 @@ def plan_units(ops: list[str], zoo_dirs: list[Path] | None, mode: str,
         except store.ZooError as err:
             failures.append({"op": op, "message": f"cannot read {op}'s entries: {err}"})
             continue
-        chosen: dict[tuple[str, str, str], tuple[Any, dict, bool]] = {}
+        chosen: dict[tuple[str, ...], tuple[Any, dict, bool]] = {}
         for entry, config in served:
             target = config["arch"] if mode != "gpu" else arch
-            key = (target, config["dtype"], config["shape_bucket"])
+            # in the interpreter every config is a unit, each GPU model's of a bucket too
+            key = (target, config["dtype"], config["shape_bucket"]) + (
+                () if mode == "gpu" else (config["device"],))
             native = mode != "gpu" or config["arch"] == arch
-            if key not in chosen or (native and not chosen[key][2]):
+            held = chosen.get(key)
+            # a native config over a borrowed one; among the native ones of the same layer,
+            # this GPU model's, else the one promoted last (as store.select_config serves them)
+            if (held is None or (native and not held[2])
+                    or (native and held[1]["arch"] == config["arch"] and held[0] is entry
+                        and (held[1]["device"] != gpu or config["device"] == gpu))):
                 chosen[key] = (entry, config, native)
-        for (target, dtype, bucket), (entry, config, native) in sorted(chosen.items()):
+        triples = [key[:3] for key in chosen]
+        for key, (entry, config, native) in sorted(chosen.items()):
+            target, dtype, bucket = key[:3]
+            shared = triples.count(key[:3]) > 1  # two GPU models' configs of one bucket
             units.append({
-                "id": f"{op}/{target}/{dtype}/{bucket}",
+                "id": f"{op}/{target}/{dtype}/{bucket}"
+                      + (f"/{store.device_slug(config['device'])}" if shared else ""),
                 "op": op, "dtype": dtype, "bucket": bucket, "arch": config["arch"],
                 "target_arch": target, "new_arch": not native,
                 "version": entry.version, "layer": entry.layer, "entry": str(entry.path),
@@ -468,7 +482,8 @@ class _Sweep:
                 "pass another --report, or --fresh to start that one over"
             )
         if state is None:
-            units, failures = plan_units(ops, self.zoo_dirs, self.mode, self.arch)
+            units, failures = plan_units(ops, self.zoo_dirs, self.mode, self.arch,
+                                         self.environment.get("gpu"))
             started = _now()
             state = SweepState(path, {
                 "schema": STATE_SCHEMA,

@@ -110,9 +110,10 @@ def _bucket(op: str, context: dict, model: torch.nn.Module, inputs: list) -> str
     return buckets.bucket_of(op, tuple(inputs[0].shape), dim)
 
 
-def _entry_for(op: str, arch: str, dtype: str, bucket: str) -> dict | None:
-    """The config serving `bucket`, or None where the call runs the PyTorch reference."""
-    found = store.find_config(op, arch, dtype, bucket=bucket)
+def _entry_for(op: str, arch: str, dtype: str, bucket: str, gpu: str | None = None) -> dict | None:
+    """The config serving `bucket` on the GPU model `gpu`, or None where the call runs the
+    PyTorch reference."""
+    found = store.find_config(op, arch, dtype, bucket=bucket, device=gpu)
     if found is None:
         return None
     manifest, config, entry_dir = found
@@ -186,7 +187,8 @@ def run(op_filter: set[str] | None, dtypes: list[str], out_dir: Path,
                     "bytes": nbytes, "large": nbytes >= LARGE_L2_MULTIPLE * l2_bytes,
                     "zoo_rel_l2_err": err,
                     "zoo_entry": _entry_for(task.op, env["arch"], dtype_name,
-                                            _bucket(task.op, found.context, model, inputs)),
+                                            _bucket(task.op, found.context, model, inputs),
+                                            env["gpu"]),
                     "seconds": round(time.monotonic() - started, 1),
                 }
                 if graphs:

@@ -63,7 +63,8 @@ def run(ops: list[str], out_dir: Path) -> dict:
             dims = (shape["batch"], shape["rows"], shape["cols"])
             dim = shape["reduce_dim"]
             bucket = buckets.bucket_of(op, dims, dim)
-            entry = store.find_config(op, env["arch"], "bfloat16", bucket=bucket)
+            entry = store.find_config(op, env["arch"], "bfloat16", bucket=bucket,
+                                      device=env["gpu"])
             if entry is not None:
                 manifest, config, _ = entry
                 cfg = template.config(config["params"])

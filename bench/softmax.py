@@ -39,7 +39,7 @@ def run(dtypes: list[str], out_dir: Path) -> dict:
     rows = []
     for dtype_name in dtypes:
         dtype = DTYPES[dtype_name]
-        found = store.find_config("softmax", env["arch"], dtype_name)
+        found = store.find_config("softmax", env["arch"], dtype_name, device=env["gpu"])
         entry = None
         if found is not None:
             manifest, config, entry_dir = found

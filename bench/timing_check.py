@@ -27,7 +27,7 @@ SHAPES = [{"batch_size": 4099, "dim": 1000}, {"batch_size": 8192, "dim": 4096}]
 def main() -> None:
     env = environment()
     manifest, config, entry_dir = store.find_config("softmax", env["arch"], "bfloat16",
-                                                    [_home.SHIPPED_ZOO])
+                                                    [_home.SHIPPED_ZOO], device=env["gpu"])
     source = store.read_entry_file(entry_dir, manifest, config["file"]).decode()
     module = load_candidate(source, Path("/tmp/kzoo-timing"))
     flusher = L2Flusher(torch.device("cuda"))

@@ -437,33 +437,35 @@ def served_configs(zoo: Path, op: str, arch: str, dtype_name: str, template) -> 
     return found
 
 
-def served_file(zoo: Path, op: str, arch: str, dtype_name: str,
-                bucket: str) -> tuple[dict, str] | None:
-    """The params and source of the kernel file `zoo`'s newest entry serves `bucket` with: the
-    config dispatch picks for it (the bucket's own; else "any"; else, for an op whose buckets
-    borrow, the nearest one's); None where none serves it."""
+def served_file(zoo: Path, op: str, arch: str, dtype_name: str, bucket: str,
+                device: str | None = None) -> tuple[dict, str] | None:
+    """The params and source of the kernel file `zoo`'s newest entry serves `bucket` with on the
+    GPU model `device`: the config dispatch picks for it (the bucket's own; else "any"; else, for
+    an op whose buckets borrow, the nearest one's; that GPU model's where it has one); None where
+    none serves it."""
     from kernel_zoo.store import newest_entries, read_entry_file, select_config
 
     for entry in newest_entries(op, [zoo]):
-        c = select_config(entry.manifest, arch, dtype_name, bucket)
+        c = select_config(entry.manifest, arch, dtype_name, bucket, device)
         if c is not None:
             return c["params"], read_entry_file(entry.path, entry.manifest, c["file"]).decode()
     return None
 
 
-def served_code(zoo: Path, op: str, arch: str, dtype_name: str, bucket: str) -> str | None:
-    """The code of the kernel file `zoo`'s newest entry serves `bucket` with, without its params
-    lines; None where it has none."""
-    found = served_file(zoo, op, arch, dtype_name, bucket)
+def served_code(zoo: Path, op: str, arch: str, dtype_name: str, bucket: str,
+                device: str | None = None) -> str | None:
+    """The code of the kernel file `zoo`'s newest entry serves `bucket` with (on the GPU model
+    `device`), without its params lines; None where it has none."""
+    found = served_file(zoo, op, arch, dtype_name, bucket, device)
     return None if found is None else _code_of(found[1])
 
 
-def candidate_sources(op: str, dtype_name: str, args, task, found,
-                      arch: str | None) -> tuple[list, list, list, dict]:
+def candidate_sources(op: str, dtype_name: str, args, task, found, arch: str | None,
+                      device: str | None = None) -> tuple[list, list, list, dict]:
     """What one op's run times: the task shapes in `args.buckets` (every shape without), the
     configs and their sources (one per distinct code; with `args.zoo` the served configs too,
     and each bucket's stored file as it is where today's template renders it differently), and
-    per bucket the index of the source the zoo serves it with."""
+    per bucket the index of the source the zoo serves it with on the GPU model `device`."""
     template = get_template(found.template)
     configs, sources, index_of = [], [], {}  # index_of: code -> its place in configs, sources
     knobs = frozenset(getattr(args, "knobs", ()) or ())
@@ -502,7 +504,7 @@ def candidate_sources(op: str, dtype_name: str, args, task, found,
     served = {}  # bucket -> index of the source the zoo serves it with, its stored file itself
     if args.zoo:
         for bucket in sorted({b for _, b in in_bucket}):
-            stored = served_file(Path(args.zoo), op, arch, dtype_name, bucket)
+            stored = served_file(Path(args.zoo), op, arch, dtype_name, bucket, device)
             if stored is None:
                 continue
             params, source = stored
@@ -528,9 +530,9 @@ def sweep(name: str, dtype_name: str, args, cache: Path) -> dict:
     template = get_template(found.template)
     dtype = DTYPES[dtype_name]
     itemsize = torch.empty((), dtype=dtype).element_size()
-    arch = environment()["arch"] if args.zoo else None
+    arch, gpu = (environment()["arch"], environment()["gpu"]) if args.zoo else (None, None)
     task_shapes, configs, sources, served = candidate_sources(op, dtype_name, args, task, found,
-                                                              arch)
+                                                              arch, gpu)
     modules = [load_candidate(source, cache) for source in sources]  # files written once, here
     jobs = [(str(task.path), shape, dtype_name, source, str(cache))
             for source in sources for shape in task_shapes]
@@ -739,7 +741,7 @@ def pin_borrowers(result: dict, bucket: str, cfg, source: str, verifier, args, e
     template = get_template(result["template"])
     pins = []
     for other, shapes in sorted(borrowers(op, task, found, bucket, present).items()):
-        stored = served_file(Path(args.zoo), op, env["arch"], result["dtype"], other)
+        stored = served_file(Path(args.zoo), op, env["arch"], result["dtype"], other, env["gpu"])
         kept, kept_cfg = source, cfg
         if stored is not None:
             params, kept = stored
@@ -788,7 +790,7 @@ def verify_and_promote(result: dict, choices: dict, args, env: dict, cache: Path
                   "serves it, left as it is", flush=True)
             continue
         if args.zoo and served_code(Path(args.zoo), result["op"], env["arch"], result["dtype"],
-                                    bucket) == _code_of(result["sources"][c]):
+                                    bucket, env["gpu"]) == _code_of(result["sources"][c]):
             choice["skipped"] = "the zoo serves this bucket with the winner's code already"
             print(f"{result['op']} {result['dtype']} [{bucket}]: config #{c} is what the zoo "
                   "serves already; left as it is", flush=True)

@@ -104,7 +104,8 @@ def run(ops: list[str], out_dir: Path) -> dict:
         template = found.template_object()
         for n_rows, n_cols in SHAPES:
             bucket = buckets.bucket_of(op, (n_rows, n_cols), -1 if "softmax" in op else None)
-            entry = store.find_config(op, env["arch"], "bfloat16", bucket=bucket)
+            entry = store.find_config(op, env["arch"], "bfloat16", bucket=bucket,
+                                      device=env["gpu"])
             if entry is not None:
                 manifest, config, _ = entry
                 cfg = template.config(config["params"])

@@ -56,7 +56,7 @@ Launcher = Callable[..., Any]
 # (op, pinned entry folder or "", arch, dtype, shape bucket) -> the zoo launcher, or None when
 # no entry has a config for it
 _launchers: dict[tuple[str, str, str, str, str], Launcher | None] = {}
-_arch_of_device: dict[int, str] = {}
+_arch_of_device: dict[int, tuple[str, str]] = {}
 _reported: set[tuple[str, str]] = set()
 _lock = threading.Lock()
 
@@ -75,38 +75,42 @@ def _dtype_name(dtype: torch.dtype) -> str:
     return str(dtype).removeprefix("torch.")
 
 
-def _cuda_arch(device: torch.device) -> str:
+def _cuda_arch(device: torch.device) -> tuple[str, str]:
+    """The GPU's arch ("sm_90") and model name ("NVIDIA H200"), looked up once per device."""
     index = device.index if device.index is not None else torch.cuda.current_device()
-    arch = _arch_of_device.get(index)
-    if arch is None:
+    found = _arch_of_device.get(index)
+    if found is None:
         major, minor = torch.cuda.get_device_capability(index)
-        arch = _arch_of_device[index] = f"sm_{major}{minor}"
-    return arch
+        found = _arch_of_device[index] = (f"sm_{major}{minor}",
+                                          torch.cuda.get_device_name(index))
+    return found
 
 
 def _find(
-    op: str, arch: str, dtype: str, bucket: str, entry: str | None
+    op: str, arch: str, dtype: str, bucket: str, entry: str | None, gpu: str | None
 ) -> tuple[dict[str, Any], dict[str, Any], Path] | None:
     if entry is None:
-        return store.find_config(op, arch, dtype, bucket=bucket)
+        return store.find_config(op, arch, dtype, bucket=bucket, device=gpu)
     entry_dir = Path(entry)
     manifest = store.read_manifest(entry_dir)
     if manifest["op"] != op:
         raise store.ZooError(f"{entry_dir}: holds {manifest['op']}, not {op}")
-    config = store.select_config(manifest, arch, dtype, bucket)
+    config = store.select_config(manifest, arch, dtype, bucket, gpu)
     return None if config is None else (manifest, config, entry_dir)
 
 
 def _zoo_launcher(
-    op: str, arch: str, dtype: str, bucket: str = buckets.ANY, entry: str | None = None
+    op: str, arch: str, dtype: str, bucket: str = buckets.ANY, entry: str | None = None,
+    gpu: str | None = None,
 ) -> Launcher | None:
-    """The launcher of the config that serves (arch, dtype, bucket): from the layered zoo, or
+    """The launcher of the config that serves (arch, dtype, bucket) on the GPU model `gpu` (its
+    own config where the bucket has one, else the one promoted last): from the layered zoo, or
     from the one entry folder `entry` when the call is pinned."""
-    key = (op, entry or "", arch, dtype, bucket)
+    key = (op, entry or "", arch, dtype, bucket, gpu)
     with _lock:
         if key in _launchers:
             return _launchers[key]
-    found = _find(op, arch, dtype, bucket, entry)
+    found = _find(op, arch, dtype, bucket, entry, gpu)
     launcher: Launcher | None = None
     if found is not None:
         manifest, config, entry_dir = found
@@ -231,10 +235,10 @@ def _decide(op: _Op, args: tuple, entry: str | None) -> _Choice:
     reason = op.ineligible(args)
     if reason is not None:
         return None, f"{op.name}: {reason}; {fallback}", logging.WARNING, False
-    arch = _cuda_arch(x.device)
+    arch, gpu = _cuda_arch(x.device)
     shape = tuple(x.shape) if op.bucket_shape is None else op.bucket_shape(args)
     bucket = buckets.bucket_of(op.name, shape, dim)
-    launcher = _zoo_launcher(op.name, arch, dtype, bucket, entry)
+    launcher = _zoo_launcher(op.name, arch, dtype, bucket, entry, gpu)
     if launcher is None:
         where = "" if bucket == buckets.ANY else f" (shape bucket {bucket})"
         return None, (f"no zoo entry for {op.name} on {arch} {dtype}{where}"

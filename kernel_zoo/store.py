@@ -125,8 +125,15 @@ def kernel_file_name(op: str, arch: str, dtype: str, shape_bucket: str = ANY_SHA
     return "_".join(parts) + ".py"
 
 
-def _config_key(config: dict[str, Any]) -> tuple[str, str, str]:
-    return config["arch"], config["dtype"], config["shape_bucket"]
+def _config_key(config: dict[str, Any]) -> tuple[str, str, str, str]:
+    """A config's place in a manifest: one per GPU arch, dtype, shape bucket and the GPU model it
+    was tuned on (an H100's and an H200's configs of one sm_90 bucket live side by side)."""
+    return config["arch"], config["dtype"], config["shape_bucket"], config["device"]
+
+
+def device_slug(device: str) -> str:
+    """The GPU's name as a file-name part: "NVIDIA H100 80GB HBM3" -> "nvidia-h100-80gb-hbm3"."""
+    return re.sub(r"[^a-z0-9]+", "-", device.lower()).strip("-") or "gpu"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -214,7 +221,7 @@ def validate_manifest(manifest: object, source: str = MANIFEST) -> dict[str, Any
             raise ZooError(f"{source}: 'files'[{name!r}] is not a sha256 hex digest")
     if not manifest["configs"]:
         raise ZooError(f"{source}: 'configs' is empty")
-    seen: set[tuple[str, str, str]] = set()
+    seen: set[tuple[str, str, str, str]] = set()
     for index, config in enumerate(manifest["configs"]):
         where = f"{source}: configs[{index}]"
         _check_config(config, where, op=manifest["op"], needs_file=True)
@@ -222,7 +229,7 @@ def validate_manifest(manifest: object, source: str = MANIFEST) -> dict[str, Any
             raise ZooError(f"{where}: file {config['file']!r} has no sha256 in 'files'")
         key = _config_key(config)
         if key in seen:
-            raise ZooError(f"{where}: a second config for arch/dtype/shape_bucket {key}")
+            raise ZooError(f"{where}: a second config for arch/dtype/shape_bucket/device {key}")
         seen.add(key)
     return manifest
 
@@ -415,17 +422,31 @@ def newest_entries(op: str, zoo_dirs: list[Path] | None = None) -> list[Entry]:
     return found
 
 
+def device_configs(
+    manifest: dict[str, Any], arch: str, dtype: str, device: str | None = None
+) -> dict[str, dict[str, Any]]:
+    """Per shape bucket, the config of one manifest for (arch, dtype) that a GPU named `device`
+    gets: the one tuned on that GPU model where the bucket has one, else the one promoted last
+    (the manifest lists configs in promotion order)."""
+    by_bucket: dict[str, dict[str, Any]] = {}
+    for config in manifest["configs"]:
+        if config["arch"] != arch or config["dtype"] != dtype:
+            continue
+        held = by_bucket.get(config["shape_bucket"])
+        if held is None or held["device"] != device or config["device"] == device:
+            by_bucket[config["shape_bucket"]] = config
+    return by_bucket
+
+
 def select_config(
-    manifest: dict[str, Any], arch: str, dtype: str, bucket: str = ANY_SHAPE
+    manifest: dict[str, Any], arch: str, dtype: str, bucket: str = ANY_SHAPE,
+    device: str | None = None,
 ) -> dict[str, Any] | None:
-    """The config of one manifest for (arch, dtype) that serves shape bucket `bucket`: the exact
-    bucket, else "any", else (for an op whose buckets borrow) the nearest one the manifest has;
-    see `kernel_zoo.buckets.pick`. None when none serves it."""
-    by_bucket = {
-        config["shape_bucket"]: config
-        for config in manifest["configs"]
-        if config["arch"] == arch and config["dtype"] == dtype
-    }
+    """The config of one manifest for (arch, dtype) that serves shape bucket `bucket` on a GPU
+    named `device` (`device_configs`): the exact bucket, else "any", else (for an op whose buckets
+    borrow) the nearest one the manifest has; see `kernel_zoo.buckets.pick`. None when none
+    serves it."""
+    by_bucket = device_configs(manifest, arch, dtype, device)
     chosen = buckets.pick(manifest["op"], bucket, by_bucket)
     return None if chosen is None else by_bucket[chosen]
 
@@ -437,9 +458,12 @@ def find_config(
     zoo_dirs: list[Path] | None = None,
     *,
     bucket: str = ANY_SHAPE,
+    device: str | None = None,
 ) -> tuple[dict[str, Any], dict[str, Any], Path] | None:
     """The config for (arch, dtype, shape bucket) in the first layer whose newest version of `op`
-    has any config for (arch, dtype); within it, `select_config` picks the bucket.
+    has any config for (arch, dtype); within it, `select_config` picks the bucket, and among a
+    bucket's configs the one tuned on the GPU model `device` (torch.cuda.get_device_name()) where
+    there is one, else the one promoted last.
 
     A layer that has the (arch, dtype) at all wins over the layers below it, whatever its buckets,
     so a user's promotion is never shadowed by the shipped zoo; for an op whose buckets do not
@@ -456,7 +480,7 @@ def find_config(
             continue
         entry_dir = op_dir / version
         manifest = read_manifest(entry_dir)
-        config = select_config(manifest, arch, dtype, bucket)
+        config = select_config(manifest, arch, dtype, bucket, device)
         if config is not None:
             return manifest, config, entry_dir
     return None
@@ -502,7 +526,9 @@ def promote(op: str, source: str, record: dict[str, Any], *, zoo_dir: Path) -> d
 
     `record` is one manifest config without "file". The new version is the next minor of the
     newest one in this zoo ("1.0.0" for the first) and keeps every config of that newest version
-    except the one with the same (arch, dtype, shape_bucket), whose place the new kernel takes.
+    except the one with the same (arch, dtype, shape_bucket, device), whose place the new kernel
+    takes: a kernel tuned on one GPU model leaves another model's config of the same arch, dtype
+    and bucket in place (`select_config` serves each GPU its own).
     Carried files are re-checked against their sha256 and keep their blob (a schema-1 previous
     version's files become blobs); nothing is copied.
 
@@ -519,13 +545,15 @@ def promote_many(op: str, kernels: list[tuple[str, dict[str, Any]]], *,
                  zoo_dir: Path) -> dict[str, str]:
     """Add several verified kernels, each a (source, record) as `promote` takes them, to `zoo_dir`
     as one new version of `op`: all of them land, or none. Their records must name distinct
-    (arch, dtype, shape_bucket) keys; each takes the place of the previous version's config with
-    its key. Returns {op, version, path}."""
+    (arch, dtype, shape_bucket, device) keys; each takes the place of the previous version's
+    config with its key. A kernel's file is named by `kernel_file_name`, with its GPU model's name
+    appended where another config of the version has that name already. Returns {op, version,
+    path}."""
     _check_name("op", op)
     if not kernels:
         raise ZooError(f"promote_many for {op}: no kernels given")
-    new_configs: list[dict[str, Any]] = []
-    sources: dict[str, bytes] = {}
+    records: list[tuple[bytes, dict[str, Any]]] = []
+    new_keys: set[tuple[str, str, str, str]] = set()
     for source, record in kernels:
         if "file" in record:
             raise ZooError("promote names the kernel file itself; the record must not carry "
@@ -533,16 +561,15 @@ def promote_many(op: str, kernels: list[tuple[str, dict[str, Any]]], *,
         _check_config(record, f"record for {op}", op=op, needs_file=False)
         if not isinstance(source, str):
             raise ZooError(f"source must be str, got {type(source).__name__}")
-        file_name = kernel_file_name(op, record["arch"], record["dtype"], record["shape_bucket"])
-        if file_name in sources:
+        if _config_key(record) in new_keys:
             raise ZooError(f"promote_many for {op}: two kernels for {_config_key(record)}")
+        new_keys.add(_config_key(record))
         try:
-            compile(source, file_name, "exec", dont_inherit=True)
+            compile(source, kernel_file_name(op, record["arch"], record["dtype"],
+                                             record["shape_bucket"]), "exec", dont_inherit=True)
         except SyntaxError as err:
             raise ZooError(f"kernel source for {op} does not compile: {err}") from None
-        sources[file_name] = source.encode("utf-8")
-        new_configs.append({**record, "file": file_name})
-    new_keys = {_config_key(config) for config in new_configs}
+        records.append((source.encode("utf-8"), record))
 
     zoo_dir = Path(zoo_dir).expanduser().resolve()
     op_dir = zoo_dir / op
@@ -563,10 +590,19 @@ def promote_many(op: str, kernels: list[tuple[str, dict[str, Any]]], *,
                 for config in previous_manifest["configs"]
                 if _config_key(config) not in new_keys
             ]
-        for config in kept:
-            if config["file"] in sources:
+        taken = {config["file"] for config in kept}
+        new_configs: list[dict[str, Any]] = []
+        sources: dict[str, bytes] = {}
+        for data, record in records:
+            file_name = kernel_file_name(op, record["arch"], record["dtype"],
+                                         record["shape_bucket"])
+            if file_name in taken or file_name in sources:
+                file_name = f"{file_name.removesuffix('.py')}_{device_slug(record['device'])}.py"
+            if file_name in taken or file_name in sources:
                 raise ZooError(f"{previous_dir}: another config already uses file "
-                               f"{config['file']!r}")
+                               f"{file_name!r}")
+            sources[file_name] = data
+            new_configs.append({**record, "file": file_name})
         final_dir = op_dir / version
         if final_dir.exists():
             raise ZooError(f"{final_dir} exists but is not a valid newest version")

@@ -188,6 +188,26 @@ def test_plan_takes_what_dispatch_serves_and_seeds_a_new_arch(tmp_path):
         "softmax/sm_80/float32/any", "softmax/sm_90/bfloat16/any"]
 
 
+def test_plan_takes_this_gpu_models_config_of_a_bucket_two_models_tuned(tmp_path):
+    """A bucket with an H100's and an H200's config: a sweep on either GPU re-times its own, on
+    another GPU of the arch the one promoted last (what dispatch serves each); the interpreter
+    checks both, as units of their own."""
+    zoo = tmp_path / "zoo"
+    for tag, device in (("h100", "NVIDIA H100 80GB HBM3"), ("h200", "NVIDIA H200")):
+        store.promote("softmax", kernel_source(tag), make_record("sm_90", "bfloat16",
+                                                                 device=device), zoo_dir=zoo)
+    for gpu, served in (("NVIDIA H100 80GB HBM3", "NVIDIA H100 80GB HBM3"),
+                        ("NVIDIA H200", "NVIDIA H200"), ("NVIDIA GH200 480GB", "NVIDIA H200")):
+        units, failures = sweep.plan_units(["softmax"], [zoo], "gpu", "sm_90", gpu)
+        assert failures == [] and [u["id"] for u in units] == ["softmax/sm_90/bfloat16/any"]
+        manifest = store.read_manifest(Path(units[0]["entry"]))
+        (config,) = [c for c in manifest["configs"] if c["file"] == units[0]["file"]]
+        assert config["device"] == served, gpu
+    units, _ = sweep.plan_units(["softmax"], [zoo], "interpreter", None)
+    assert sorted(u["id"] for u in units) == [
+        "softmax/sm_90/bfloat16/any/nvidia-h100-80gb-hbm3", "softmax/sm_90/bfloat16/any/nvidia-h200"]
+
+
 # ---------------------------------------------------------------------------------------------
 # the report from GPU data (what a GPU sweep hands it), drawn here
 

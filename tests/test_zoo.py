@@ -382,6 +382,55 @@ def test_tampered_kernel_is_refused(tmp_path: Path):
         store.load_kernel(entry_dir, config, manifest)
 
 
+def test_each_gpu_model_keeps_its_own_config_of_a_bucket(tmp_path: Path):
+    """An H200's promotion for the bucket an H100 tuned takes no place of the H100's: both stay,
+    each GPU model is served its own, any other GPU of the arch the one promoted last; a model's
+    re-promotion replaces only its own config; the second model's file takes its name."""
+    zoo = tmp_path / "zoo"
+    h100, h200 = "NVIDIA H100 80GB HBM3", "NVIDIA H200"
+    store.promote("softmax", kernel_source("h100-a"), make_record(device=h100), zoo_dir=zoo)
+    second = store.promote("softmax", kernel_source("h200-a"), make_record(device=h200),
+                           zoo_dir=zoo)
+    manifest = store.read_manifest(Path(second["path"]))
+    assert [(c["device"], c["file"]) for c in manifest["configs"]] == [
+        (h100, "softmax_sm_90_bfloat16.py"), (h200, "softmax_sm_90_bfloat16_nvidia-h200.py")]
+
+    def tag(device):
+        found_manifest, config, entry_dir = store.find_config("softmax", "sm_90", "bfloat16",
+                                                              [zoo], device=device)
+        return store.read_entry_file(entry_dir, found_manifest, config["file"]).decode()
+
+    assert "h100-a" in tag(h100) and "h200-a" in tag(h200)
+    assert "h200-a" in tag("NVIDIA GH200 480GB") and "h200-a" in tag(None)  # promoted last
+    third = store.promote("softmax", kernel_source("h100-b"), make_record(device=h100),
+                          zoo_dir=zoo)
+    manifest = store.read_manifest(Path(third["path"]))
+    assert [c["device"] for c in manifest["configs"]] == [h200, h100]
+    assert "h100-b" in tag(h100) and "h200-a" in tag(h200)
+    assert "h100-b" in tag(None)  # now the last promoted
+    # one config per arch, dtype, bucket and GPU model
+    twice = {**manifest, "configs": manifest["configs"] + manifest["configs"][-1:]}
+    with pytest.raises(ZooError, match="a second config"):
+        store.validate_manifest(twice, "test")
+    with pytest.raises(ZooError, match="two kernels"):
+        store.promote_many("softmax", [(kernel_source("x"), make_record(device=h200)),
+                                       (kernel_source("y"), make_record(device=h200))],
+                           zoo_dir=zoo)
+
+
+def test_ops_serve_the_running_gpu_models_config(tmp_path: Path):
+    """kernel_zoo.ops looks up the config of the GPU model it runs on (the launcher cache keeps
+    the models apart)."""
+    store.promote("softmax", kernel_source("h100"), make_record(device="NVIDIA H100 80GB HBM3"),
+                  zoo_dir=_home.user_zoo())
+    store.promote("softmax", kernel_source("h200"), make_record(device="NVIDIA H200"),
+                  zoo_dir=_home.user_zoo())
+    ops.clear_cache()
+    on_h100 = ops._zoo_launcher("softmax", "sm_90", "bfloat16", gpu="NVIDIA H100 80GB HBM3")
+    on_h200 = ops._zoo_launcher("softmax", "sm_90", "bfloat16", gpu="NVIDIA H200")
+    assert on_h100.__globals__["TAG"] == "h100" and on_h200.__globals__["TAG"] == "h200"
+
+
 def test_tampered_kernel_is_not_hidden_by_the_ops_fallback(tmp_path: Path):
     result = store.promote("softmax", kernel_source("ok"), make_record(), zoo_dir=_home.user_zoo())
     kernel_path(Path(result["path"]), "softmax_sm_90_bfloat16.py").write_text("TAG = 'swapped'\n")
@@ -1108,8 +1157,10 @@ def test_a_first_promotion_into_the_user_zoo_carries_the_shipped_configs():
     assert [e.version for e in user] == [promoted["version"]]
     major, minor, _ = store.parse_version(shipped.version)
     assert promoted["version"] == f"{major}.{minor + 1}.0"  # built on the imported shipped one
-    keys = lambda m: sorted((c["dtype"], c["shape_bucket"]) for c in m["configs"])  # noqa: E731
+    keys = lambda m: sorted({(c["dtype"], c["shape_bucket"]) for c in m["configs"]})  # noqa: E731
     assert keys(user[0].manifest) == keys(shipped.manifest)  # every config still served
+    # beside the shipped config of its bucket, which another GPU model was tuned on
+    assert len(user[0].manifest["configs"]) == len(shipped.manifest["configs"]) + 1
     served = store.find_config("amax", "sm_90", "bfloat16", bucket="cols_le_1024")
     assert served[0]["version"] == promoted["version"] and served[1]["params"] == \
         dc.asdict(template.default)
