@@ -1171,3 +1171,42 @@ def test_a_first_promotion_into_the_user_zoo_carries_the_shipped_configs():
     again = _promote(task, found, template, template.default, source, "bfloat16",
                      {"accepted": True, "speedup_vs_eager": 1.6}, env, _home.user_zoo())
     assert again["version"] == f"{major}.{minor + 2}.0"
+
+
+def test_restore_carries_a_models_replaced_configs_back_unchanged(tmp_path: Path):
+    """bench/restore_model_configs.py on geglu 1.17.0-1.20.0 (the H200's cols_gt_4096 configs took
+    the H100's places, one dtype a version): the H100's three come back in one new version beside
+    the H200's, each with its record and bytes and the version it came from; each GPU model is then
+    served its own; a second run finds nothing to restore."""
+    import importlib.util
+
+    from conftest import copy_entry
+
+    spec = importlib.util.spec_from_file_location(
+        "restore_model_configs", REPO / "bench" / "restore_model_configs.py")
+    restore = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(restore)
+    zoo = tmp_path / "zoo"
+    for version in ("1.17.0", "1.18.0", "1.19.0", "1.20.0"):
+        copy_entry(REAL_SHIPPED_ZOO, "geglu", version, zoo)
+    h100, h200 = "NVIDIA H100 80GB HBM3", "NVIDIA H200"
+    assert restore.main(["--device", h100, "--zoo", str(zoo), "--ops", "geglu"]) == 0
+    (entry,) = store.newest_entries("geglu", [zoo])
+    assert entry.version == "1.21.0"
+    restored = {c["dtype"]: c for c in entry.manifest["configs"] if c.get("restored_from")}
+    assert {d: c["restored_from"] for d, c in restored.items()} == {
+        "bfloat16": "1.17.0", "float16": "1.18.0", "float32": "1.19.0"}
+    for dtype, config in restored.items():
+        assert config["device"] == h100 and config["shape_bucket"] == "cols_gt_4096"
+        origin = store.read_manifest(zoo / "geglu" / config["restored_from"])
+        (before,) = [c for c in origin["configs"] if c["dtype"] == dtype
+                     and c["shape_bucket"] == "cols_gt_4096"]
+        assert {k: v for k, v in config.items() if k not in ("file", "restored_from")} == \
+            {k: v for k, v in before.items() if k not in ("file", "restored_from")}
+        assert store.read_entry_file(entry.path, entry.manifest, config["file"]) == \
+            store.read_entry_file(zoo / "geglu" / config["restored_from"], origin, before["file"])
+        for device in (h100, h200):
+            _, served, _ = store.find_config("geglu", "sm_90", dtype, [zoo],
+                                             bucket="cols_gt_4096", device=device)
+            assert served["device"] == device
+    assert restore.replaced_configs(zoo / "geglu", h100) == []
