@@ -34,6 +34,19 @@ def _grids(module, monkeypatch) -> list:
     return seen
 
 
+def _against_torch(name: str, launch, x, w, b, res):
+    """(the launcher's output, PyTorch's) for one of the three norms; the fused residual form's
+    sum is checked against x + res here."""
+    cols = x.shape[-1]
+    if name == "rms_norm":
+        return launch(x, (cols,), w), F.rms_norm(x, (cols,), w)
+    if name == "layer_norm":
+        return launch(x, (cols,), w, b), F.layer_norm(x, (cols,), w, b)
+    got, summed = launch(x, res, w)
+    torch.testing.assert_close(summed, x + res)
+    return got, F.rms_norm(x + res, (cols,), w, eps=1e-6)
+
+
 def test_full_rows_leave_the_persistent_grid_when_told(tmp_path, monkeypatch):
     """persist_full_rows off: rows filling at least 3/4 of their tile get one program per tile,
     emptier rows keep the persistent grid (the interpreter has 4 SMs: 8 programs at 2 per SM)."""
@@ -103,14 +116,7 @@ def test_reverse_last_pass_matches_pytorch_on_looped_rows(name, tmp_path):
     for rows, cols in ((3, 4097), (2, 5000), (4, 3072)):
         x = torch.randn(rows, cols)
         w, b, res = torch.randn(cols), torch.randn(cols), torch.randn(rows, cols)
-        if name == "rms_norm":
-            got, want = launch(x, (cols,), w), F.rms_norm(x, (cols,), w)
-        elif name == "layer_norm":
-            got, want = launch(x, (cols,), w, b), F.layer_norm(x, (cols,), w, b)
-        else:
-            got, summed = launch(x, res, w)
-            torch.testing.assert_close(summed, x + res)
-            want = F.rms_norm(x + res, (cols,), w, eps=1e-6)
+        got, want = _against_torch(name, launch, x, w, b, res)
         torch.testing.assert_close(got, want, rtol=1e-5, atol=1e-5, msg=str((name, rows, cols)))
 
 
@@ -136,14 +142,7 @@ def test_loop_full_from_loops_only_full_rows(name, tmp_path, monkeypatch):
         x = torch.randn(rows, cols)
         w, b, res = torch.randn(cols), torch.randn(cols), torch.randn(rows, cols)
         seen.clear()
-        if name == "rms_norm":
-            got, want = launch(x, (cols,), w), F.rms_norm(x, (cols,), w)
-        elif name == "layer_norm":
-            got, want = launch(x, (cols,), w, b), F.layer_norm(x, (cols,), w, b)
-        else:
-            got, summed = launch(x, res, w)
-            torch.testing.assert_close(summed, x + res)
-            want = F.rms_norm(x + res, (cols,), w, eps=1e-6)
+        got, want = _against_torch(name, launch, x, w, b, res)
         torch.testing.assert_close(got, want, rtol=1e-5, atol=1e-5, msg=str((name, rows, cols)))
         assert {k for k, _ in seen} == {kernel}, (cols, seen)
 
@@ -172,14 +171,7 @@ def test_loop_const_cols_passes_whole_block_widths_as_constants(name, tmp_path, 
         x = torch.randn(rows, cols) + 3.0
         w, b, res = torch.randn(cols), torch.randn(cols), torch.randn(rows, cols)
         consts.clear()
-        if name == "rms_norm":
-            got, want = launch(x, (cols,), w), F.rms_norm(x, (cols,), w)
-        elif name == "layer_norm":
-            got, want = launch(x, (cols,), w, b), F.layer_norm(x, (cols,), w, b)
-        else:
-            got, summed = launch(x, res, w)
-            torch.testing.assert_close(summed, x + res)
-            want = F.rms_norm(x + res, (cols,), w, eps=1e-6)
+        got, want = _against_torch(name, launch, x, w, b, res)
         torch.testing.assert_close(got, want, rtol=1e-5, atol=1e-5, msg=str((name, rows, cols)))
         assert consts == [("_norm_looped_kernel", const)], consts
 
@@ -224,14 +216,7 @@ def test_row_split_reads_a_wide_row_once_across_programs(name, tmp_path, monkeyp
             x[0] += 50.0
             w, b, res = torch.randn(cols), torch.randn(cols), torch.randn(rows, cols)
             seen.clear()
-            if name == "rms_norm":
-                got, want = launch(x, (cols,), w), F.rms_norm(x, (cols,), w)
-            elif name == "layer_norm":
-                got, want = launch(x, (cols,), w, b), F.layer_norm(x, (cols,), w, b)
-            else:
-                got, summed = launch(x, res, w)
-                torch.testing.assert_close(summed, x + res)
-                want = F.rms_norm(x + res, (cols,), w, eps=1e-6)
+            got, want = _against_torch(name, launch, x, w, b, res)
             torch.testing.assert_close(got, want, rtol=1e-5, atol=1e-4,
                                        msg=str((name, split, rows, cols)))
             if -(-cols // split) <= 2048:  # the slice fits single_pass_max
