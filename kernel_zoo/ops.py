@@ -53,9 +53,9 @@ logger = logging.getLogger("kernel_zoo")
 
 Launcher = Callable[..., Any]
 
-# (op, pinned entry folder or "", arch, dtype, shape bucket) -> the zoo launcher, or None when
-# no entry has a config for it
-_launchers: dict[tuple[str, str, str, str, str], Launcher | None] = {}
+# (op, pinned entry folder or "", arch, dtype, shape bucket, GPU model) -> the zoo launcher, or
+# None when no entry has a config for it
+_launchers: dict[tuple[str, str, str, str, str, str | None], Launcher | None] = {}
 _arch_of_device: dict[int, tuple[str, str]] = {}
 _reported: set[tuple[str, str]] = set()
 _lock = threading.Lock()

@@ -18,7 +18,7 @@ def _shipped_entry(dtype: str, op: str = "softmax", bucket: str = "any"):
 
     major, minor = torch.cuda.get_device_capability()
     found = store.find_config(op, f"sm_{major}{minor}", dtype, [_home.SHIPPED_ZOO],
-                              bucket=bucket)
+                              bucket=bucket, device=torch.cuda.get_device_name())
     if found is None:
         pytest.skip(f"no shipped {op} entry for sm_{major}{minor} {dtype} ({bucket})")
     return found
