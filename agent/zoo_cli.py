@@ -177,6 +177,14 @@ def _label(config: dict[str, Any]) -> str:
     return f"{config['arch']}/{config['dtype']}/{config['shape_bucket']}"
 
 
+def _labels(configs: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Each config by its label, the GPU model appended ("@NVIDIA H200") where two models' configs
+    share a label (a bucket tuned on both)."""
+    plain = [_label(config) for config in configs]
+    return {label + (f" @{config['device']}" if plain.count(label) > 1 else ""): config
+            for label, config in zip(plain, configs)}
+
+
 def _print_json(payload: Any) -> None:
     print(json.dumps(payload, indent=2))
 
@@ -201,7 +209,8 @@ def _format_configs(configs: list[dict[str, Any]]) -> str:
         label = f"{config['arch']}/{config['dtype']}"
         if config["shape_bucket"] != store.ANY_SHAPE:
             label += f"/{config['shape_bucket']}"
-        labels.append(label)
+        if label not in labels:  # a bucket tuned on two GPU models is one bucket here
+            labels.append(label)
     return " ".join(labels)
 
 
@@ -381,8 +390,18 @@ def _config_diff(
 def diff_entries(old: store.Entry, new: store.Entry) -> dict[str, Any]:
     """What differs between two entries of one op, as data (the `kzoo zoo diff --json` body)."""
     old_manifest, new_manifest = old.manifest, new.manifest
-    old_configs = {_label(config): config for config in old_manifest["configs"]}
-    new_configs = {_label(config): config for config in new_manifest["configs"]}
+    # configs matched by label, and by GPU model too where either entry holds two models'
+    # configs of a label (elsewhere a model's config replaced by another's is a change)
+    shared = {label for manifest in (old_manifest, new_manifest)
+              for label in _labels(manifest["configs"]) if " @" in label}
+    shared = {label.split(" @")[0] for label in shared}
+
+    def name(config: dict[str, Any]) -> str:
+        label = _label(config)
+        return label + (f" @{config['device']}" if label in shared else "")
+
+    old_configs = {name(config): config for config in old_manifest["configs"]}
+    new_configs = {name(config): config for config in new_manifest["configs"]}
     changed, unchanged = {}, []
     for label in old_configs.keys() & new_configs.keys():
         diff = _config_diff(
@@ -536,10 +555,9 @@ def _verify_entry(
         print(f"  file {check['name']}: FAILED: {problem}", file=report, flush=True)
         failures.append(f"{name}: {problem}")
     configs = []
-    for config in entry.manifest["configs"]:
+    for label, config in _labels(entry.manifest["configs"]).items():
         if not _selected(args, config):
             continue
-        label = _label(config)
         where = f"{name} {label}"
         if config["file"] not in intact:
             result: dict[str, Any] = {

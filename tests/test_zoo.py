@@ -1210,3 +1210,27 @@ def test_restore_carries_a_models_replaced_configs_back_unchanged(tmp_path: Path
                                              bucket="cols_gt_4096", device=device)
             assert served["device"] == device
     assert restore.replaced_configs(zoo / "geglu", h100) == []
+
+
+def test_zoo_cli_names_the_gpu_model_where_a_bucket_holds_two(tmp_path: Path):
+    """`kzoo zoo diff` matches configs by GPU model too where a bucket holds two models' configs
+    (the H200's unchanged, the H100's added), and by label alone elsewhere (one model's config
+    replacing another's is a change of device); `kzoo zoo list` names such a bucket once."""
+    zoo = tmp_path / "zoo"
+    h100, h200 = "NVIDIA H100 80GB HBM3", "NVIDIA H200"
+    store.promote("softmax", kernel_source("a"), make_record(device=h100), zoo_dir=zoo)
+    v2 = store.promote("softmax", kernel_source("b"), make_record(device=h200), zoo_dir=zoo)
+    entries = {e.version: e for e in store.iter_entries([zoo])}
+    diff = zoo_cli.diff_entries(entries["1.0.0"], entries[v2["version"]])["configs"]
+    assert diff["added"] == ["sm_90/bfloat16/any @NVIDIA H200"]
+    assert diff["unchanged"] == ["sm_90/bfloat16/any @NVIDIA H100 80GB HBM3"]
+    assert diff["removed"] == [] and diff["changed"] == {}
+    assert zoo_cli._format_configs(entries[v2["version"]].manifest["configs"]) == "sm_90/bfloat16"
+    one = tmp_path / "one"
+    store.promote("softmax", kernel_source("a"), make_record(device=h100), zoo_dir=one)
+    manifest = store.read_manifest(one / "softmax" / "1.0.0")
+    replaced = {**manifest, "configs": [{**manifest["configs"][0], "device": h200}]}
+    before = store.Entry("softmax", "1.0.0", one, "user", one / "softmax" / "1.0.0", manifest)
+    after = store.Entry("softmax", "1.1.0", one, "user", one / "softmax" / "1.0.0", replaced)
+    changed = zoo_cli.diff_entries(before, after)["configs"]["changed"]
+    assert changed["sm_90/bfloat16/any"]["device"] == {"old": h100, "new": h200}
