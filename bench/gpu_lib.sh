@@ -41,3 +41,29 @@ slim_bundle_install() {
     tar xJf .gpu-slim/ray-slim.tar.xz -C /tmp/site
     export PYTHONPATH=/tmp/site:$PWD
 }
+
+# The tree outgrew the carry with the slim bundle beside it (45 MiB on disk on 2026-11-28, plus
+# .gpu-slim's 22: over the 64 MiB limit), so a round that needs Ray (`kzoo optimize`, `kzoo sweep`)
+# takes the bundle in two calls on one warm machine (the second right after the first, within its
+# 30 s hold). Here, once: `bash bench/slim_gpu_bundle.sh`, then
+#     mkdir -p .gpu-ray .gpu-wheels && mv .gpu-slim/ray-slim.tar.xz .gpu-ray/ \
+#         && mv .gpu-slim/*.whl .gpu-wheels/ && printf '/.gpu-ray/\n/.gpu-wheels/\n' >> .git/info/exclude
+# call 1, carry [".gpu-ray"]:     . bench/gpu_lib.sh; split_bundle_stage_ray
+# call 2, carry [".gpu-wheels"]:  . bench/gpu_lib.sh; split_bundle_install && ...
+# The first unpacks Ray into .gpu-site/ in the machine's copy of the tree, an ignored path the
+# device keeps between calls while the machine is held; the second installs the wheels beside it.
+# Not yet tried on the device (written after round 341, when no device time was left).
+split_bundle_stage_ray() {
+    mkdir -p .gpu-site && tar xJf .gpu-ray/ray-slim.tar.xz -C .gpu-site && echo "ray staged"
+}
+
+split_bundle_install() {
+    if [ ! -d .gpu-site/ray ]; then
+        echo "no .gpu-site/ray here: run split_bundle_stage_ray (carry .gpu-ray) in the call" \
+             "just before this one, on the same held machine" >&2
+        return 1
+    fi
+    python3 -m pip install -q --no-index --no-deps --no-compile --target .gpu-site \
+        .gpu-wheels/*.whl 2>&1 | tail -2
+    export PYTHONPATH=$PWD/.gpu-site:$PWD
+}
