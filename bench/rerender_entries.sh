@@ -22,8 +22,12 @@ for job in "$@"; do
     python3 - "${4:-$1}" "$2" > "/tmp/start-$1-$2.json" <<'PY'
 import json, os, sys
 from kernel_zoo import store
+import torch
 entry = store.newest_entries(sys.argv[1])[0]
-[cfg] = [c for c in entry.manifest["configs"] if c["dtype"] == sys.argv[2]]
+# the config this GPU model is served (its own, else the one promoted last), one bucket per op here
+configs = [c for c in entry.manifest["configs"] if c["dtype"] == sys.argv[2]]
+gpu = torch.cuda.get_device_name() if torch.cuda.is_available() else None
+cfg = ([c for c in configs if c["device"] == gpu] or configs)[-1]
 print(json.dumps({**cfg["params"], **json.loads(os.environ.get("KNOBS") or "{}")}))
 PY
     timeout 100 python3 -c "from agent.cli import main; raise SystemExit(main())" optimize \
