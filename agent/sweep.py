@@ -379,12 +379,11 @@ def plan_units(ops: list[str], zoo_dirs: list[Path] | None, mode: str,
             key = (target, config["dtype"], config["shape_bucket"]) + (
                 () if mode == "gpu" else (config["device"],))
             native = mode != "gpu" or config["arch"] == arch
+            if mode == "gpu" and config is not store.device_configs(
+                    entry.manifest, config["arch"], config["dtype"], gpu)[config["shape_bucket"]]:
+                continue  # another GPU model's config, which dispatch does not serve here
             held = chosen.get(key)
-            # a native config over a borrowed one; among the native ones of the same layer,
-            # this GPU model's, else the one promoted last (as store.select_config serves them)
-            if (held is None or (native and not held[2])
-                    or (native and held[1]["arch"] == config["arch"] and held[0] is entry
-                        and (held[1]["device"] != gpu or config["device"] == gpu))):
+            if held is None or (native and not held[2]):  # a native config over a borrowed one
                 chosen[key] = (entry, config, native)
         triples = [key[:3] for key in chosen]
         for key, (entry, config, native) in sorted(chosen.items()):

@@ -177,12 +177,19 @@ def _label(config: dict[str, Any]) -> str:
     return f"{config['arch']}/{config['dtype']}/{config['shape_bucket']}"
 
 
-def _labels(configs: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
-    """Each config by its label, the GPU model appended ("@NVIDIA H200") where two models' configs
-    share a label (a bucket tuned on both)."""
+def _shared_labels(configs: list[dict[str, Any]]) -> set[str]:
+    """The labels two GPU models' configs share (a bucket tuned on both)."""
     plain = [_label(config) for config in configs]
-    return {label + (f" @{config['device']}" if plain.count(label) > 1 else ""): config
-            for label, config in zip(plain, configs)}
+    return {label for label in plain if plain.count(label) > 1}
+
+
+def _labels(configs: list[dict[str, Any]], shared: set[str] | None = None
+            ) -> dict[str, dict[str, Any]]:
+    """Each config by its label, the GPU model appended ("@NVIDIA H200") where the label is in
+    `shared` (default: `_shared_labels(configs)`)."""
+    shared = _shared_labels(configs) if shared is None else shared
+    return {_label(config) + (f" @{config['device']}" if _label(config) in shared else ""): config
+            for config in configs}
 
 
 def _print_json(payload: Any) -> None:
@@ -392,16 +399,9 @@ def diff_entries(old: store.Entry, new: store.Entry) -> dict[str, Any]:
     old_manifest, new_manifest = old.manifest, new.manifest
     # configs matched by label, and by GPU model too where either entry holds two models'
     # configs of a label (elsewhere a model's config replaced by another's is a change)
-    shared = {label for manifest in (old_manifest, new_manifest)
-              for label in _labels(manifest["configs"]) if " @" in label}
-    shared = {label.split(" @")[0] for label in shared}
-
-    def name(config: dict[str, Any]) -> str:
-        label = _label(config)
-        return label + (f" @{config['device']}" if label in shared else "")
-
-    old_configs = {name(config): config for config in old_manifest["configs"]}
-    new_configs = {name(config): config for config in new_manifest["configs"]}
+    shared = _shared_labels(old_manifest["configs"]) | _shared_labels(new_manifest["configs"])
+    old_configs = _labels(old_manifest["configs"], shared)
+    new_configs = _labels(new_manifest["configs"], shared)
     changed, unchanged = {}, []
     for label in old_configs.keys() & new_configs.keys():
         diff = _config_diff(

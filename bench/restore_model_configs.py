@@ -25,28 +25,25 @@ sys.path.insert(0, str(ROOT))
 from kernel_zoo import store  # noqa: E402
 
 
-def replaced_configs(op_dir: Path, device: str) -> list[tuple[str, dict, str]]:
-    """(version, config, source) for each (arch, dtype, bucket) of `op_dir`'s newest version that
-    has no config of `device`, taken from the newest earlier version that had one."""
-    versions = sorted((p.name for p in op_dir.iterdir() if p.is_dir() and p.name[0].isdigit()),
-                      key=store.parse_version)
-    newest = store.read_manifest(op_dir / versions[-1])
-    keys = {(c["arch"], c["dtype"], c["shape_bucket"]) for c in newest["configs"]}
-    missing = {k for k in keys if not any(
-        (c["arch"], c["dtype"], c["shape_bucket"]) == k and c["device"] == device
-        for c in newest["configs"])}
+def replaced_configs(zoo: Path, op: str, device: str) -> list[tuple[str, dict, str]]:
+    """(version, config, source) for each (arch, dtype, bucket) of `op`'s newest version in `zoo`
+    that has no config of `device`, taken from the newest earlier version that had one."""
+    def key(config: dict) -> tuple[str, str, str]:
+        return config["arch"], config["dtype"], config["shape_bucket"]
+
+    entries = list(store.iter_entries([zoo], op=op))
+    broken = [e for e in entries if isinstance(e, store.ZooError)]
+    if broken:  # nothing is restored past an entry that cannot be read
+        raise broken[0]
+    newest = entries[-1].manifest["configs"]
+    missing = {key(c) for c in newest} - {key(c) for c in newest if c["device"] == device}
     found = []
-    for version in reversed(versions[:-1]):
-        if not missing:
-            break
-        entry_dir = op_dir / version
-        manifest = store.read_manifest(entry_dir)
-        for config in manifest["configs"]:
-            key = (config["arch"], config["dtype"], config["shape_bucket"])
-            if key in missing and config["device"] == device:
-                source = store.read_entry_file(entry_dir, manifest, config["file"]).decode()
-                found.append((version, config, source))
-                missing.discard(key)
+    for entry in reversed(entries[:-1]):
+        for config in entry.manifest["configs"]:
+            if key(config) in missing and config["device"] == device:
+                source = store.read_entry_file(entry.path, entry.manifest, config["file"])
+                found.append((entry.version, config, source.decode()))
+                missing.discard(key(config))
     return sorted(found, key=lambda item: (item[1]["dtype"], item[1]["shape_bucket"]))
 
 
@@ -59,8 +56,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if not args.zoo.is_dir():
         parser.error(f"no zoo folder {args.zoo}")
-    ops = sorted(p.name for p in args.zoo.iterdir() if p.is_dir() and p.name != "blobs"
-                 and not p.name.startswith("."))
+    ops = store.op_names([args.zoo])
     if args.ops:
         wanted = [op for op in args.ops.split(",") if op]
         unknown = sorted(set(wanted) - set(ops))
@@ -68,7 +64,7 @@ def main(argv: list[str] | None = None) -> int:
             parser.error(f"no entries for {', '.join(unknown)} in {args.zoo}")
         ops = wanted
     for op in ops:
-        restored = replaced_configs(args.zoo / op, args.device)
+        restored = replaced_configs(args.zoo, op, args.device)
         for version, config, _ in restored:
             print(f"{op}: {config['arch']} {config['dtype']} {config['shape_bucket']} from "
                   f"{version}")

@@ -530,7 +530,8 @@ def sweep(name: str, dtype_name: str, args, cache: Path) -> dict:
     template = get_template(found.template)
     dtype = DTYPES[dtype_name]
     itemsize = torch.empty((), dtype=dtype).element_size()
-    arch, gpu = (environment()["arch"], environment()["gpu"]) if args.zoo else (None, None)
+    env = environment() if args.zoo else {}
+    arch, gpu = env.get("arch"), env.get("gpu")
     task_shapes, configs, sources, served = candidate_sources(op, dtype_name, args, task, found,
                                                               arch, gpu)
     modules = [load_candidate(source, cache) for source in sources]  # files written once, here

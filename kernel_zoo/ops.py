@@ -56,7 +56,7 @@ Launcher = Callable[..., Any]
 # (op, pinned entry folder or "", arch, dtype, shape bucket, GPU model) -> the zoo launcher, or
 # None when no entry has a config for it
 _launchers: dict[tuple[str, str, str, str, str, str | None], Launcher | None] = {}
-_arch_of_device: dict[int, tuple[str, str]] = {}
+_gpu_of_device: dict[int, tuple[str, str]] = {}
 _reported: set[tuple[str, str]] = set()
 _lock = threading.Lock()
 
@@ -66,7 +66,7 @@ def clear_cache() -> None:
     with _lock:
         _launchers.clear()
         _choices.clear()
-        _arch_of_device.clear()
+        _gpu_of_device.clear()
         _reported.clear()
     store.clear_loaded()
 
@@ -75,13 +75,13 @@ def _dtype_name(dtype: torch.dtype) -> str:
     return str(dtype).removeprefix("torch.")
 
 
-def _cuda_arch(device: torch.device) -> tuple[str, str]:
+def _cuda_gpu(device: torch.device) -> tuple[str, str]:
     """The GPU's arch ("sm_90") and model name ("NVIDIA H200"), looked up once per device."""
     index = device.index if device.index is not None else torch.cuda.current_device()
-    found = _arch_of_device.get(index)
+    found = _gpu_of_device.get(index)
     if found is None:
         major, minor = torch.cuda.get_device_capability(index)
-        found = _arch_of_device[index] = (f"sm_{major}{minor}",
+        found = _gpu_of_device[index] = (f"sm_{major}{minor}",
                                           torch.cuda.get_device_name(index))
     return found
 
@@ -235,7 +235,7 @@ def _decide(op: _Op, args: tuple, entry: str | None) -> _Choice:
     reason = op.ineligible(args)
     if reason is not None:
         return None, f"{op.name}: {reason}; {fallback}", logging.WARNING, False
-    arch, gpu = _cuda_arch(x.device)
+    arch, gpu = _cuda_gpu(x.device)
     shape = tuple(x.shape) if op.bucket_shape is None else op.bucket_shape(args)
     bucket = buckets.bucket_of(op.name, shape, dim)
     launcher = _zoo_launcher(op.name, arch, dtype, bucket, entry, gpu)

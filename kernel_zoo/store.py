@@ -552,7 +552,7 @@ def promote_many(op: str, kernels: list[tuple[str, dict[str, Any]]], *,
     _check_name("op", op)
     if not kernels:
         raise ZooError(f"promote_many for {op}: no kernels given")
-    records: list[tuple[bytes, dict[str, Any]]] = []
+    records: list[tuple[bytes, dict[str, Any], str]] = []
     new_keys: set[tuple[str, str, str, str]] = set()
     for source, record in kernels:
         if "file" in record:
@@ -564,12 +564,12 @@ def promote_many(op: str, kernels: list[tuple[str, dict[str, Any]]], *,
         if _config_key(record) in new_keys:
             raise ZooError(f"promote_many for {op}: two kernels for {_config_key(record)}")
         new_keys.add(_config_key(record))
+        file_name = kernel_file_name(op, record["arch"], record["dtype"], record["shape_bucket"])
         try:
-            compile(source, kernel_file_name(op, record["arch"], record["dtype"],
-                                             record["shape_bucket"]), "exec", dont_inherit=True)
+            compile(source, file_name, "exec", dont_inherit=True)
         except SyntaxError as err:
             raise ZooError(f"kernel source for {op} does not compile: {err}") from None
-        records.append((source.encode("utf-8"), record))
+        records.append((source.encode("utf-8"), record, file_name))
 
     zoo_dir = Path(zoo_dir).expanduser().resolve()
     op_dir = zoo_dir / op
@@ -593,9 +593,7 @@ def promote_many(op: str, kernels: list[tuple[str, dict[str, Any]]], *,
         taken = {config["file"] for config in kept}
         new_configs: list[dict[str, Any]] = []
         sources: dict[str, bytes] = {}
-        for data, record in records:
-            file_name = kernel_file_name(op, record["arch"], record["dtype"],
-                                         record["shape_bucket"])
+        for data, record, file_name in records:
             if file_name in taken or file_name in sources:
                 file_name = f"{file_name.removesuffix('.py')}_{device_slug(record['device'])}.py"
             if file_name in taken or file_name in sources:

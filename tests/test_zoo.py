@@ -1209,7 +1209,7 @@ def test_restore_carries_a_models_replaced_configs_back_unchanged(tmp_path: Path
             _, served, _ = store.find_config("geglu", "sm_90", dtype, [zoo],
                                              bucket="cols_gt_4096", device=device)
             assert served["device"] == device
-    assert restore.replaced_configs(zoo / "geglu", h100) == []
+    assert restore.replaced_configs(zoo, "geglu", h100) == []
 
 
 def test_zoo_cli_names_the_gpu_model_where_a_bucket_holds_two(tmp_path: Path):
