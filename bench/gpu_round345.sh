@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# GPU round 345 (H200; written 2026-11-28): #4's skinny bar, 16x8192x8192 at 1.0x cuBLAS (0.984-
+# 0.990x in rounds 337-338: the decode tile's 128 programs leave 4 of the 132 SMs idle).
+# bench/probe_skinny_streamk.py: plain reads of B by 128-528 programs (the floor), stream-K (even
+# shares of the K steps over 132 or 264 programs) beside cuBLAS and the decode tile.
+#     device run, no carry:  bash bench/gpu_round345.sh
+# Outcome: not yet run.
+set -uo pipefail
+export PYTHONUNBUFFERED=1
+export PYTHONPATH=$PWD
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+start=$(date +%s)
+timeout 300 python3 bench/probe_skinny_streamk.py --out "$OUT" 2>&1 | grep -v -i warn
+echo "probe after $(( $(date +%s) - start )) s"
+exit 0
