@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# GPU round 344 (H200; written 2026-11-28): ws_tail on #4's open bar, bias+GELU at 8192x8192x4096
+# GPU round 344 (H200; written and run 2026-11-28 at commit 644da49: the ws_tail knob it times was
+# reverted after round 347, so the script runs only there): ws_tail on #4's open bar, bias+GELU at 8192x8192x4096
 # against eager (1.10x asked; pingpong 1.071-1.093x by graph replays in rounds 337 and 340). The
 # pingpong kernel's 128x128 tiles there are 4096, 31 rounds of the 132 SMs and 4 tiles over: 4 SMs
 # run a 32nd round, a whole tile's time (about 3% of the call) while the rest wait. ws_tail runs
@@ -11,7 +12,11 @@
 # through kzoo optimize (bench/rerender_entries.sh), which needs Ray: two calls on one held machine,
 #     device run 1, carry [".gpu-ray"]:     bash bench/gpu_round344.sh stage
 #     device run 2, carry [".gpu-wheels"]:  bash bench/gpu_round344.sh
-# Outcome: not yet run.
+# Outcome (155 s): the 8 GPU tests passed (the tail at 132 SMs in both forms, the row norm's
+# recorded launches, the pingpong GELU cases). bias+GELU 8192x8192x4096, graphs/default/graphs:
+# without the tail 0.844/0.837/0.833 ms (1.066x/1.070x/1.070x eager), with it 0.850/0.846/0.848
+# (1.058x/1.059x/1.052x); eager 0.892-0.899 ms. Nothing re-rendered
+# (runs/gemm-configs-h200{-graphs,,-graphs2}-round344-ws-tail.json).
 set -uo pipefail
 export PYTHONUNBUFFERED=1
 export KZOO_HOME=/tmp/kzoo-round344

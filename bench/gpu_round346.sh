@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# GPU round 346 (H200; written 2026-11-28): round 344's ws_tail test again, the tail kernel's K steps now 256 four deep
+# GPU round 346 (H200; written and run 2026-11-28 at commit 644da49, whose ws_tail was reverted
+# after round 347): round 344's ws_tail test again, the tail kernel's K steps now 256 four deep
 # (64 three deep in round 344: its 64 programs, each with 512 KB of x and W to read, kept 8-24 KB
 # in flight and took about the tile's time they were to save: 1.052-1.059x eager against
 # 1.066-1.070x without the tail). The same A/B runs of bias+GELU 8192x8192x4096 and, where the
@@ -7,7 +8,9 @@
 # held machine); the GPU tests only the tail's and the row norm's.
 #     device run 1, carry [".gpu-ray"]:     bash bench/gpu_round346.sh stage
 #     device run 2, carry [".gpu-wheels"]:  bash bench/gpu_round346.sh
-# Outcome: not yet run.
+# Outcome (112 s; the 8 GPU tests passed): without the tail 0.816/0.812/0.820 ms (1.084x/1.090x/
+# 1.083x eager), with it 0.839/0.828/0.840 (1.054x/1.069x/1.057x); eager 0.884-0.888 ms. Nothing
+# re-rendered (runs/gemm-configs-h200{-graphs,,-graphs2}-round346-ws-tail.json).
 set -uo pipefail
 export PYTHONUNBUFFERED=1
 export KZOO_HOME=/tmp/kzoo-round346

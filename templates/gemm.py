@@ -174,10 +174,6 @@ class GemmConfig:
     # with ws_pingpong: the warp-specialized kernel's cooperative form (two warp groups on each
     # 128x256 tile, the previous tile's activation between the wgmmas) instead of the pingpong
     ws_coop: bool = False
-    # with ws_pingpong: where a call's tiles leave the persistent grid's last round a few tiles
-    # (at most 2 programs an SM once cut in 32x32 blocks), those tiles run after the
-    # warp-specialized kernel as a Triton kernel's 32x32 blocks instead of as one more round
-    ws_tail: bool = False
     # CTAs a program's tile is split over along M, launched as one cluster (Hopper; Triton 3.6's
     # PTX has no multicast load: each CTA loads its rows of A and all of B): the descriptor
     # kernel's calls only, one program per tile, no split-K (constraints); every other kernel of
@@ -207,13 +203,11 @@ SPACE = (
     Param("ws_pingpong", (False, True)),
     Param("num_ctas", (1, 2)),
     Param("ws_coop", (False, True)),
-    Param("ws_tail", (False, True)),
 )
 # the knobs a params dict written before them may lack, and the value each then takes
 LATER_KNOBS = {"EPILOGUE_SPLIT": 1, "flatten": False, "gelu_erf_fit": False, "skinny_rows": 0,
                "odd_tiled": False, "single_wave_tiled": False, "fuse_norm": False,
-               "ws_pingpong": False, "num_ctas": 1, "ws_coop": False,
-               "ws_tail": False}
+               "ws_pingpong": False, "num_ctas": 1, "ws_coop": False}
 
 # Triton's matmul tutorial and Inductor's H100 mm configs: a 128x256x64 tile, 8 warps, 3 stages
 # (3 * (128*64 + 64*256) * 2 B = 144 KB of shared memory), grouped by 8; one program per tile,
@@ -402,9 +396,6 @@ def constraints(cfg: GemmConfig) -> list[str]:
     if cfg.ws_coop and not cfg.ws_pingpong:
         problems.append("ws_coop without ws_pingpong: it picks the warp-specialized kernel's "
                         "form, and ws_pingpong turns that kernel on")
-    if cfg.ws_tail and not cfg.ws_pingpong:
-        problems.append("ws_tail without ws_pingpong: it splits the warp-specialized kernel's "
-                        "last round of tiles, and ws_pingpong turns that kernel on")
     if cfg.GROUP_M > 1 and cfg.BLOCK_M * cfg.GROUP_M > 4096:
         problems.append(f"GROUP_M {cfg.GROUP_M} of {cfg.BLOCK_M}-row tiles spans more than "
                         "4096 rows: the group no longer fits L2 alongside its B tiles")

@@ -25,8 +25,6 @@ from verifier.worker import detect_mode
 GEMM = get_template("gemm")
 WS = dataclasses.replace(DEFAULT, ws_pingpong=True)
 COOP = dataclasses.replace(WS, ws_coop=True)
-TAIL = dataclasses.replace(WS, ws_tail=True)
-COOP_TAIL = dataclasses.replace(COOP, ws_tail=True)
 ROW = {"kind": "row", "source": "param", "path": "fc.bias"}
 FULL = {"kind": "full", "source": "arg", "index": 1}
 SCALAR = {"kind": "scalar", "source": "arg", "index": 1}
@@ -84,9 +82,6 @@ def test_the_path_renders_for_linear_epilogues_only():
     assert "def _ws_consumers" in coop and "def _ws_consumer0" not in coop
     assert "def _ws_consumer0" in source and "def _ws_consumers" not in source
     assert GEMM.violations(dataclasses.replace(DEFAULT, ws_coop=True))  # needs ws_pingpong
-    assert GEMM.violations(dataclasses.replace(DEFAULT, ws_tail=True))  # so does ws_tail
-    assert "def _ws_tail_kernel" not in source
-    assert "def _ws_tail_kernel" in GEMM.render(TAIL, **_context("linear_bias_gelu"))
     # a row norm as a second kernel: the warp-specialized kernel writes y, _norm_rows
     # normalizes it; a fused norm (fuse_norm) keeps its own kernel
     normed = GEMM.render(WS, **_context("linear_layer_norm"))
@@ -133,60 +128,6 @@ def test_a_ws_candidate_passes_the_guards_and_falls_back_in_the_interpreter(
     assert verdict.accepted, verdict.reasons
 
 
-@pytest.mark.parametrize("cfg", [TAIL, COOP_TAIL], ids=["pingpong", "coop"])
-def test_ws_tail_splits_off_a_last_round_of_few_tiles(tmp_path, cfg, monkeypatch):
-    module = load_candidate(GEMM.render(cfg, **_context("linear_bias_gelu")), tmp_path)
-    monkeypatch.setattr(module, "_sm_count", lambda index: 132)  # an H200's SMs
-    blocks = (module.WS_BLOCK_M // module.WS_SUB) * (module.WS_BLOCK_N // module.WS_SUB)
-    fits = 2 * 132 // blocks  # the most tiles the tail takes: 2 blocks an SM
-    assert module._ws_split(4096, 0) == (132, 4092)  # 8192 x 8192 in 128x128 tiles
-    assert module._ws_split(132 * 7 + fits, 0) == (132, 132 * 7)
-    assert module._ws_split(132 * 7 + fits + 1, 0) == (132, 132 * 7 + fits + 1)  # one more round
-    assert module._ws_split(132 * 3, 0) == (132, 132 * 3)  # whole rounds
-    assert module._ws_split(100, 0) == (100, 100)  # a tile a program
-
-
-@pytest.mark.skipif(torch.cuda.is_available(), reason="the GPU test runs the tail with the kernel")
-@pytest.mark.parametrize("cfg,act,dtype", [(TAIL, "gelu", torch.bfloat16),
-                                           (TAIL, "silu", torch.float16),
-                                           (COOP_TAIL, "gelu_tanh", torch.bfloat16),
-                                           (COOP_TAIL, None, torch.float16)],
-                         ids=["gelu-bf16", "silu-fp16", "coop-gelu-tanh-bf16", "coop-none-fp16"])
-def test_ws_tail_kernel_writes_its_tiles_right_and_no_others(tmp_path, cfg, act, dtype):
-    """The tail kernel in the interpreter: the last tiles of a call in the warp-specialized
-    kernel's order (grouped rows, partial tiles at the edges), right, and nothing else written."""
-    module = load_candidate(GEMM.render(cfg, **_context("linear_bias_gelu",
-                                                         epilogue=_bias_then(act))), tmp_path)
-    bm, bn, group = module.WS_BLOCK_M, module.WS_BLOCK_N, module.WS_GROUP_M
-    m, n, k = 3 * bm - 20, 2 * bn - 24, 200
-    torch.manual_seed(0)
-    x = torch.randn(m, k, dtype=dtype)
-    w = (torch.randn(n, k) / k ** 0.5).to(dtype)
-    b = torch.randn(n, dtype=dtype)
-    out = torch.full((m, n), float("nan"), dtype=dtype)
-    tiles_m, tiles_n = module._cdiv(m, bm), module._cdiv(n, bn)
-    first = 2
-    module._ws_tail(x, w, (b, ), out, first, tiles_m * tiles_n - first)
-    written = torch.zeros(m, n, dtype=torch.bool)
-    for t in range(first, tiles_m * tiles_n):  # _ws_tile's grouped order
-        in_group = group * tiles_n
-        first_m = (t // in_group) * group
-        size_m = min(tiles_m - first_m, group)
-        tm, tn = first_m + (t % in_group) % size_m, (t % in_group) // size_m
-        written[tm * bm:(tm + 1) * bm, tn * bn:(tn + 1) * bn] = True
-    assert 0 < written.sum() < m * n
-    assert torch.isnan(out[~written]).all() and not torch.isnan(out[written]).any()
-    torch_act = {None: lambda y: y, "gelu": F.gelu, "silu": F.silu,
-                 "gelu_tanh": lambda y: F.gelu(y, approximate="tanh")}[act]
-    lin = F.linear(x.double(), w.double(), b.double())[written]
-    ref = torch_act(lin)
-    # each element within a unit in the last place of the dtype (the interpreter's casts
-    # truncate), the cooperative form's rounding of the sum before the activation one more
-    ulp = {torch.bfloat16: 2 ** -7, torch.float16: 2 ** -10}[dtype]
-    slack = ulp * (ref.abs() + (1.2 * lin.abs() if cfg.ws_coop else 0.0)) + 1e-5
-    assert ((out[written].double() - ref).abs() <= slack).all()
-
-
 def test_gluon_kernels_are_kernels_to_the_guards():
     ok = (
         "import torch\nfrom triton.experimental import gluon\n"
@@ -203,7 +144,7 @@ def test_gluon_kernels_are_kernels_to_the_guards():
 # every activation's code, both 16-bit dtypes, the bias and none
 BUILDS = [("linear_bias_gelu", {}, "bfloat16"), ("linear_bias_gelu", {}, "float16"),
           ("linear_bias_gelu", {"gelu_erf_fit": False}, "bfloat16"),
-          ("linear_bias_silu", {}, "bfloat16"), ("linear_bias_gelu", {"ws_tail": True}, "bfloat16")]
+          ("linear_bias_silu", {}, "bfloat16")]
 BUILD_EPILOGUES = [(["gelu", ["acc"], "tanh"], "bfloat16"), (["relu", ["acc"]], "float16"),
                    (["sigmoid", ["acc"]], "bfloat16"), (["tanh", ["acc"]], "bfloat16")]
 _BUILD = """
@@ -328,40 +269,3 @@ def test_a_linear_then_layer_norm_takes_the_kernel_and_is_right_on_hopper(tmp_pa
         # y is x W^T + b rounded once, as eager's GEMM writes it; the norm in fp32, as eager's
         assert got.shape == ref.shape and err <= max(1.01 * bound, 1e-3), (dtype, shape, err,
                                                                            bound)
-
-
-@pytest.mark.gpu
-@pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA GPU")
-@pytest.mark.parametrize("act,dtype", [("gelu", torch.bfloat16), ("silu", torch.float16)])
-@pytest.mark.parametrize("coop", [False, True], ids=["pingpong", "coop"])
-def test_the_kernel_and_its_tail_are_right_on_hopper(tmp_path, act, dtype, coop):
-    """ws_tail: calls whose tiles leave the last round a few, on this GPU's SM count."""
-    if torch.cuda.get_device_capability() != (9, 0):
-        pytest.skip("the kernel is sm_90's")
-    module = load_candidate(GEMM.render(COOP_TAIL if coop else TAIL,
-                                        **_context("linear_bias_gelu", epilogue=_bias_then(act))),
-                            tmp_path)
-    torch_act = {"gelu": F.gelu, "silu": F.silu}[act]
-    sms = module._sm_count(0)
-    bm, bn = module.WS_BLOCK_M, module.WS_BLOCK_N
-    tiles_n = -(-(sms + 1) // 5)  # 5 tile rows: just over one round of tiles
-    assert 0 < (5 * tiles_n) % sms  # the SM counts of H100s and H200s leave a few
-    # partial tiles at the edges, a 3-D x (rows folded), several rounds
-    for shape, n in (((5 * bm - 20, 512), tiles_n * bn - 24), ((2, 5 * bm // 2, 1024), tiles_n * bn),
-                     ((8192, 4096), 8192)):
-        torch.manual_seed(0)
-        x = torch.randn(*shape, device="cuda", dtype=dtype)
-        w = (torch.randn(n, shape[-1], device="cuda") / shape[-1] ** 0.5).to(dtype)
-        b = torch.randn(n, device="cuda", dtype=dtype)
-        rows = x.numel() // shape[-1]
-        tiles = module._cdiv(rows, bm) * module._cdiv(n, bn)
-        if shape != (8192, 4096):  # (there only pingpong's 4096 tiles leave 132 SMs few)
-            assert module._ws_split(tiles, 0)[1] < tiles, (shape, n, tiles, sms)
-        got = module.launch_linear_bias_gelu(x, w, b)
-        # the second call goes through the recorded launches (ws_call's recipe)
-        assert torch.equal(module.launch_linear_bias_gelu(x, w, b), got)
-        ref = torch_act(F.linear(x.double(), w.double(), b.double()))
-        eager = torch_act(F.linear(x, w, b)).double()
-        err, bound = _rel_err(got, ref), _rel_err(eager, ref)
-        bound = bound * 1.01 if coop else bound
-        assert got.shape == ref.shape and err <= max(bound, 1e-3), (act, dtype, shape, err, bound)
