@@ -452,3 +452,20 @@ def test_a_name_bound_twice_at_module_level_is_read_in_both_bindings():
     assert check_source(source) == []
     torch_branch = source.replace("    _fexp = tl.exp\n", "    _fexp = torch.exp\n")
     assert [f.exploit for f in check_source(torch_branch)] == ["kernel-escape"]
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 8])
+def test_bench_interleaves_every_variant_once_a_sweep_in_changing_orders(n):
+    """bench's calls: every variant once a sweep, so all are timed in the same mix of clocks and
+    heat (GPU rounds 348-349: a block of calls ran up to 16% slower after other GEMM blocks), in
+    orders that change, so that no variant always follows the same one; the same every run."""
+    from verifier import timing
+    names = [f"v{i}" for i in range(n)]
+    sequence = timing.call_sequence(names, 40)
+    sweeps = [sequence[i:i + n] for i in range(0, len(sequence), n)]
+    assert len(sweeps) == 40 and all(sorted(sweep) == names for sweep in sweeps)
+    assert sequence == timing.call_sequence(names, 40)
+    if n >= 3:
+        before = {(a, b) for a, b in zip(sequence, sequence[1:]) if a != b}
+        assert len(before) == n * (n - 1)  # every variant follows every other one somewhere
+    assert timing.call_sequence([], 5) == []

@@ -8,6 +8,7 @@ Nothing here runs without a GPU: Triton's interpreter is never timed.
 from __future__ import annotations
 
 import logging
+import random
 import statistics
 import time
 from typing import Callable
@@ -180,6 +181,9 @@ def _hold(seconds: float) -> None:
     torch.cuda._sleep(max(1, int(min(seconds, AHEAD_HOLD_MAX_S) * _spin_cycles_per_s())))
 
 
+CALLS_PER_SYNC = 256  # timed calls queued between two reads of their events
+
+
 def bench(
     fns: dict[str, Callable[[], object]],
     *,
@@ -189,8 +193,17 @@ def bench(
     min_reps: int = 10,
     max_reps: int = 300,
     host_ahead: bool = False,
+    interleave: bool = True,
 ) -> dict[str, Timing]:
-    """Median time of each callable, variants interleaved round by round against clock drift.
+    """Median time of each callable, the variants' calls interleaved one by one in a new order
+    each sweep (call_sequence), so that every variant is timed in the same mix of clocks and
+    heat. At least min_reps * rounds and at most max_reps * rounds calls of each, as many as
+    `budget_ms` allows. `interleave=False`: the order used before GPU round 349, each variant's
+    calls in a block of their own, round by round in `fns`' order, for bench/probe_bench_order.py
+    to compare; there a block's time depended on the blocks before it (GPU rounds 348-349 on an
+    H200, bench/probe_bench_order.py: a GEMM block after four others 12-16% slower than the
+    first, a softmax graph after GEMM blocks 9% slower than the same graph after a softmax
+    block, and as much with each round's order rotated).
 
     Each timed call runs right after the flush, and its events bracket only it. The GPU runs the
     call at once only when the host has already queued it: while the host takes less time for a
@@ -210,7 +223,7 @@ def bench(
         for _ in range(3):
             fn()
     torch.cuda.synchronize()
-    reps, host_s = {}, {}
+    est, host_s = {}, {}
     for name, fn in fns.items():
         start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
         start.record()
@@ -218,9 +231,8 @@ def bench(
             fn()
         end.record()
         torch.cuda.synchronize()
-        est = max(start.elapsed_time(end) / 5, 1e-3)
-        reps[name] = int(min(max(budget_ms / len(fns) / rounds / est, min_reps), max_reps))
-        if host_ahead:  # the host's time for one timed call as the rounds make it
+        est[name] = max(start.elapsed_time(end) / 5, 1e-3)
+        if host_ahead:  # the host's time for one timed call as the sweeps make it
             began = time.perf_counter()
             for _ in range(5):
                 flusher()
@@ -229,26 +241,50 @@ def bench(
                 end.record()
             host_s[name] = (time.perf_counter() - began) / 5
             torch.cuda.synchronize()
-    # calls per hold: AHEAD_BATCH, fewer where a hold that long would pass AHEAD_HOLD_MAX_S
-    batch = {name: max(1, min(AHEAD_BATCH, int(AHEAD_HOLD_MAX_S / (2.0 * h + 1e-9))))
-             for name, h in host_s.items()}
-
+    if interleave:
+        sweeps = int(min(max(budget_ms / sum(est.values()), min_reps * rounds),
+                         max_reps * rounds))
+        sequence = call_sequence(list(fns), sweeps)
+    else:
+        reps = {name: int(min(max(budget_ms / len(fns) / rounds / t, min_reps), max_reps))
+                for name, t in est.items()}
+        sequence = [name for _ in range(rounds) for name in fns for _ in range(reps[name])]
     samples: dict[str, list[float]] = {name: [] for name in fns}
-    for _ in range(rounds):
-        for name, fn in fns.items():
-            n = reps[name]
-            starts = [torch.cuda.Event(enable_timing=True) for _ in range(n)]
-            ends = [torch.cuda.Event(enable_timing=True) for _ in range(n)]
-            for i in range(n):
-                if host_ahead and i % batch[name] == 0:
-                    _hold(2.0 * min(batch[name], n - i) * host_s[name] + 20e-6)
-                flusher()
-                starts[i].record()
-                fn()
-                ends[i].record()
-            torch.cuda.synchronize()
-            samples[name].extend(s.elapsed_time(e) for s, e in zip(starts, ends))
+    for first in range(0, len(sequence), CALLS_PER_SYNC):
+        chunk = sequence[first:first + CALLS_PER_SYNC]
+        events = [(torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True))
+                  for _ in chunk]
+        held_until = 0
+        for i, name in enumerate(chunk):
+            if host_ahead and i >= held_until:
+                # a hold covers the next calls: AHEAD_BATCH, fewer where a hold that long
+                # would pass AHEAD_HOLD_MAX_S
+                held_until, need = i + 1, 2.0 * host_s[name]
+                while (held_until < len(chunk) and held_until - i < AHEAD_BATCH
+                       and need + 2.0 * host_s[chunk[held_until]] <= AHEAD_HOLD_MAX_S):
+                    need += 2.0 * host_s[chunk[held_until]]
+                    held_until += 1
+                _hold(need + 20e-6)
+            flusher()
+            events[i][0].record()
+            fns[name]()
+            events[i][1].record()
+        torch.cuda.synchronize()
+        for name, (start, end) in zip(chunk, events):
+            samples[name].append(start.elapsed_time(end))
     return {name: _summarize(times) for name, times in samples.items()}
+
+
+def call_sequence(names: list[str], sweeps: int, seed: int = 0) -> list[str]:
+    """`bench`'s calls: `sweeps` sweeps, each of every name once in an order of its own (a
+    seeded shuffle, the same every run), so that no variant always follows the same one."""
+    rng = random.Random(seed)
+    sequence = []
+    for _ in range(sweeps):
+        order = list(names)
+        rng.shuffle(order)
+        sequence += order
+    return sequence
 
 
 def _summarize(times: list[float]) -> Timing:
