@@ -214,7 +214,8 @@ def run(op_filter: set[str] | None, dtypes: list[str], out_dir: Path,
         "l2_bytes": l2_bytes,
         "copy_gbps": copy_gbps,
         "method": "median of CUDA-event-timed runs, L2 flushed before each run, zoo/eager/compile "
-                  "interleaved over 5 rounds in one process; bytes from each task's KZOO formula "
+                  "timed in one process, their calls ordered as environment's call_order says "
+                  "(verifier.timing.bench); bytes from each task's KZOO formula "
                   "(inputs read once, outputs written once); compile = torch.compile(Model), "
                   "default mode, dynamic=False"
                   + ("; each callable captured in a CUDA graph and timed as its replay (GPU time "

@@ -120,7 +120,8 @@ def run(ops: list[str], out_dir: Path) -> dict:
         "environment": env,
         "copy_gbps": copy_gbps,
         "method": "verifier timer (L2 flushed before each run, CUDA events, medians, callables "
-                  "interleaved over 5 rounds) and the same as CUDA-graph replays; outputs checked "
+                  "ordered as environment's call_order says) and the same as CUDA-graph replays; "
+                  "outputs checked "
                   "against torch's first; packed_0 / packed_1: the serving config with "
                   "packed_keys off / on",
         "rows": rows,

@@ -37,6 +37,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 from probe_skinny_splitk import _call as _decode_call  # noqa: E402
+
 from verifier.environment import device_label, environment  # noqa: E402
 from verifier.timing import L2Flusher, bench, graphed_where_possible  # noqa: E402
 

@@ -1,6 +1,7 @@
 """Where ws_tail's time goes at bias+GELU 8192x8192x4096 (bfloat16): the pingpong kernel on all
-4096 tiles, on the first 4092 (31 whole rounds of 132 SMs), the tail kernel alone on the last 4,
-and the two together, as CUDA-graph replays beside eager (GPU round 347).
+4096 tiles, on the first 4092 (31 whole rounds of 132 SMs) and on other counts, and the tail
+kernel alone on the last 4, as CUDA-graph replays beside eager (GPU round 347). It needs the gemm
+template's ws_tail knob, which was reverted after round 347: it runs at commit 644da49.
 
     python bench/probe_ws_tail.py [--out DIR]
 """
@@ -8,7 +9,6 @@ and the two together, as CUDA-graph replays beside eager (GPU round 347).
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import json
 import sys
 import tempfile

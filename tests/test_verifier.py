@@ -257,9 +257,9 @@ def test_the_l2_flush_names_its_mode_and_refuses_an_unknown_one():
     from verifier.timing import FLUSH_MODE, L2Flusher, flush_mode_supported
 
     assert FLUSH_MODE == "discard"
-    assert "l2_flush" in environment()
+    assert "l2_flush" in environment() and "call_order" in environment()
     if not torch.cuda.is_available():
-        assert environment()["l2_flush"] is None
+        assert environment()["l2_flush"] is None and environment()["call_order"] is None
     assert not flush_mode_supported(torch.device("cpu"))
     with pytest.raises(ValueError, match="mode must be one of"):
         L2Flusher(torch.device("cpu"), mode="zero")

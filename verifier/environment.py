@@ -31,11 +31,12 @@ def device_arch() -> str | None:
 
 def environment() -> dict:
     """GPU, driver, CUDA, torch, triton, Python, the UTC date and, with a GPU, how the timer
-    flushes the L2 before each timed run (`l2_flush`), as a JSON-ready dict."""
+    flushes the L2 before each timed run (`l2_flush`) and orders the variants' calls
+    (`call_order`, verifier.timing.CALL_ORDER), as a JSON-ready dict."""
     import torch
     import triton
 
-    from verifier.timing import FLUSH_MODE, flush_mode_supported
+    from verifier.timing import CALL_ORDER, FLUSH_MODE, flush_mode_supported
 
     cuda = torch.cuda.is_available()
     return {
@@ -50,6 +51,7 @@ def environment() -> dict:
         "date": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
         "l2_flush": (FLUSH_MODE if flush_mode_supported(torch.device("cuda")) else "write")
         if cuda else None,
+        "call_order": CALL_ORDER if cuda else None,
     }
 
 
