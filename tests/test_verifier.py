@@ -469,3 +469,25 @@ def test_bench_interleaves_every_variant_once_a_sweep_in_changing_orders(n):
         before = {(a, b) for a, b in zip(sequence, sequence[1:]) if a != b}
         assert len(before) == n * (n - 1)  # every variant follows every other one somewhere
     assert timing.call_sequence([], 5) == []
+
+
+def test_host_ahead_holds_cover_each_call_once_and_stay_under_the_cap():
+    """hold_plan over an interleaved chunk: every call after exactly one hold's start, a hold for
+    at most AHEAD_BATCH calls and (but for a lone slow call) at most AHEAD_HOLD_MAX_S, twice the
+    host time of the calls it covers."""
+    from verifier import timing
+    host_s = {"fast": 10e-6, "slow": 0.02, "slower": 0.04}
+    chunk = ["fast"] * 100 + ["slow", "fast", "slower", "slow"] + ["fast"] * 30
+    plan = timing.hold_plan(chunk, host_s)
+    starts = [i for i, _ in plan] + [len(chunk)]
+    assert starts[0] == 0 and starts == sorted(set(starts))
+    for (i, seconds), end in zip(plan, starts[1:]):
+        covered = chunk[i:end]
+        assert 1 <= len(covered) <= timing.AHEAD_BATCH
+        want = 2.0 * sum(host_s[n] for n in covered) + 20e-6
+        assert seconds == pytest.approx(want)
+        assert len(covered) == 1 or want - 20e-6 <= timing.AHEAD_HOLD_MAX_S
+    # the fast calls' second hold takes "slow" and a fast call too and stops before "slower",
+    # which, over the cap alone, has a hold of its own
+    assert starts[:4] == [0, 64, 102, 103]
+    assert timing.hold_plan([], host_s) == []

@@ -257,17 +257,10 @@ def bench(
         chunk = sequence[first:first + CALLS_PER_SYNC]
         events = [(torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True))
                   for _ in chunk]
-        held_until = 0
+        holds = dict(hold_plan(chunk, host_s)) if host_ahead else {}
         for i, name in enumerate(chunk):
-            if host_ahead and i >= held_until:
-                # a hold covers the next calls: AHEAD_BATCH, fewer where a hold that long
-                # would pass AHEAD_HOLD_MAX_S
-                held_until, need = i + 1, 2.0 * host_s[name]
-                while (held_until < len(chunk) and held_until - i < AHEAD_BATCH
-                       and need + 2.0 * host_s[chunk[held_until]] <= AHEAD_HOLD_MAX_S):
-                    need += 2.0 * host_s[chunk[held_until]]
-                    held_until += 1
-                _hold(need + 20e-6)
+            if i in holds:
+                _hold(holds[i])
             flusher()
             events[i][0].record()
             fns[name]()
@@ -276,6 +269,22 @@ def bench(
         for name, (start, end) in zip(chunk, events):
             samples[name].append(start.elapsed_time(end))
     return {name: _summarize(times) for name, times in samples.items()}
+
+
+def hold_plan(chunk: list[str], host_s: dict[str, float]) -> list[tuple[int, float]]:
+    """host_ahead's holds over a chunk of calls: (the index of the call a hold goes before, its
+    seconds). A hold covers the calls up to the next one: AHEAD_BATCH, fewer where a hold that
+    long would pass AHEAD_HOLD_MAX_S (at least one), and lasts twice their host time, 20 us more."""
+    plan, i = [], 0
+    while i < len(chunk):
+        end, need = i + 1, 2.0 * host_s[chunk[i]]
+        while (end < len(chunk) and end - i < AHEAD_BATCH
+               and need + 2.0 * host_s[chunk[end]] <= AHEAD_HOLD_MAX_S):
+            need += 2.0 * host_s[chunk[end]]
+            end += 1
+        plan.append((i, need + 20e-6))
+        i = end
+    return plan
 
 
 def call_sequence(names: list[str], sweeps: int, seed: int = 0) -> list[str]:
