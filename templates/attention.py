@@ -55,7 +55,10 @@ matmuls. Elsewhere (other calls, modifiers, devices, Triton's interpreter) the c
 kernel. On an H100 at 8x16x4096x128 bf16 (GPU rounds 255-262: round 255's probe, then
 bench/attention.py): 1.02-1.11x SDPA, 1.02-1.10x causal, 1.28-1.39x compiled FlexAttention with
 relative position, where the `tl` kernel read 0.90-0.94x, 0.90-0.99x and 1.09-1.10x in the same
-runs.
+runs. Those runs timed each callable's calls in blocks, the kernel's first; on an H200 with the
+calls interleaved (GPU round 350, bench/results/attention-h200.json) the kernel read 0.99x SDPA,
+causal too, and 1.33x FlexAttention with relative position, where blocks had read 1.06x, 1.11x
+and 1.33x (round 337).
 """
 
 from __future__ import annotations

@@ -108,7 +108,12 @@ Knobs:
   took 0.70-0.77 ms at 8192x4096->8192 against cuBLAS F.linear's 0.75-0.79). gelu(linear) at
   8192x4096->8192 and 4096x4096->14336 took 1.039x and 1.023x eager by the verifier's timer
   (bfloat16; float16 1.040x, 1.054x), where ws_pingpong took 1.008x and 0.989x (GPU rounds 320
-  and 301, bench/results/runs/optimize-linear-bias-gelu-*-h100-round320.json).
+  and 301, bench/results/runs/optimize-linear-bias-gelu-*-h100-round320.json). On an H200 the
+  pingpong form was the faster (the H200 is served it since linear_bias_gelu 1.10.0, round 343):
+  1.050x and 1.055x eager at 8192x4096->8192 by the default timer and graph replays with the
+  calls interleaved (round 350, bench/results/gemm-h200{,-graphs}.json). The H100 numbers here
+  were timed in blocks, the kernel's first, which read compute-bound kernels a few percent high
+  on the H200 (bench/RESULTS.md, "The order of the timed calls").
 
 fp32 operands are multiplied in IEEE fp32 (`input_precision="ieee"`, never TF32); bf16/fp16
 accumulate in fp32. Shared memory is budgeted for 2-byte operands (the dtype is not known when a
