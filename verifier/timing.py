@@ -201,7 +201,7 @@ def bench(
     """Median time of each callable, the variants' calls interleaved one by one in a new order
     each sweep (call_sequence), so that every variant is timed in the same mix of clocks and
     heat. At least min_reps * rounds and at most max_reps * rounds calls of each, as many as
-    `budget_ms` allows. `interleave=False`: the order used before GPU round 349, each variant's
+    `budget_ms` allows. `interleave=False`: the order used before GPU round 350, each variant's
     calls in a block of their own, round by round in `fns`' order, for bench/probe_bench_order.py
     to compare; there a block's time depended on the blocks before it (GPU rounds 348-349 on an
     H200, bench/probe_bench_order.py: a GEMM block after four others 12-16% slower than the
