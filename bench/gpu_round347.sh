@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # GPU round 347 (H200; written and run 2026-11-28 at commit 644da49, whose ws_tail was reverted
 # after it): where ws_tail's time went in rounds 344 and 346 (the
-# tail 16-23 us slower than none at bias+GELU 8192x8192x4096, where it was to save a tile's
+# tail 6-23 us slower than none at bias+GELU 8192x8192x4096, where it was to save a tile's
 # time): bench/probe_ws_tail.py times the pingpong kernel on all 4096 tiles, on the first 4092,
 # and the tail kernel alone on the last 4.
 #     device run, no carry:  bash bench/gpu_round347.sh
