@@ -55,6 +55,14 @@ and 264 against 248 (residual add + RMSNorm, unrolled but no shorter;
 bench/results/compile-norm-loop-sm90-bf16.json, bench/compile_norm_loop.py). On the H200 it
 took RMSNorm 16384x8192 to torch.compile's time in bfloat16 and float16 (1.00x, rms_norm
 1.28.0-1.31.0; GPU round 342, bench/results/memory-bound-h200-graphs-rms-norm-round342.json).
+`align_edges` sends a row whose width breaks 16-byte alignment (4097 float32, say) that fits
+`single_pass_max` to a kernel of its own (before `align_rows`, which it overrides there): each
+row's aligned body is read and written under a bound that is a multiple of the vector width, so
+its accesses stay 16 bytes wide, and the few elements before and after the body go apart; the
+affine vectors are read at the row's shift. `align_rows`' tile masks its lanes by a per-row
+shift that Triton cannot prove constant over a vector, so its accesses are as narrow as without
+it. On an H200 (GPU round 355, bench/probe_norm_align.py) such a kernel took float32 residual
+add + RMSNorm at 4096x4097 from the served 80.9 us (0.78 of the copy bandwidth) to 68.3 (0.92).
 """
 
 from __future__ import annotations
@@ -88,6 +96,7 @@ class NormConfig:
     loop_full_from: int
     hint_affine: bool
     loop_const_cols: bool
+    align_edges: bool
 
 
 SPACE = (
@@ -109,6 +118,7 @@ SPACE = (
     Param("loop_full_from", (0, 4096, 8192, 16384), legacy=0),
     Param("hint_affine", (False, True), legacy=False),
     Param("loop_const_cols", (False, True), legacy=False),
+    Param("align_edges", (False, True), legacy=False),
 )
 
 # 16 values per thread: 16 warps for an 8192-wide row, as Inductor's persistent reductions use.
@@ -118,7 +128,7 @@ DEFAULT = NormConfig(
     single_pass_max=16384, tile_elems=4096, elems_per_thread=16, loop_block=4096, loop_warps=8,
     num_stages=2, programs_per_sm=0, keep_in_l2=True, align_rows=False, persist_full_rows=True,
     one_pass_stats=False, reverse_last_pass=False, row_split=0, row_prefetch=False,
-    row_ahead=False, loop_full_from=0, hint_affine=False, loop_const_cols=False,
+    row_ahead=False, loop_full_from=0, hint_affine=False, loop_const_cols=False, align_edges=False,
 )
 
 

@@ -307,3 +307,101 @@ def test_row_split_stores_the_norms_epilogue(tmp_path, monkeypatch):
         assert (new(x.float()).double() - ref).abs().max().item() < 1e-5
         kernel = "_norm_split_ahead_kernel" if ahead else "_norm_split_row_kernel"
         assert seen == [(kernel, (4,))] * 2
+
+
+@pytest.mark.parametrize("name", ["rms_norm", "layer_norm", "add_rms_norm"])
+def test_align_edges_sends_misaligned_rows_to_the_edges_kernel(name, tmp_path, monkeypatch):
+    """align_edges: a width that breaks 16-byte alignment and fits single_pass_max takes
+    _norm_edges_kernel (float32 rows of 4097, 37, 3 and 1: every head and tail length, one row
+    per program and 8 batched); aligned widths (4096) and rows too wide for one pass (5001 over
+    single_pass_max 4096) keep their kernels. Each matches PyTorch, the sum as well; inputs whose
+    rows are not n_cols apart (a column slice) are made so first."""
+    norm = plan(tasks.load(ROOT / "tasks" / f"{name}.py")).template_object()
+    cfg = dataclasses.replace(norm.default, single_pass_max=8192, tile_elems=8192,
+                              elems_per_thread=4, align_edges=True)
+    assert not norm.violations(cfg)
+    module = _module(name, cfg, tmp_path)
+    seen = _grids(module, monkeypatch)
+    launch = getattr(module, f"launch_{name}")
+    torch.manual_seed(5)
+    for rows, cols, kernel in ((6, 4097, "_norm_edges_kernel"), (19, 37, "_norm_edges_kernel"),
+                               (5, 3, "_norm_edges_kernel"), (3, 1, "_norm_edges_kernel"),
+                               (3, 4096, "_norm_one_pass_kernel"),
+                               (2, 9001, "_norm_looped_kernel")):
+        x = torch.randn(rows, cols) * 2.0 + 0.5
+        w, b, res = torch.randn(cols), torch.randn(cols), torch.randn(rows, cols)
+        seen.clear()
+        got, want = _against_torch(name, launch, x, w, b, res)
+        torch.testing.assert_close(got, want, rtol=1e-5, atol=1e-5, msg=str((name, rows, cols)))
+        assert {k for k, _ in seen} == {kernel}, (cols, seen)
+    wide = torch.randn(7, 50)
+    x, res = wide[:, 3:40], torch.randn(7, 50)[:, 1:38]  # rows 50 apart, 37 wide
+    w, b = torch.randn(37), torch.randn(37)
+    seen.clear()
+    got, want = _against_torch(name, launch, x, w, b, res)
+    torch.testing.assert_close(got, want, rtol=1e-5, atol=1e-5)
+    assert {k for k, _ in seen} == {"_norm_edges_kernel"}, seen
+
+
+def test_align_edges_keeps_16_byte_accesses_for_sm90(tmp_path):
+    """Compiled for sm_90 without a GPU: residual add + RMSNorm at a 4097-wide float32 row through
+    _norm_edges_kernel moves x, the residual, the sum and the output 16 bytes at a time (the
+    weight, read at each row's shift, and the edge lanes 4); the align_rows tile, whose per-row
+    mask Triton cannot prove constant over a vector, moves every element alone."""
+    pytest.importorskip("triton.backends.nvidia")
+    import subprocess
+    import sys
+
+    script = ROOT / "bench" / "compile_norm_align.py"
+    out = subprocess.run([sys.executable, str(script), "--json", str(tmp_path / "c.json")],
+                         capture_output=True, text=True, env={**__import__("os").environ,
+                                                              "TRITON_INTERPRET": "0"})
+    assert out.returncode == 0, out.stderr[-2000:]
+    import json
+
+    rows = {r["variant"]: r for r in json.loads((tmp_path / "c.json").read_text())["rows"]}
+    edges, tile = rows["align_edges"], rows["align_rows"]
+    assert edges["loads"].get("v4", 0) >= 2 * 8 and edges["stores"].get("v4", 0) >= 2 * 8, edges
+    assert tile["loads"].get("v4", 0) == 0 and tile["stores"].get("v4", 0) == 0, tile
+
+
+def test_align_edges_stores_the_norms_epilogue_on_body_and_edges(tmp_path, monkeypatch):
+    """LayerNorm then GELU through _norm_edges_kernel: the body's and the edges' stores both
+    carry the activation, and misaligned rows (37 wide) match float64."""
+    task = tasks.load(ROOT / "tasks" / "layer_norm_gelu.py")
+    found = plan(task)
+    template = found.template_object()
+    task.apply_shape({"tokens": 9, "hidden": 37})
+    cfg = dataclasses.replace(template.default, align_edges=True)
+    source = template.render(cfg, **found.context)
+    body = source[source.index("def _norm_edges_kernel"):source.index("def _norm_looped_kernel")]
+    assert body.count("_gelu_erf(y)") == 2
+    module = load_candidate(source, tmp_path)
+    seen = _grids(module, monkeypatch)
+    torch.manual_seed(0)
+    model, (x,) = task.make_model().float(), task.make_inputs()
+    new = module.ModelNew(*task.module.get_init_inputs())
+    new.load_state_dict(model.state_dict(), strict=False, assign=True)
+    ref = model.double()(x.double())
+    assert (new(x.float()).double() - ref).abs().max().item() < 1e-5
+    assert [k for k, _ in seen] == ["_norm_edges_kernel"]
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("name", ["rms_norm", "layer_norm", "add_rms_norm"])
+def test_align_edges_is_correct_on_the_gpu(name, tmp_path):
+    """_norm_edges_kernel at every GPU shape and dtype of the task through the verifier (4097-wide
+    rows take it in every dtype; the others keep their kernels), one row a program and two."""
+    from verifier.core import Verifier
+
+    task = tasks.load(ROOT / "tasks" / f"{name}.py")
+    found = plan(task)
+    norm = found.template_object()
+    verifier = Verifier("gpu", tmp_path)
+    for tile in (8192, 16384):
+        cfg = dataclasses.replace(norm.default, single_pass_max=8192, tile_elems=tile,
+                                  elems_per_thread=32, align_edges=True)
+        source = norm.render(cfg, **found.context)
+        for dtype in task.dtypes:
+            verdict = verifier.verify(task, source, dtype, time=False)
+            assert verdict.accepted, (tile, dtype, verdict.reasons)
