@@ -203,7 +203,13 @@ SERVED_VARIANTS = {
              # probe's 124.4 us against the hinted loop's 126.6 in round 341)
              *[dict(loop_full_from=cols, loop_block=block, loop_warps=warps, keep_in_l2=True,
                     hint_affine=True, loop_const_cols=True, num_stages=1)
-               for cols, warps in ((8192, 16), (4096, 8)) for block in (2048, 4096)]],
+               for cols, warps in ((8192, 16), (4096, 8)) for block in (2048, 4096)],
+             # a width that breaks 16-byte alignment (4097) through the body-and-edges kernel,
+             # one row (or two) a program of 8 to 32 warps (probe_norm_align.py: float32 add +
+             # RMSNorm at 4096x4097 68.3 us against the served 80.9, round 355)
+             dict(align_edges=True),
+             *[dict(align_edges=True, tile_elems=tile, elems_per_thread=per_thread)
+               for tile in (8192, 16384) for per_thread in (8, 16, 32)]],
     "reduce": [dict(one_pass_min_fill=75), dict(one_pass_min_fill=75, row_block_max=8192),
                dict(nan_combine=True, packed_keys=False),
                dict(nan_combine=True, packed_keys=False, align_rows=False)],
