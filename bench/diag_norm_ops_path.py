@@ -1,0 +1,36 @@
+"""Diagnostic (GPU round 360): layer_norm 1.18.0's stored bfloat16 kernel at 4096x4097 read 47 us
+in bench/memory_bound.py's table but 68 us in bench/tune_buckets.py and bench/probe_norm_paths.py.
+Times it through kernel_zoo.ops alone, then beside eager and torch.compile as the table does,
+as CUDA-graph replays with the verifier's timer. Run with layer_norm's newer entries moved away."""
+import sys
+from pathlib import Path
+
+import torch
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+import tasks  # noqa: E402
+from kernel_zoo import ops  # noqa: E402
+from probe_inductor_glu import launch_dims  # noqa: E402
+from verifier.timing import L2Flusher, bench, graphed  # noqa: E402
+
+task = tasks.load(Path(__file__).resolve().parents[1] / "tasks" / "layer_norm.py")
+task.apply_shape({"tokens": 4096, "hidden": 4097})
+torch.manual_seed(0)
+with torch.device("cuda"):
+    model = task.make_model()
+    inputs = task.make_inputs()
+model = model.to("cuda", torch.bfloat16).eval()
+x = inputs[0].to("cuda", torch.bfloat16)
+w, b = model.norm.weight, model.norm.bias
+flusher = L2Flusher(torch.device("cuda"))
+with torch.no_grad():
+    compiled = torch.compile(model, dynamic=False)
+    zoo = lambda: ops.layer_norm(x, [4097], w, b, 1e-5)  # noqa: E731
+    print("zoo", launch_dims(zoo))
+    for label, fns in (("alone", {"zoo": zoo, "zoo_again": zoo}),
+                       ("as the table", {"zoo": zoo, "eager": lambda: model(x),
+                                         "compile": lambda: compiled(x)})):
+        t = bench({k: graphed(v) for k, v in fns.items()}, flusher=flusher, budget_ms=400.0,
+                  rounds=5)
+        print(label, {k: round(v.median_ms * 1e3, 1) for k, v in t.items()}, flush=True)
