@@ -19,8 +19,9 @@ tile and the plain tile kernel instead. GPU round 120: the persistent kernel at 
 took RMSNorm at 4096x4097 (half its 8192-wide tile masked) from 45.6 to 35.9 us and 16384x8192
 from 175.3 to 188.3, and the two shapes share a bucket; round 121: a one-step walk over a full
 grid kept the 190 us, so full rows take the plain kernel, not just the full grid. `align_rows`
-starts rows whose width breaks 16-byte alignment (4097, say) at the aligned address below them, so
-loads and stores stay vectorized. `one_pass_stats` gives LayerNorm's looped kernel one statistics
+starts rows whose width breaks 16-byte alignment (4097, say) at the aligned address below them,
+meant to keep loads and stores vectorized; compiled for sm_90 they are not (its lane mask shifts
+by row, which Triton cannot prove constant over a vector: `align_edges` below). `one_pass_stats` gives LayerNorm's looped kernel one statistics
 pass (each block's mean and centred sum of squares merged into the row's, as in Chan et al.'s
 parallel variance) instead of a mean pass and a centred-variance pass: the row is read twice in
 all, not three times (RMSNorm has one statistics pass either way). `reverse_last_pass` walks the
