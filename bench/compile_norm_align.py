@@ -1,13 +1,14 @@
-"""The norm template's kernels for a row width that breaks 16-byte alignment, compiled for sm_90.
+"""The norm and softmax templates' kernels for a row width that breaks 16-byte alignment, compiled
+for sm_90.
 
 A 4097-wide float32 row starts 4 bytes past a 16-byte boundary for 3 rows in 4. This renders
-residual add + RMSNorm (the task's context) three ways, runs each launcher on CPU tensors of 4
-rows of 4097 with its launches recorded, and compiles the launched kernels with Triton's compiler
-and ptxas (no GPU): `plain` (neither knob: the one-pass tile), `align_rows` (the tile starts at
-the aligned address below each row and masks its lanes by the row's shift) and `align_edges`
-(each row's aligned body, its bound a multiple of the vector, and the edges apart). Prints each
-kernel's registers and global loads and stores by vector width. Counts, not timings:
-bench/probe_norm_align.py times the GPU (round 355).
+residual add + RMSNorm and softmax (their tasks' contexts) three ways each, runs each launcher on
+CPU tensors of 4 rows of 4097 with its launches recorded, and compiles the launched kernels with
+Triton's compiler and ptxas (no GPU): `plain` (neither knob: the one-pass tile), `align_rows` (the
+tile starts at the aligned address below each row and masks its lanes by the row's shift) and
+`align_edges` (each row's aligned body, its bound a multiple of the vector, and the edges apart).
+Prints each kernel's registers and global loads and stores by vector width. Counts, not timings:
+bench/probe_norm_align.py times the norm's on the GPU (round 355).
 
     python bench/compile_norm_align.py [--json OUT]
 """
@@ -38,6 +39,7 @@ from agent.plan import plan  # noqa: E402
 from compile_pointwise import _import, compile_launches, record_launches  # noqa: E402
 
 WIDTH = 4097
+OPS = ("add_rms_norm", "softmax")
 VARIANTS = {"plain": {}, "align_rows": {"align_rows": True}, "align_edges": {"align_edges": True}}
 
 
@@ -45,28 +47,33 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--json", type=Path, help="also write the rows to this JSON")
     args = parser.parse_args()
-    found = plan(tasks.load(ROOT / "tasks" / "add_rms_norm.py"))
-    norm = found.template_object()
     rows = []
     with tempfile.TemporaryDirectory() as workdir:
-        for variant, knobs in VARIANTS.items():
-            cfg = dataclasses.replace(norm.default, single_pass_max=8192, tile_elems=8192,
-                                      elems_per_thread=32, **knobs)
-            module = _import(norm.render(cfg, **found.context), Path(workdir), variant)
-            launched = record_launches(module, 132)
-            x = torch.randn(4, WIDTH)
-            module.launch_add_rms_norm(x, x, torch.randn(WIDTH))
-            for c in compile_launches(launched):
-                row = {"variant": variant, "kernel": c["kernel"], "num_warps": c["num_warps"],
-                       "registers": c["registers"], "stack": c["stack"], "loads": c["loads"],
-                       "stores": c["stores"]}
-                print(json.dumps(row), flush=True)
-                rows.append(row)
+        for op in OPS:
+            found = plan(tasks.load(ROOT / "tasks" / f"{op}.py"))
+            template = found.template_object()
+            for variant, knobs in VARIANTS.items():
+                cfg = dataclasses.replace(template.default, single_pass_max=8192,
+                                          tile_elems=8192, elems_per_thread=32, **knobs)
+                module = _import(template.render(cfg, **found.context), Path(workdir),
+                                 f"{op}_{variant}")
+                launched = record_launches(module, 132)
+                x = torch.randn(4, WIDTH)
+                if op == "add_rms_norm":
+                    module.launch_add_rms_norm(x, x, torch.randn(WIDTH))
+                else:
+                    module.launch_softmax(x, -1)
+                for c in compile_launches(launched):
+                    row = {"op": op, "variant": variant, "kernel": c["kernel"],
+                           "num_warps": c["num_warps"], "registers": c["registers"],
+                           "stack": c["stack"], "loads": c["loads"], "stores": c["stores"]}
+                    print(json.dumps(row), flush=True)
+                    rows.append(row)
     if args.json:
         environment = {"target": "sm_90 (compiled here, no GPU)", "triton": triton.__version__,
                        "torch": torch.__version__, "python": platform.python_version(),
                        "date": datetime.datetime.now(datetime.timezone.utc).isoformat()}
-        args.json.write_text(json.dumps({"benchmark": "compile-norm-align", "op": "add_rms_norm",
+        args.json.write_text(json.dumps({"benchmark": "compile-norm-align", "ops": list(OPS),
                                          "dtype": "float32", "width": WIDTH,
                                          "environment": environment, "rows": rows},
                                         indent=1) + "\n")

@@ -260,6 +260,11 @@ SERVED_VARIANTS = {
         # the one-pass column kernel at 64 (two 512-thread programs per SM) or 128 registers a
         # thread (32x1000x1024 float32 at 0.86 of copy with 72-77 registers, round 227)
         dict(one_pass_maxnreg_inner=64), dict(one_pass_maxnreg_inner=128),
+        # a width that breaks 16-byte alignment (4097) through the body-and-edges kernel, as the
+        # norms' (compiled for sm_90 its body moves 16 bytes at a time; not yet timed on a GPU)
+        dict(align_edges=True),
+        *[dict(align_edges=True, tile_elems=tile, elems_per_thread=per_thread)
+          for tile in (8192, 16384) for per_thread in (8, 16, 32)],
     ],
     "pointwise": [
         # GeGLU's served config (8 warps over 4096-element blocks) read 0.97-0.98x torch.compile

@@ -49,6 +49,15 @@ as that row is loaded, before it writes this row, each as one int64 word in a sl
 that is also its readiness mark, so there is no counter to arrive at: the words of a row's other
 programs are usually there when it comes to the row (it holds two slices, as with prefetch;
 `row_prefetch` changes nothing with it).
+
+`align_edges` sends a last-dim row whose width breaks 16-byte alignment (4097 float32, say) that
+fits `single_pass_max` to a kernel of its own, as the norm template's knob does: each row's
+aligned body is read and written under a bound that is a multiple of the vector width, so its
+accesses stay 16 bytes wide, and the few elements before and after it go apart. `align_rows`'
+tile masks its lanes by a per-row shift, which Triton cannot prove constant over a vector:
+compiled for sm_90 at 4097 float32 it moves every element alone, as without it. Not yet timed on
+a GPU (the norm's kernel of the same form took add + RMSNorm 4096x4097 float32 from 80.9 to 68.3
+us on an H200, GPU round 355).
 """
 
 from __future__ import annotations
@@ -81,6 +90,7 @@ class SoftmaxConfig:
     row_prefetch: bool
     row_ahead: bool
     one_pass_maxnreg_inner: int
+    align_edges: bool
 
 
 SPACE = (
@@ -102,6 +112,7 @@ SPACE = (
     Param("row_prefetch", (False, True), legacy=False),
     Param("row_ahead", (False, True), legacy=False),
     Param("one_pass_maxnreg_inner", (0, 64, 128), legacy=0),
+    Param("align_edges", (False, True), legacy=False),
 )
 
 # The bfloat16 winner of 40 trials on an H200 (zoo entry softmax 1.1.0), a strong start anywhere.
@@ -109,7 +120,7 @@ DEFAULT = SoftmaxConfig(
     single_pass_max=32768, tile_elems=1024, elems_per_thread=32, loop_block=4096, loop_warps=16,
     num_stages=3, programs_per_sm=0, keep_in_l2=False, align_rows=False, col_block_inner=128,
     col_split_per_sm=0, one_pass_block_inner=0, loop_programs_per_sm=0, reverse_last_pass=False,
-    row_split=0, row_prefetch=False, row_ahead=False, one_pass_maxnreg_inner=0,
+    row_split=0, row_prefetch=False, row_ahead=False, one_pass_maxnreg_inner=0, align_edges=False,
 )
 
 # Over a dim that is not the last, the tile holds the whole reduced dim when it is at most

@@ -350,25 +350,30 @@ def test_align_edges_sends_misaligned_rows_to_the_edges_kernel(name, tmp_path, m
 
 
 def test_align_edges_keeps_16_byte_accesses_for_sm90(tmp_path):
-    """Compiled for sm_90 without a GPU: residual add + RMSNorm at a 4097-wide float32 row through
-    _norm_edges_kernel moves x, the residual, the sum and the output 16 bytes at a time (the
-    weight, read at each row's shift, and the edge lanes 4); the align_rows tile, whose per-row
-    mask Triton cannot prove constant over a vector, moves every element alone."""
+    """Compiled for sm_90 without a GPU (bench/compile_norm_align.py): at a 4097-wide float32 row,
+    residual add + RMSNorm's and softmax's align_edges kernels move the row's body 16 bytes at a
+    time (the norm's weight, read at each row's shift, and the edge lanes 4); the align_rows
+    tiles, whose per-row mask Triton cannot prove constant over a vector, move every element
+    alone."""
     pytest.importorskip("triton.backends.nvidia")
+    import json
+    import os
     import subprocess
     import sys
 
     script = ROOT / "bench" / "compile_norm_align.py"
     out = subprocess.run([sys.executable, str(script), "--json", str(tmp_path / "c.json")],
-                         capture_output=True, text=True, env={**__import__("os").environ,
-                                                              "TRITON_INTERPRET": "0"})
+                         capture_output=True, text=True,
+                         env={**os.environ, "TRITON_INTERPRET": "0"})
     assert out.returncode == 0, out.stderr[-2000:]
-    import json
-
-    rows = {r["variant"]: r for r in json.loads((tmp_path / "c.json").read_text())["rows"]}
-    edges, tile = rows["align_edges"], rows["align_rows"]
-    assert edges["loads"].get("v4", 0) >= 2 * 8 and edges["stores"].get("v4", 0) >= 2 * 8, edges
-    assert tile["loads"].get("v4", 0) == 0 and tile["stores"].get("v4", 0) == 0, tile
+    found = json.loads((tmp_path / "c.json").read_text())["rows"]
+    rows = {(r["op"], r["variant"]): r for r in found}
+    for op, body_accesses in (("add_rms_norm", 2 * 8), ("softmax", 8)):
+        edges, tile = rows[op, "align_edges"], rows[op, "align_rows"]
+        assert edges["kernel"].endswith("_edges_kernel"), edges
+        assert edges["loads"].get("v4", 0) >= body_accesses, edges
+        assert edges["stores"].get("v4", 0) >= body_accesses, edges
+        assert tile["loads"].get("v4", 0) == 0 and tile["stores"].get("v4", 0) == 0, tile
 
 
 def test_align_edges_stores_the_norms_epilogue_on_body_and_edges(tmp_path, monkeypatch):

@@ -399,6 +399,64 @@ def _probe_gather(slot_ptr, a_ptr, b_ptr, N: tl.constexpr):
     assert "torch.zeros(n_rows * ROW_SPLIT, dtype=torch.int64" in source
 
 
+@pytest.mark.parametrize("log", [False, True])
+def test_align_edges_sends_misaligned_rows_to_the_edges_kernel(tmp_path, monkeypatch, log):
+    """align_edges: a last-dim row whose width breaks 16-byte alignment and fits single_pass_max
+    takes _softmax_edges_kernel (float32 widths 4097, 37, 3 and 1: every head and tail length,
+    one row a program and several; a row of -inf only gives NaN, as torch); aligned widths (4096),
+    rows too wide for one pass and a non-last dim keep their kernels. A column slice (rows 50
+    apart, 37 wide) is made contiguous first."""
+    import torch
+
+    from verifier.core import load_candidate
+
+    cfg = dataclasses.replace(SOFTMAX.default, single_pass_max=8192, tile_elems=8192,
+                              elems_per_thread=4, loop_block=1024, loop_warps=4, align_edges=True)
+    assert not SOFTMAX.violations(cfg)
+    op = "log_softmax" if log else "softmax"
+    ref = torch.log_softmax if log else torch.softmax
+    module = load_candidate(SOFTMAX.render(cfg, op=op, log=log, dim=1, params=[]), tmp_path)
+    launched = _record_launches(module, monkeypatch)
+    gen = torch.Generator().manual_seed(7)
+    for shape, kernel in (((6, 4097), "_softmax_edges_kernel"), ((19, 37), "_softmax_edges_kernel"),
+                          ((5, 3), "_softmax_edges_kernel"), ((3, 1), "_softmax_edges_kernel"),
+                          ((3, 4096), "_softmax_one_pass_kernel"),
+                          ((2, 9001), "_softmax_online_kernel")):
+        x = torch.randn(*shape, generator=gen) * 4.0
+        if shape == (6, 4097):
+            x[2] = float("-inf")
+        launched.clear()
+        torch.testing.assert_close(module.launch_softmax(x, -1) if not log else
+                                   module.launch_log_softmax(x, -1), ref(x, dim=-1), rtol=1e-5,
+                                   atol=1e-5, equal_nan=True, msg=str(shape))
+        assert [k for k, _ in launched] == [kernel], (shape, launched)
+    x = (torch.randn(7, 50, generator=gen) * 4.0)[:, 3:40]
+    launched.clear()
+    torch.testing.assert_close(module.ModelNew()(x), ref(x, dim=1), rtol=1e-5, atol=1e-5)
+    assert [k for k, _ in launched] == ["_softmax_edges_kernel"], launched
+    x = torch.randn(2, 37, 5, generator=gen)  # over a non-last dim: the column kernels
+    launched.clear()
+    launch = module.launch_log_softmax if log else module.launch_softmax
+    torch.testing.assert_close(launch(x, 1), ref(x, dim=1), rtol=1e-5, atol=1e-5)
+    assert "_softmax_edges_kernel" not in [k for k, _ in launched], launched
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("log", [False, True])
+def test_align_edges_is_correct_on_the_gpu(tmp_path, log):
+    """_softmax_edges_kernel at every GPU shape and dtype of the task through the verifier
+    (4097-wide rows take it in every dtype), one row a program and more."""
+    op = "log_softmax" if log else "softmax"
+    task = tasks.load(ROOT / "tasks" / f"{op}.py")
+    verifier = Verifier("gpu", tmp_path)
+    for tile in (8192, 16384):
+        cfg = dataclasses.replace(SOFTMAX.default, tile_elems=tile, align_edges=True)
+        source = SOFTMAX.render(cfg, op=op, log=log, dim=1, params=[])
+        for dtype in task.dtypes:
+            verdict = verifier.verify(task, source, dtype, time=False)
+            assert verdict.accepted, (tile, dtype, verdict.reasons)
+
+
 @pytest.mark.gpu
 @pytest.mark.parametrize("log", [False, True])
 def test_row_split_is_correct_on_the_gpu(tmp_path, log):
