@@ -20,7 +20,7 @@ numbers, and each callable's host_ahead time and its ratio to the replay's are k
 summed up in "host_ahead_against_graphs".
 
     python bench/memory_bound.py [--ops rms_norm,softmax] [--dtypes bfloat16,float32] [--graphs]
-                                 [--host-ahead]
+                                 [--host-ahead] [--launches]
 """
 
 from __future__ import annotations
@@ -134,7 +134,7 @@ def result_name(op_filter: set[str] | None, dtypes: list[str], graphs: bool,
 
 
 def run(op_filter: set[str] | None, dtypes: list[str], out_dir: Path,
-        graphs: bool = False, host_ahead: bool = False) -> dict:
+        graphs: bool = False, host_ahead: bool = False, launches: bool = False) -> dict:
     if not torch.cuda.is_available():
         sys.exit("bench/memory_bound.py needs a CUDA GPU: it measures time")
     torch._dynamo.config.cache_size_limit = 256
@@ -199,6 +199,11 @@ def run(op_filter: set[str] | None, dtypes: list[str], out_dir: Path,
                                  "n": t.n, "gbps": gbps, "fraction_of_copy": gbps / copy_gbps}
                 row["speedup_vs_eager"] = times["eager"].median_ms / times["zoo"].median_ms
                 row["speedup_vs_compile"] = times["compile"].median_ms / times["zoo"].median_ms
+                if launches:  # the kernels one zoo call launched: grid, block, registers
+                    from probe_inductor_glu import launch_dims
+
+                    with torch.no_grad():
+                        row["zoo_launches"] = launch_dims(zoo)
                 if ahead is not None:
                     row["host_ahead"] = {
                         name: {"ms": t.median_ms, "p20_ms": t.p20_ms, "p80_ms": t.p80_ms,
@@ -317,13 +322,17 @@ def main() -> None:
     parser.add_argument("--host-ahead", action="store_true",
                         help="time as the verifier does (the GPU held busy while the host queues "
                              "each batch); with --graphs, time each row both ways and compare")
+    parser.add_argument("--launches", action="store_true",
+                        help="after timing each row, record the kernels one zoo call launches "
+                             "(grid, block, registers, from a profiler trace) in its zoo_launches")
     args = parser.parse_args()
     dtypes = [d.strip() for d in args.dtypes.split(",") if d.strip()]
     unknown = [d for d in dtypes if d not in DTYPES]
     if unknown:
         parser.error(f"unknown dtypes {unknown}; choose from {list(DTYPES)}")
     op_filter = {o.strip() for o in args.ops.split(",")} if args.ops else None
-    run(op_filter, dtypes, Path(args.out), graphs=args.graphs, host_ahead=args.host_ahead)
+    run(op_filter, dtypes, Path(args.out), graphs=args.graphs, host_ahead=args.host_ahead,
+        launches=args.launches)
 
 
 if __name__ == "__main__":
