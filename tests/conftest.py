@@ -140,3 +140,16 @@ def attention_reference(q, k, v, causal=False, scale=None, mod=None, cap=None, w
     if mod == "sliding_window":
         s = s.masked_fill(kv_idx <= q_idx - window, float("-inf"))
     return torch.softmax(s, -1) @ v
+
+
+def assert_model_new_matches_float64(task, module) -> None:
+    """A rendered candidate's ModelNew, the task's Model's state loaded, within 1e-5 of the Model
+    in float64 on the task's inputs at its current shape (seed 0)."""
+    import torch
+
+    torch.manual_seed(0)
+    model, (x,) = task.make_model().float(), task.make_inputs()
+    new = module.ModelNew(*task.module.get_init_inputs())
+    new.load_state_dict(model.state_dict(), strict=False, assign=True)
+    ref = model.double()(x.double())
+    assert (new(x.float()).double() - ref).abs().max().item() < 1e-5

@@ -20,7 +20,7 @@ import tasks
 from agent.compose import prefix_module
 from agent.errors import PlanError
 from agent.plan import plan
-from conftest import ROOT, run_kzoo
+from conftest import ROOT, assert_model_new_matches_float64, run_kzoo
 from templates import get_template
 from verifier import guards
 from verifier.capture import allowed_library_calls
@@ -680,12 +680,7 @@ def test_a_norm_followed_by_its_own_pointwise_chain_is_one_kernel(verifier, tmp_
     # the looped kernel at a row wider than its single pass, against float64
     module = load_candidate(template.render(looped, **found.context), tmp_path)
     task.apply_shape({"tokens": 3, "hidden": 5000})
-    torch.manual_seed(0)
-    model, (x,) = task.make_model().float(), task.make_inputs()
-    new = module.ModelNew(*task.module.get_init_inputs())
-    new.load_state_dict(model.state_dict(), strict=False, assign=True)
-    ref = model.double()(x.double())
-    assert (new(x.float()).double() - ref).abs().max().item() < 1e-5
+    assert_model_new_matches_float64(task, module)
     broken = template.render(template.default, **found.context).replace("_gelu_erf(y)", "(y)")
     verdict = verifier.verify(tasks.load(ROOT / "tasks" / "layer_norm_gelu.py"), broken,
                               "float32", time=False)

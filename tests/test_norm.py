@@ -12,6 +12,7 @@ import torch.nn.functional as F
 
 import tasks
 from agent.plan import plan
+from conftest import assert_model_new_matches_float64
 from verifier.core import load_candidate
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -45,17 +46,6 @@ def _against_torch(name: str, launch, x, w, b, res):
     got, summed = launch(x, res, w)
     torch.testing.assert_close(summed, x + res)
     return got, F.rms_norm(x + res, (cols,), w, eps=1e-6)
-
-
-def _assert_model_new_matches_float64(task, module):
-    """The rendered ModelNew, the task's Model's state loaded, within 1e-5 of the Model in float64
-    on the task's inputs (seed 0)."""
-    torch.manual_seed(0)
-    model, (x,) = task.make_model().float(), task.make_inputs()
-    new = module.ModelNew(*task.module.get_init_inputs())
-    new.load_state_dict(model.state_dict(), strict=False, assign=True)
-    ref = model.double()(x.double())
-    assert (new(x.float()).double() - ref).abs().max().item() < 1e-5
 
 
 def test_full_rows_leave_the_persistent_grid_when_told(tmp_path, monkeypatch):
@@ -310,7 +300,7 @@ def test_row_split_stores_the_norms_epilogue(tmp_path, monkeypatch):
         assert source.count("_gelu_erf(y)") == 3  # the one-pass, looped and split-row kernels
         module = load_candidate(source, tmp_path)
         seen = _grids(module, monkeypatch)
-        _assert_model_new_matches_float64(task, module)
+        assert_model_new_matches_float64(task, module)
         kernel = "_norm_split_ahead_kernel" if ahead else "_norm_split_row_kernel"
         assert seen == [(kernel, (4,))] * 2
 
@@ -389,7 +379,7 @@ def test_align_edges_stores_the_norms_epilogue_on_body_and_edges(tmp_path, monke
     assert body.count("_gelu_erf(y)") == 2
     module = load_candidate(source, tmp_path)
     seen = _grids(module, monkeypatch)
-    _assert_model_new_matches_float64(task, module)
+    assert_model_new_matches_float64(task, module)
     assert [k for k, _ in seen] == ["_norm_edges_kernel"]
 
 
