@@ -11,17 +11,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import tasks  # noqa: E402
 from kernel_zoo import ops  # noqa: E402
+from memory_bound import task_case  # noqa: E402
 from probe_inductor_glu import launch_dims  # noqa: E402
 from verifier.timing import L2Flusher, bench, graphed  # noqa: E402
 
 task = tasks.load(Path(__file__).resolve().parents[1] / "tasks" / "layer_norm.py")
-task.apply_shape({"tokens": 4096, "hidden": 4097})
-torch.manual_seed(0)
-with torch.device("cuda"):
-    model = task.make_model()
-    inputs = task.make_inputs()
-model = model.to("cuda", torch.bfloat16).eval()
-x = inputs[0].to("cuda", torch.bfloat16)
+model, (x,) = task_case(task, {"tokens": 4096, "hidden": 4097}, torch.bfloat16,
+                        torch.device("cuda"))
 w, b = model.norm.weight, model.norm.bias
 flusher = L2Flusher(torch.device("cuda"))
 with torch.no_grad():

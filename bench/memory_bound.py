@@ -82,6 +82,18 @@ def zoo_call(op: str, context: dict, model: torch.nn.Module, inputs: list):
     raise KeyError(op)
 
 
+def task_case(task, shape: dict, dtype: torch.dtype, device: torch.device):
+    """The task's Model and inputs at `shape` (seed 0, made on `device`), the Model and the
+    floating-point inputs in `dtype`: what every row of the table times."""
+    task.apply_shape(shape)
+    torch.manual_seed(0)
+    with torch.device(device):
+        model = task.make_model()
+        inputs = task.make_inputs()
+    model = model.to(device, dtype).eval()
+    return model, [t.to(device, dtype) if t.is_floating_point() else t.to(device) for t in inputs]
+
+
 def _outputs(value) -> list[torch.Tensor]:
     return list(value) if isinstance(value, (tuple, list)) else [value]
 
@@ -157,14 +169,7 @@ def run(op_filter: set[str] | None, dtypes: list[str], out_dir: Path,
             dtype = DTYPES[dtype_name]
             itemsize = torch.empty((), dtype=dtype).element_size()
             for shape in task.shapes:
-                task.apply_shape(shape)
-                torch.manual_seed(0)
-                with torch.device(device):
-                    model = task.make_model()
-                    inputs = task.make_inputs()
-                model = model.to(device, dtype).eval()
-                inputs = [t.to(device, dtype) if t.is_floating_point() else t.to(device)
-                          for t in inputs]
+                model, inputs = task_case(task, shape, dtype, device)
                 zoo = zoo_call(task.op, found.context, model, inputs)
                 started = time.monotonic()
                 with torch.no_grad():

@@ -34,7 +34,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 import tasks  # noqa: E402
 from agent.plan import plan  # noqa: E402
-from memory_bound import DTYPES, zoo_call  # noqa: E402
+from memory_bound import DTYPES, task_case, zoo_call  # noqa: E402
 from probe_inductor_glu import launch_dims  # noqa: E402
 from verifier.environment import device_label, environment  # noqa: E402
 from verifier.timing import L2Flusher, bench, copy_bandwidth, graphed  # noqa: E402
@@ -94,13 +94,7 @@ def main() -> int:
         found = plan(task)
         dtype = DTYPES[dtype_name]
         itemsize = torch.empty((), dtype=dtype).element_size()
-        task.apply_shape(shape)
-        torch.manual_seed(0)
-        with torch.device(device):
-            model = task.make_model()
-            inputs = task.make_inputs()
-        model = model.to(device, dtype).eval()
-        inputs = [t.to(device, dtype) if t.is_floating_point() else t.to(device) for t in inputs]
+        model, inputs = task_case(task, shape, dtype, device)
         nbytes = task.formula_value("bytes", itemsize)
         src = torch.empty(nbytes // 8, dtype=torch.float32, device=device).uniform_()
         dst = torch.empty_like(src)
