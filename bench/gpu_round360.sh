@@ -3,7 +3,7 @@
 # 356 moved away (the device's copy only): layer_norm 1.18.0's bfloat16 file at 4096x4097 through
 # kernel_zoo.ops, alone and beside eager and torch.compile as bench/memory_bound.py times it.
 #     device run, no carry:  bash bench/gpu_round360.sh
-# Outcome (printed only; numbers here): kernel_zoo.ops launches the same kernel as the probe
+# Outcome (printed only; transcribed in bench/results/runs/diag-norm-ops-path-h200-round360.json): kernel_zoo.ops launches the same kernel as the probe
 # (grid 1056 x 256 threads, 180 registers, 68.3 us in the profiler) and times 68.0 us (the first
 # call, with the launcher called directly beside it: 68.1), 67.5 alone and 67.9 beside eager
 # (89.0) and torch.compile (64.7). So only bench/memory_bound.py's run reads the file at 47 us
