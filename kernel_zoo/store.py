@@ -948,6 +948,9 @@ def load_kernel(entry_dir: Path, config: dict[str, Any], manifest: dict[str, Any
     a blob share one module. The file is re-hashed on every call, so a file edited after an
     earlier load is still refused.
     """
+    from kernel_zoo.toolchain import use_torch_ptxas
+
+    use_torch_ptxas()  # before any of its kernels compiles: assembled as the sweep timed them
     name = config.get("file")
     path = entry_file_path(entry_dir, manifest, name).resolve()  # type: ignore[arg-type]
     expected = manifest["files"][name]

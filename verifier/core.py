@@ -27,6 +27,7 @@ from typing import Any
 import torch
 
 from kernel_zoo import cuda_ext
+from kernel_zoo.toolchain import use_torch_ptxas
 from tasks import Task
 from verifier import guards, runtime, tolerance
 from verifier.timing import L2Flusher, bench, copy_bandwidth, host_us, peak_bandwidth
@@ -51,7 +52,9 @@ class CandidateError(Exception):
 
 
 def load_candidate(source: str, cache_dir: Path):
-    """Write the source to a file (Triton's @jit reads source from disk) and import it."""
+    """Write the source to a file (Triton's @jit reads source from disk) and import it. Its
+    Triton kernels will be assembled by the ptxas the zoo's are (kernel_zoo.toolchain)."""
+    use_torch_ptxas()
     digest = hashlib.sha256(source.encode()).hexdigest()[:16]
     cache_dir.mkdir(parents=True, exist_ok=True)
     path = cache_dir / f"cand_{digest}.py"

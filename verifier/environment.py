@@ -30,12 +30,15 @@ def device_arch() -> str | None:
 
 
 def environment() -> dict:
-    """GPU, driver, CUDA, torch, triton, Python, the UTC date and, with a GPU, how the timer
-    flushes the L2 before each timed run (`l2_flush`) and orders the variants' calls
-    (`call_order`, verifier.timing.CALL_ORDER), as a JSON-ready dict."""
+    """GPU, driver, CUDA, torch, triton, the ptxas that assembles Triton's kernels in this
+    process (kernel_zoo.toolchain's choice, made here if nothing made it before), Python, the UTC
+    date and, with a GPU, how the timer flushes the L2 before each timed run (`l2_flush`) and
+    orders the variants' calls (`call_order`, verifier.timing.CALL_ORDER), as a JSON-ready
+    dict."""
     import torch
     import triton
 
+    from kernel_zoo.toolchain import ptxas_in_use
     from verifier.timing import CALL_ORDER, FLUSH_MODE, flush_mode_supported
 
     cuda = torch.cuda.is_available()
@@ -47,6 +50,7 @@ def environment() -> dict:
         "cuda": torch.version.cuda,
         "torch": torch.__version__,
         "triton": triton.__version__,
+        "ptxas": ptxas_in_use(),
         "python": platform.python_version(),
         "date": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
         "l2_flush": (FLUSH_MODE if flush_mode_supported(torch.device("cuda")) else "write")
