@@ -6,7 +6,12 @@
 # one 1024-thread program a row) re-tuned with the split-row, row-ahead variants for 32768-wide
 # rows (`--knobs single_pass_max`), winners promoted; then both ops' float32 table rows.
 #     device run, no carry:  bash bench/gpu_round364.sh
-# Outcome: not yet run.
+# Outcome (124 s): the table's own run launched layer_norm 1.18.0's kernel with 128 registers a
+# thread (44.8 us in the trace) where every other harness saw 180 (runs/memory-bound-h200-graphs-
+# bfloat16-layer-norm-launches-round364.json): a different binary, which round 365 traced to the
+# ptxas. The 32768-wide split variants lost: 75.6-101 us against the one pass's 71.1-71.4
+# (runs/tune-buckets-h200-round364/); nothing promoted. Table rows:
+# memory-bound-h200-graphs-float32-softmax-round364.json.
 set -uo pipefail
 export PYTHONUNBUFFERED=1
 export PYTHONPATH=$PWD KZOO_HOME=/tmp/kzoo-round364

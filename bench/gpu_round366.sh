@@ -8,7 +8,11 @@
 # and softmax and log-softmax float32 over a non-last dim (`inner_dim`, 90.6 -> 73.0 us at
 # 32x1000x1024; `--knobs one_pass_maxnreg_inner`), winners promoted.
 #     device run, no carry:  bash bench/gpu_round366.sh
-# Outcome: not yet run.
+# Outcome (134 s): the GPU test passed. Promoted: layer_norm 1.22.0 (bfloat16) and 1.23.0
+# (float16), the persistent-grid configs (8 programs per SM), 4096x4097 58.0 -> 47.7 and 59.2 ->
+# 47.5 us, 16384x8192 level (runs/tune-buckets-h200-round366/). The two inner_dim runs timed
+# nothing: the softmax and log_softmax tasks have no non-last-dim shape (those are the
+# softmax_dim1 tasks'), so the bucket had no shape to time.
 set -uo pipefail
 export PYTHONUNBUFFERED=1
 export KZOO_HOME=/tmp/kzoo-round366

@@ -4,7 +4,12 @@
 # rows were assembled by Triton's own and the rest by torch's, once torch.compile had run), and
 # round 366's promotions in place.
 #     device run, no carry:  bash bench/gpu_round367.sh
-# Outcome: not yet run.
+# Outcome (419 s): memory-bound-h200-graphs-{float32,bfloat16,float16}-round367.json, ptxas 13.0
+# (torch's) in each: geomean 1.187x / 1.339x / 1.328x torch.compile, 1.283x over the 225 rows;
+# 22 rows behind, 4 by more than 1% (float32: argmax 4099x1000 0.944x, RMSNorm 16384x8192
+# 0.986x, mean 4096x4097 0.987x and 32x4096x1024 over dim 1 0.988x); 8 of 69 large rows under
+# 90% of copy, all float32 (softmax and log-softmax at 256x128256 0.75/0.79, 1024x32768
+# 0.88/0.89, over dim 1 0.84/0.84; add + RMSNorm 256x65536 0.88, 4096x4097 0.90).
 set -uo pipefail
 export PYTHONUNBUFFERED=1
 export PYTHONPATH=$PWD KZOO_HOME=/tmp/kzoo-round367

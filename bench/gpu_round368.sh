@@ -4,7 +4,14 @@
 # ptxas and the rest, once torch.compile had run, by torch's): bench/gemm.py as graph replays,
 # bench/attention.py, then bias+GELU against torch.compile's max-autotune.
 #     device run, no carry:  bash bench/gpu_round368.sh
-# Outcome: not yet run.
+# Outcome (103 s; gemm-h200-graphs-round368.json, attention-h200-round368.json,
+# gemm-h200-graphs-max-autotune-round368.json): the GEMM kernels took what they took in round 350 (bias+GELU 654.0 against
+# 654.8 TFLOP/s, 16x8192x8192 60.4 against 59.7), while this run's baselines were faster (eager
+# bias+GELU 634 against 620): 0.985x/1.013x/0.984x cuBLAS at 4096^3/8192^3/8192x4096x14336,
+# 1.130x at 128x4096x4096, 0.994x at 16x8192x8192; bias+GELU 1.032x eager, 1.042x compile,
+# 1.143x max-autotune. Attention 0.99x SDPA (causal 0.99x), relative position 1.33x
+# FlexAttention, softcap 1.80x. (A GPU-test call after it ran past its 320 s limit with no
+# summary line; nothing from it.)
 set -uo pipefail
 export PYTHONUNBUFFERED=1
 export PYTHONPATH=$PWD KZOO_HOME=/tmp/kzoo-round368
