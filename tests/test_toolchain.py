@@ -17,6 +17,13 @@ from kernel_zoo import toolchain
 ROOT = Path(__file__).resolve().parents[1]
 
 
+def _unset_ptxas_env(monkeypatch) -> None:
+    """TRITON_PTXAS_PATH unset for the test and restored after it, whatever the test sets (a
+    plain delenv of an absent variable records nothing to restore)."""
+    monkeypatch.setenv(toolchain.PTXAS_ENV, "")
+    monkeypatch.delenv(toolchain.PTXAS_ENV)
+
+
 def _fake_torch_with_ptxas(tmp_path: Path, monkeypatch) -> Path:
     """A torch install root holding an executable bin/ptxas that answers --version, as torch's
     CUDA wheels do (its CPU wheel, this machine's, ships none)."""
@@ -32,7 +39,7 @@ def _fake_torch_with_ptxas(tmp_path: Path, monkeypatch) -> Path:
 
 
 def test_torch_ptxas_is_used_unless_triton_ptxas_path_is_set(tmp_path, monkeypatch):
-    monkeypatch.delenv(toolchain.PTXAS_ENV, raising=False)
+    _unset_ptxas_env(monkeypatch)
     ptxas = _fake_torch_with_ptxas(tmp_path, monkeypatch)
     assert toolchain.torch_ptxas() == ptxas.resolve()
     assert toolchain.use_torch_ptxas() == str(ptxas.resolve())
@@ -44,7 +51,7 @@ def test_torch_ptxas_is_used_unless_triton_ptxas_path_is_set(tmp_path, monkeypat
 
 
 def test_a_ptxas_torch_cannot_run_is_not_chosen(tmp_path, monkeypatch):
-    monkeypatch.delenv(toolchain.PTXAS_ENV, raising=False)
+    _unset_ptxas_env(monkeypatch)
     ptxas = _fake_torch_with_ptxas(tmp_path, monkeypatch)
     ptxas.chmod(0o644)
     assert toolchain.torch_ptxas() is None
@@ -62,7 +69,7 @@ def test_loading_a_candidate_or_a_zoo_kernel_chooses_the_ptxas_first(tmp_path, m
 
     source = "import torch\n\nclass ModelNew(torch.nn.Module):\n    pass\n"
     for load in ("candidate", "zoo"):
-        monkeypatch.delenv(toolchain.PTXAS_ENV, raising=False)
+        _unset_ptxas_env(monkeypatch)
         ptxas = _fake_torch_with_ptxas(tmp_path / load, monkeypatch)
         if load == "candidate":
             load_candidate(source, tmp_path / "cache")
@@ -81,7 +88,7 @@ def test_without_torch_ptxas_the_environment_names_tritons_own(monkeypatch):
     bench script writes names the ptxas Triton assembles with."""
     from verifier.environment import environment
 
-    monkeypatch.delenv(toolchain.PTXAS_ENV, raising=False)
+    _unset_ptxas_env(monkeypatch)
     if toolchain.torch_ptxas() is not None:
         pytest.skip("this torch ships a ptxas")
     env = environment()
