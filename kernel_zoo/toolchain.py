@@ -1,6 +1,6 @@
 """Which ptxas assembles the zoo's Triton kernels.
 
-Triton ships its own ptxas (CUDA 12.8's with triton 3.6); torch's CUDA wheels ship a newer one
+Triton ships its own ptxas (CUDA 12.8's with triton 3.6); torch's CUDA wheels ship another
 (torch/bin/ptxas, CUDA 13.0's with torch 2.11). torch.compile points Triton at torch's the first
 time it compiles a kernel in a process (TRITON_PTXAS_PATH, unless set already), and from then on
 every Triton kernel the process compiles is assembled by it: the zoo's too. So a zoo kernel's
@@ -10,7 +10,8 @@ and 47 us by torch's (128); most kernels came out the same either way
 (bench/results/runs/probe-ptxas-h200-round365.json).
 
 `use_torch_ptxas()` makes that choice once, before anything of ours compiles, where kernel_zoo
-loads a kernel file and where the verifier loads a candidate: the kernels a sweep times are
+loads a kernel file (`store.load_kernel`, and `kernel_zoo.optimize`'s result) and where the
+verifier loads a candidate (`verifier.core.load_candidate`): the kernels a sweep times are
 assembled as the ones `kernel_zoo.ops` serves, whatever else the process runs. A
 TRITON_PTXAS_PATH already set (by the user, or by torch.compile) is left as it is; where torch
 ships no ptxas (CPU wheels) nothing changes.
