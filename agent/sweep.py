@@ -97,13 +97,25 @@ class SweepResult:
 # the regression rule and environment comparison (pure functions over verdict data)
 
 
+def _ptxas_release(environment: dict[str, Any]) -> str | None:
+    """The release of the ptxas that assembled the kernels (None where the record predates
+    GPU round 365, which began recording it); its path differs from machine to machine."""
+    ptxas = environment.get("ptxas")
+    return ptxas.get("version") if isinstance(ptxas, dict) else None
+
+
 def environment_changes(recorded: dict[str, Any], current: dict[str, Any]) -> dict[str, Any]:
-    """{field: {"recorded", "now"}} for each of gpu, driver, cuda, torch, triton that differs."""
-    return {
+    """{field: {"recorded", "now"}} for each of gpu, driver, cuda, torch, triton that differs,
+    and ptxas (by release) where the current environment names one."""
+    changes = {
         name: {"recorded": recorded.get(name), "now": current.get(name)}
         for name in ENVIRONMENT_FIELDS
         if recorded.get(name) != current.get(name)
     }
+    now = _ptxas_release(current)
+    if now is not None and _ptxas_release(recorded) != now:
+        changes["ptxas"] = {"recorded": _ptxas_release(recorded), "now": now}
+    return changes
 
 
 def _timed(verdict: dict[str, Any] | None) -> bool:

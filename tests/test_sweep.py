@@ -161,6 +161,22 @@ def test_environment_changes_name_each_changed_field():
     assert sweep.environment_changes(recorded, recorded) == {}
 
 
+def test_environment_changes_name_a_new_ptxas_release_not_a_new_path():
+    """The ptxas that assembles the kernels (kernel_zoo.toolchain) by its release: a record from
+    before it was kept shows it as unknown; another path to the same release is no change."""
+    recorded = _shipped_config("float32")["environment"]
+    ptxas = {"path": "/opt/torch/lib/python3.12/site-packages/torch/bin/ptxas", "version": "13.0"}
+    now = {**recorded, "ptxas": ptxas}
+    assert sweep.environment_changes({k: v for k, v in recorded.items() if k != "ptxas"}, now) \
+        == {"ptxas": {"recorded": None, "now": "13.0"}}
+    moved = {**now, "ptxas": {**ptxas, "path": "/usr/lib/torch/bin/ptxas"}}
+    assert sweep.environment_changes(now, moved) == {}
+    older = {**now, "ptxas": {**ptxas, "version": "12.8"}}
+    assert sweep.environment_changes(older, now) == {"ptxas": {"recorded": "12.8", "now": "13.0"}}
+    # an environment that cannot name its ptxas (a Triton without knobs) reports no change
+    assert sweep.environment_changes(now, {**now, "ptxas": None}) == {}
+
+
 # ---------------------------------------------------------------------------------------------
 # planning
 
