@@ -30,6 +30,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 import tasks  # noqa: E402
+from kernel_zoo import store  # noqa: E402
 from probe_inductor_glu import launch_dims  # noqa: E402
 from verifier.core import load_candidate  # noqa: E402
 from verifier.environment import device_label, environment  # noqa: E402
@@ -44,15 +45,18 @@ CASES = (
 SHAPE = {"tokens": 4096, "hidden": 4097}
 
 
-def stored_source(op: str, version: str, dtype: str, gpu: str) -> str:
-    entry = ROOT / "kernel_zoo" / "entries" / op / version
-    manifest = json.loads((entry / "manifest.json").read_text())
-    configs = [c for c in manifest["configs"]
-               if c["shape_bucket"] == "cols_le_16384" and c["dtype"] == dtype]
-    config = next((c for c in configs if c.get("device") == gpu), configs[-1])
-    sha = manifest["files"][config["file"]]
-    sha = sha if isinstance(sha, str) else sha["sha256"]
-    return (entry.parent / "blobs" / f"{sha}.py").read_text()
+def stored_source(op: str, version: str | None, arch: str, dtype: str, bucket: str,
+                  gpu: str) -> tuple[str, str]:
+    """(version, source) of the kernel file `op`'s zoo entry `version` (None: the newest that
+    serves) serves (arch, dtype, bucket) with on the GPU model `gpu`, its bytes checked against
+    the manifest's sha256."""
+    if version is None:
+        manifest, config, entry_dir = store.find_config(op, arch, dtype, bucket=bucket, device=gpu)
+    else:
+        entry_dir = ROOT / "kernel_zoo" / "entries" / op / version
+        manifest = store.read_manifest(entry_dir)
+        config = store.select_config(manifest, arch, dtype, bucket, gpu)
+    return manifest["version"], store.read_entry_file(entry_dir, manifest, config["file"]).decode()
 
 
 def main() -> int:
@@ -79,7 +83,9 @@ def main() -> int:
         state = model.state_dict()
         fns = {}
         for label, version in versions:
-            module = load_candidate(stored_source(op, version, dtype_name, env["gpu"]), cache)
+            _, source = stored_source(op, version, env["arch"], dtype_name, "cols_le_16384",
+                                      env["gpu"])
+            module = load_candidate(source, cache)
             new = module.ModelNew(*init).to(device).to(dtype)
             new.load_state_dict(state, strict=False, assign=True)
             weight, bias = model.norm.weight, getattr(model.norm, "bias", None)

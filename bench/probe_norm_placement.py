@@ -48,8 +48,8 @@ def main() -> int:
     flusher = L2Flusher(device)
     env = environment()
     cache = Path(tempfile.mkdtemp())
-    files = {label: load_candidate(stored_source("layer_norm", version, "bfloat16", env["gpu"]),
-                                   cache)
+    files = {label: load_candidate(stored_source("layer_norm", version, env["arch"], "bfloat16",
+                                                 "cols_le_16384", env["gpu"])[1], cache)
              for label, version in (("persistent-1.18.0", "1.18.0"), ("edges-1.21.0", "1.21.0"))}
     n = ROWS * COLS
     pool = torch.empty(OFFSETS[-1] + n, dtype=dtype, device=device)

@@ -35,9 +35,10 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 import tasks  # noqa: E402
 from agent.plan import plan  # noqa: E402
-from kernel_zoo import store  # noqa: E402
+from kernel_zoo.toolchain import torch_ptxas  # noqa: E402
 from memory_bound import _bucket, _check, task_case  # noqa: E402
 from probe_inductor_glu import launch_dims  # noqa: E402
+from probe_norm_paths import stored_source  # noqa: E402
 from verifier.core import load_candidate  # noqa: E402
 from verifier.environment import device_label, environment  # noqa: E402
 from verifier.timing import L2Flusher, bench, graphed  # noqa: E402
@@ -70,9 +71,8 @@ def ptxas_paths() -> dict[str, str]:
     import triton
 
     paths = {"triton": str(Path(triton.__file__).parent / "backends" / "nvidia" / "bin" / "ptxas")}
-    torch_ptxas = Path(torch.__file__).parent / "bin" / "ptxas"
-    if torch_ptxas.is_file():
-        paths["torch"] = str(torch_ptxas)
+    if (ours := torch_ptxas()) is not None:
+        paths["torch"] = str(ours)
     return paths
 
 
@@ -80,18 +80,6 @@ def ptxas_version(path: str) -> str:
     out = subprocess.run([path, "--version"], capture_output=True, text=True).stdout
     found = re.search(r"release (\S+), (V\S+)", out)
     return found.group(0) if found else out.strip()[-80:]
-
-
-def stored_source(op: str, version: str | None, arch: str, dtype: str, bucket: str,
-                  gpu: str) -> tuple[str, str]:
-    if version is None:
-        manifest, config, entry_dir = store.find_config(op, arch, dtype, bucket=bucket, device=gpu)
-    else:
-        entry_dir = ROOT / "kernel_zoo" / "entries" / op / version
-        manifest = store.read_manifest(entry_dir)
-        config = store.select_config(manifest, arch, dtype, bucket, gpu)
-    source = store.read_entry_file(entry_dir, manifest, config["file"]).decode()
-    return manifest["version"], source
 
 
 def main() -> int:
