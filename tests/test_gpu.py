@@ -85,13 +85,17 @@ def test_kzoo_verify_rejects_a_wrong_kernel_on_the_gpu(tmp_path):
 
 
 def test_the_timers_flush_sends_a_timed_calls_reads_to_dram():
-    """An 8 MB input fits an H100's L2. Timed after a spin kernel (the L2 left warm) its row sum
-    reads from the L2; after the timer's flush, from DRAM, which takes clearly longer (6.5 against
-    9.5 us in GPU round 80). The spin keeps the GPU busy while the host launches, as the flush
-    does, so both times are the kernel's own."""
+    """An input of a third of the L2 fits it. Timed after a spin kernel (the L2 left warm) its
+    row sum reads from the L2; after the timer's flush, from DRAM, which takes clearly longer. The
+    spin keeps the GPU busy while the host launches, as the flush does, so both times are the
+    kernel's own. The input is sized by the GPU's L2: a fixed 8 MB one (4099x1000 bfloat16) took
+    6.5 against 9.5 us on an H100 (GPU round 80), but 6.6 against 8.5 on an H200 (round 372), whose
+    faster DRAM leaves an 8 MB read mostly latency either way."""
     from verifier.timing import FLUSH_MODE, L2Flusher, bench
 
-    x = torch.randn(4099, 1000, device="cuda").to(torch.bfloat16)
+    l2 = torch.cuda.get_device_properties(0).L2_cache_size
+    cols = max(1000, l2 // 3 // (4099 * 2))  # bfloat16 elements: a third of the L2
+    x = torch.randn(4099, cols, device="cuda").to(torch.bfloat16)
     flusher = L2Flusher(torch.device("cuda"))
     assert flusher.mode == FLUSH_MODE
     fns = {"sum": lambda: x.sum(-1)}
