@@ -184,6 +184,11 @@ SERVED_VARIANTS = {
              *[dict(row_split=split, elems_per_thread=per_thread, row_ahead=True,
                     single_pass_max=32768)
                for split in (2, 4, 8, 16, 32) for per_thread in (8, 16, 32)],
+             # two rows ahead, as softmax's (float32 add + RMSNorm at 256x65536 and 4096x4097
+             # read 0.88-0.90 of copy on an H200 a row ahead, round 367)
+             *[dict(row_split=split, elems_per_thread=per_thread, row_ahead=True,
+                    ahead_depth=2, single_pass_max=32768)
+               for split in (4, 8, 16, 32) for per_thread in (8, 16, 32)],
              # full rows of 8192 (4096) through the looped kernel, as torch.compile's RMSNorm
              # (two L2-hinted passes, 16 warps; 124.4 us at 16384x8192 bfloat16 on an H200 where
              # no one-pass config beat 128.6: probe-inductor-norm-h200.json)
@@ -271,6 +276,15 @@ SERVED_VARIANTS = {
         *[dict(single_pass_max=max_pass, row_split=split, elems_per_thread=per_thread,
                row_ahead=True)
           for max_pass, split in ((16384, 2), (16384, 4), (8192, 4), (8192, 8))
+          for per_thread in (16, 32)],
+        # two rows ahead (three slices in registers): float32 256x128256 read 0.75 of copy and
+        # 1024x32768 0.88 on an H200 a row ahead (round 367), where an H100 read 0.91 (round
+        # 229): the H200's bandwidth needs more bytes in flight on each SM
+        *[dict(row_split=split, elems_per_thread=per_thread, row_ahead=True, ahead_depth=2)
+          for split in (8, 16, 32) for per_thread in (8, 16, 32)],
+        *[dict(single_pass_max=max_pass, row_split=split, elems_per_thread=per_thread,
+               row_ahead=True, ahead_depth=2)
+          for max_pass, split in ((16384, 2), (16384, 4), (8192, 4))
           for per_thread in (16, 32)],
     ],
     "pointwise": [

@@ -35,7 +35,8 @@ sums of squares, merged as in Chan et al.) at a per-row counter in one cooperati
 launches in Triton's interpreter. `row_prefetch` loads a program's slice of its next row before
 it waits for this row's partials. `row_ahead` (with `row_split`), as softmax's: a program
 publishes its next row's statistics as slot words as soon as that row is loaded, before it writes
-this row, and no counter is kept (`row_prefetch` changes nothing with it).
+this row, and no counter is kept (`row_prefetch` changes nothing with it). `ahead_depth` 2, as
+softmax's: two rows ahead, three slices in registers, more bytes in flight on each SM.
 
 `loop_full_from` > 0 sends rows at least that wide that fill at least 3/4 of their power-of-two
 tile to the looped kernel even where they fit `single_pass_max`: torch.compile's RMSNorm at
@@ -98,6 +99,7 @@ class NormConfig:
     hint_affine: bool
     loop_const_cols: bool
     align_edges: bool
+    ahead_depth: int
 
 
 SPACE = (
@@ -120,6 +122,7 @@ SPACE = (
     Param("hint_affine", (False, True), legacy=False),
     Param("loop_const_cols", (False, True), legacy=False),
     Param("align_edges", (False, True), legacy=False),
+    Param("ahead_depth", (1, 2), legacy=1),
 )
 
 # 16 values per thread: 16 warps for an 8192-wide row, as Inductor's persistent reductions use.
@@ -130,6 +133,7 @@ DEFAULT = NormConfig(
     num_stages=2, programs_per_sm=0, keep_in_l2=True, align_rows=False, persist_full_rows=True,
     one_pass_stats=False, reverse_last_pass=False, row_split=0, row_prefetch=False,
     row_ahead=False, loop_full_from=0, hint_affine=False, loop_const_cols=False, align_edges=False,
+    ahead_depth=1,
 )
 
 
@@ -142,6 +146,8 @@ def constraints(cfg: NormConfig) -> list[str]:
         per_thread = elems // (32 * warps_for(elems, cfg.elems_per_thread))
         if per_thread > MAX_REGS_ELEMS_PER_THREAD:
             problems.append(f"a {elems}-element tile holds {per_thread} values per thread (spills)")
+    if cfg.ahead_depth > 1 and not (cfg.row_split and cfg.row_ahead):
+        problems.append("ahead_depth > 1 needs row_split and row_ahead (it deepens their kernel)")
     if cfg.loop_full_from > cfg.single_pass_max:
         problems.append("loop_full_from exceeds single_pass_max: rows that wide loop already")
     loop_per_thread = cfg.loop_block // (32 * cfg.loop_warps)

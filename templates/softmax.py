@@ -48,7 +48,10 @@ a program's slice of its next row before it waits for this row's partials (twice
 as that row is loaded, before it writes this row, each as one int64 word in a slot of its own
 that is also its readiness mark, so there is no counter to arrive at: the words of a row's other
 programs are usually there when it comes to the row (it holds two slices, as with prefetch;
-`row_prefetch` changes nothing with it).
+`row_prefetch` changes nothing with it). `ahead_depth` 2 keeps it two rows ahead: the load of the
+row after next is issued before this row's work, and the next row's partials come from a load
+issued a row earlier (three slices in registers), so more bytes are in flight on each SM, which an
+H200's bandwidth asks for more than an H100's.
 
 `align_edges` sends a last-dim row whose width breaks 16-byte alignment (4097 float32, say) that
 fits `single_pass_max` to a kernel of its own, as the norm template's knob does: each row's
@@ -91,6 +94,7 @@ class SoftmaxConfig:
     row_ahead: bool
     one_pass_maxnreg_inner: int
     align_edges: bool
+    ahead_depth: int
 
 
 SPACE = (
@@ -113,6 +117,7 @@ SPACE = (
     Param("row_ahead", (False, True), legacy=False),
     Param("one_pass_maxnreg_inner", (0, 64, 128), legacy=0),
     Param("align_edges", (False, True), legacy=False),
+    Param("ahead_depth", (1, 2), legacy=1),
 )
 
 # The bfloat16 winner of 40 trials on an H200 (zoo entry softmax 1.1.0), a strong start anywhere.
@@ -121,6 +126,7 @@ DEFAULT = SoftmaxConfig(
     num_stages=3, programs_per_sm=0, keep_in_l2=False, align_rows=False, col_block_inner=128,
     col_split_per_sm=0, one_pass_block_inner=0, loop_programs_per_sm=0, reverse_last_pass=False,
     row_split=0, row_prefetch=False, row_ahead=False, one_pass_maxnreg_inner=0, align_edges=False,
+    ahead_depth=1,
 )
 
 # Over a dim that is not the last, the tile holds the whole reduced dim when it is at most
@@ -138,6 +144,8 @@ def constraints(cfg: SoftmaxConfig) -> list[str]:
         per_thread = elems // (32 * warps_for(elems, cfg.elems_per_thread))
         if per_thread > MAX_REGS_ELEMS_PER_THREAD:
             problems.append(f"a {elems}-element tile holds {per_thread} values per thread (spills)")
+    if cfg.ahead_depth > 1 and not (cfg.row_split and cfg.row_ahead):
+        problems.append("ahead_depth > 1 needs row_split and row_ahead (it deepens their kernel)")
     loop_per_thread = cfg.loop_block // (32 * cfg.loop_warps)
     if loop_per_thread < 1:
         problems.append("loop_block is smaller than one element per thread of loop_warps")

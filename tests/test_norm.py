@@ -198,16 +198,18 @@ def test_row_split_reads_a_wide_row_once_across_programs(name, tmp_path, monkeyp
     its slice; they merge their slices' statistics (LayerNorm: means and centred sums of squares,
     over slices of unequal counts at the ragged end). The interpreter (4 "SMs") runs it as two
     launches, partials then writes; row_prefetch loads each program's next row ahead; row_ahead
-    publishes its statistics for it there too (slot words: the ahead kernel). A LayerNorm row
+    publishes its statistics for it there too (slot words: the ahead kernel), ahead_depth 2 two
+    rows ahead (5 rows over 2 groups: loads past the last row masked off). A LayerNorm row
     with a large mean against its spread checks the merge is centred."""
     norm = plan(tasks.load(ROOT / "tasks" / f"{name}.py")).template_object()
     launch_name = f"launch_{name}"
     torch.manual_seed(2)
-    for split, prefetch, ahead in ((2, False, False), (4, True, False), (8, False, False),
-                                   (2, False, True), (4, False, True), (8, False, True)):
+    for split, prefetch, ahead, depth in (
+            (2, False, False, 1), (4, True, False, 1), (8, False, False, 1), (2, False, True, 1),
+            (4, False, True, 1), (8, False, True, 1), (2, False, True, 2), (4, False, True, 2)):
         cfg = dataclasses.replace(norm.default, single_pass_max=2048, loop_block=1024,
                                   elems_per_thread=4, row_split=split, row_prefetch=prefetch,
-                                  row_ahead=ahead)
+                                  row_ahead=ahead, ahead_depth=depth)
         assert not norm.violations(cfg)
         module = _module(name, cfg, tmp_path)
         seen = _grids(module, monkeypatch)
@@ -240,10 +242,12 @@ def test_row_split_is_correct_on_the_gpu(name, tmp_path):
     found = plan(task)
     norm = found.template_object()
     verifier = Verifier("gpu", tmp_path)
-    for split, prefetch, ahead in ((2, True, False), (4, False, False), (8, True, False),
-                                   (4, False, True), (16, False, True)):
+    for split, prefetch, ahead, depth in ((2, True, False, 1), (4, False, False, 1),
+                                          (8, True, False, 1), (4, False, True, 1),
+                                          (16, False, True, 1), (16, False, True, 2)):
         cfg = dataclasses.replace(norm.default, single_pass_max=32768, elems_per_thread=16,
-                                  row_split=split, row_prefetch=prefetch, row_ahead=ahead)
+                                  row_split=split, row_prefetch=prefetch, row_ahead=ahead,
+                                  ahead_depth=depth)
         source = norm.render(cfg, **found.context)
         for dtype in task.dtypes:
             verdict = verifier.verify(task, source, dtype, time=False)
