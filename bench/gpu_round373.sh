@@ -8,7 +8,11 @@
 # re-times those ops' float32 rows in the table, then runs tests/test_gpu.py (its flush test now
 # sized by the L2). Everything comes back in one tarball (a run returns at most 8 files).
 #     device run, no carry:  bash bench/gpu_round373.sh
-# Outcome: not yet run.
+# Outcome (ran 2026-11-29 00:15, 437 s): ahead_depth 2 lost everywhere (softmax 256x128256 93.3 us
+# at best against the served 81.7, log-softmax 86.0 against 77.3, add + RMSNorm 256x65536 71.9
+# against 71.3, 4096x4097 71.0 against 70.6); softmax 1.25.0 promoted (the served float32
+# cols_gt_65536 params rendered by today's template, 81.6 us). Table: the same 8 large rows under
+# 90% of copy (softmax 256x128256 0.76). test_gpu: 29 passed. bench/RESULTS.md, rounds 370-373.
 set -uo pipefail
 export PYTHONUNBUFFERED=1
 export KZOO_HOME=/tmp/kzoo-round373

@@ -1,0 +1,86 @@
+"""Compile the softmax template's split-row kernel a row ahead and two rows ahead (`ahead_depth`)
+for sm_90 with Triton's own compiler and ptxas, no GPU needed, and read registers and spills.
+
+Round 373 timed `ahead_depth` 2 on an H200 and it lost (float32 256x128256: 93.3 us at best
+against the served one-ahead kernel's 81.7). This shows the likely why without a GPU: the third
+slice in registers lifts a thread from ~128 registers to ~165, so two programs no longer share an
+SM, and the bytes in flight per SM (bounded by the register file, where a load lands) do not
+grow. Writes bench/results/runs/compile-split-ahead-sm90.json (the compiling Triton and ptxas
+are this machine's, which may differ from the GPU machine's: read the counts as indicative).
+
+    python bench/compile_split_ahead.py [--out FILE]
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import datetime
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+os.environ.pop("TRITON_INTERPRET", None)  # before triton is imported: real JITFunctions
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+import triton  # noqa: E402
+
+from compile_pointwise import _import, compile_kernel  # noqa: E402
+from templates import get_template  # noqa: E402
+
+REGS_PER_SM = 65536
+COLS = 128256  # the float32 row that reads 0.75-0.79 of copy on an H200
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", default=str(ROOT / "bench" / "results" / "runs"
+                                             / "compile-split-ahead-sm90.json"))
+    args = parser.parse_args()
+    template = get_template("softmax")
+    ptxas = Path(triton.__file__).parent / "backends" / "nvidia" / "bin" / "ptxas"
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for depth in (1, 2):
+            for split, per_thread in ((8, 32), (16, 16), (16, 32), (32, 32)):
+                cfg = dataclasses.replace(template.default, row_split=split, row_ahead=True,
+                                          elems_per_thread=per_thread, ahead_depth=depth)
+                source = template.render(cfg, op="softmax", log=False, dim=1, params=[])
+                module = _import(source, Path(tmp), f"split_{depth}_{split}_{per_thread}")
+                slice_len = -(-COLS // split)
+                block = 1 << (slice_len - 1).bit_length()
+                warps = max(1, min(block // (32 * per_thread), 32))  # as _split_rows picks
+                types = dict(x_ptr="*fp32", y_ptr="*fp32", slot_ptr="*i64", n_rows="i32",
+                             n_cols_u="i32", x_stride_u="i32", y_stride_u="i32", slice_u="i32")
+                constexprs = dict(SPLIT=split, BLOCK=block, UNIT=4, SYNC=True, PHASE=0)
+                options = type("Options", (), dict(num_warps=warps, num_stages=1))
+                found = compile_kernel(module._softmax_split_ahead_kernel, types, constexprs,
+                                       ["x_ptr", "y_ptr", "slot_ptr"], options)
+                per_program = -(-found["registers"] // 8) * 8 * 32 * warps
+                row = dict(ahead_depth=depth, row_split=split, elems_per_thread=per_thread,
+                           block=block, num_warps=warps, registers=found["registers"],
+                           stack=found["stack"], programs_per_sm=REGS_PER_SM // per_program,
+                           slice_kib=round(slice_len * 4 / 1024, 1))
+                rows.append(row)
+                print(json.dumps(row), flush=True)
+    version = subprocess.run([str(ptxas), "--version"], capture_output=True, text=True).stdout
+    result = {
+        "what": "the softmax split-row kernel (float32, rows of 128256) compiled for sm_90 a row "
+                "ahead and two rows ahead: registers a thread, spill stack, programs per SM by "
+                "registers",
+        "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+        "triton": triton.__version__, "ptxas": version.strip().splitlines()[-1],
+        "target": "sm_90", "rows": rows,
+    }
+    Path(args.out).write_text(json.dumps(result, indent=1) + "\n")
+    print("wrote", args.out)
+
+
+if __name__ == "__main__":
+    main()
