@@ -1,0 +1,185 @@
+"""Float32 softmax over rows of 128256 on an H200: does a split-row kernel whose next rows' slices
+land in shared memory (TMA, multi-buffered by Triton's pipeliner) read more of the copy bandwidth
+than the served one, whose loads land in registers?
+
+The served kernel (softmax `row_split` 16, `row_ahead`: each program holds a 32 KB slice of a row
+and exchanges its max and sum with the row's other 15) reads 0.76 of copy at 256x128256 on an
+H200 (round 373). Keeping a third slice in registers (`ahead_depth` 2) lost: it lifts a thread to
+169 registers, one program an SM where two fit (bench/compile_split_ahead.py), so the bytes in
+flight on an SM, which land in registers, do not grow. A TMA load lands in shared memory instead
+(228 KB an SM). Triton's pipeliner multi-buffers a descriptor load in a `tl.range(num_stages=S)`
+loop, but not in a loop that holds another loop, and the wait for a row's partners is a loop; so
+here the wait is one inline-PTX spin per slot (a loop inside the asm, which the pipeliner does not
+see). Compiled for sm_90 on a CPU machine (Triton 3.9, ptxas 12.9), 16 programs a row of 8
+warps: S - 1 slices of 32 KB in shared memory for the loads and one for the TMA store, 64
+registers a thread.
+
+A probe, not a template: rows whose width is a multiple of 256 (the descriptor views x as rows of
+256), float32, its outputs checked against float64 first; timed as CUDA-graph replays, interleaved
+and L2-flushed (verifier.timing), beside kernel_zoo.ops.softmax and a copy of the same bytes.
+Writes bench/results/runs/probe-split-tma-<device>.json.
+
+    python bench/probe_split_tma.py [--out DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+import torch
+import triton
+import triton.language as tl
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from kernel_zoo import ops  # noqa: E402
+from verifier.environment import device_label, environment  # noqa: E402
+from verifier.timing import L2Flusher, bench, graphed_where_possible  # noqa: E402
+
+BOX = 256  # columns of one descriptor row (a TMA box dimension is at most 256 elements)
+
+
+@triton.jit
+def _spin_until_set(addr):
+    # each lane: reload its int64 slot (volatile: from L2) until it is not 0, and return it
+    return tl.inline_asm_elementwise(
+        """{
+        .reg .pred p;
+        spin:
+        ld.volatile.global.b64 $0, [$1];
+        setp.eq.s64 p, $0, 0;
+        @p bra spin;
+        }""",
+        "=l,l", [addr], dtype=tl.int64, is_pure=False, pack=1)
+
+
+@triton.jit
+def _split_tma_kernel(x_ptr, y_ptr, slot_ptr, n_rows, n_cols, SPLIT: tl.constexpr,
+                      CHUNKS: tl.constexpr, STAGES: tl.constexpr):
+    # SPLIT programs share a row, program `part` holding its CHUNKS x BOX slice; groups walk the
+    # rows with their stride. x and y are viewed as (rows, boxes of BOX, BOX): the descriptors
+    # bound each row's boxes, so a slice past the row's end loads zeros (masked to -inf here) and
+    # stores nothing. The pipeliner keeps STAGES - 1 slices' loads in shared memory.
+    part = tl.program_id(0) % SPLIT
+    first = tl.program_id(0) // SPLIT
+    stride = tl.num_programs(0) // SPLIT
+    n_boxes = n_cols // BOX_C
+    x_desc = tl.make_tensor_descriptor(x_ptr, shape=[n_rows, n_boxes, BOX_C],
+                                       strides=[n_cols, BOX_C, 1], block_shape=[1, CHUNKS, BOX_C])
+    y_desc = tl.make_tensor_descriptor(y_ptr, shape=[n_rows, n_boxes, BOX_C],
+                                       strides=[n_cols, BOX_C, 1], block_shape=[1, CHUNKS, BOX_C])
+    boxes = part * CHUNKS + tl.arange(0, CHUNKS)
+    mask = (boxes < n_boxes)[None, :, None]
+    parts = tl.arange(0, SPLIT)
+    for row in tl.range(first, n_rows, stride, num_stages=STAGES):
+        x = x_desc.load([row, part * CHUNKS, 0])
+        x = tl.where(mask, x, float("-inf"))
+        m = tl.max(tl.max(tl.max(x, axis=2), axis=1), axis=0)
+        s = tl.sum(tl.sum(tl.sum(tl.exp(x - m), axis=2), axis=1), axis=0)
+        # publish (max, sum) as one word: the bitwise complement of max's bits over sum's
+        high = m.to(tl.int32, bitcast=True).to(tl.int64) << 32
+        low = s.to(tl.int32, bitcast=True).to(tl.int64) & 0xFFFFFFFF
+        row_slots = slot_ptr + row.to(tl.int64) * SPLIT
+        tl.atomic_xchg(row_slots + part, ~(high | low), sem="relaxed")
+        words = ~_spin_until_set((row_slots + parts).to(tl.int64, bitcast=True))
+        pm = (words >> 32).to(tl.int32).to(tl.float32, bitcast=True)
+        ps = words.to(tl.int32).to(tl.float32, bitcast=True)
+        row_max = tl.max(pm, axis=0)
+        total = tl.sum(ps * tl.exp(pm - row_max), axis=0)
+        y_desc.store([row, part * CHUNKS, 0], tl.exp(x - row_max) * (1.0 / total))
+
+
+BOX_C = tl.constexpr(BOX)
+
+
+def _alloc(size: int, alignment: int, stream):
+    return torch.empty(size, dtype=torch.int8, device="cuda")
+
+
+def split_tma_softmax(x: torch.Tensor, split: int, stages: int, warps: int, cache: dict):
+    n_rows, n_cols = x.shape
+    chunks = triton.next_power_of_2(triton.cdiv(triton.cdiv(n_cols, BOX), split))
+    y = torch.empty_like(x)
+    slots = torch.zeros(n_rows * split, dtype=torch.int64, device=x.device)
+    key = (split, stages, warps)
+    if key not in cache:
+        kernel = _split_tma_kernel.warmup(x, y, slots, n_rows, n_cols, SPLIT=split,
+                                          CHUNKS=chunks, STAGES=stages, num_warps=warps,
+                                          launch_cooperative_grid=True, grid=(split,))
+        kernel._init_handles()
+        threads = 32 * warps
+        props = torch.cuda.get_device_properties(x.device)
+        per_sm = min(65536 // (-(-kernel.n_regs // 8) * 8 * threads),
+                     props.max_threads_per_multi_processor // threads,
+                     props.shared_memory_per_multiprocessor // (kernel.metadata.shared + 1024))
+        cache[key] = (max(per_sm, 1), kernel.n_regs, kernel.metadata.shared)
+    per_sm = cache[key][0]
+    groups = min(n_rows, per_sm * props_sms(x.device) // split)
+    _split_tma_kernel[(groups * split,)](x, y, slots, n_rows, n_cols, SPLIT=split, CHUNKS=chunks,
+                                         STAGES=stages, num_warps=warps,
+                                         launch_cooperative_grid=True)
+    return y
+
+
+def props_sms(device) -> int:
+    return torch.cuda.get_device_properties(device).multi_processor_count
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", default=str(ROOT / "bench" / "results" / "runs"))
+    args = parser.parse_args()
+    triton.set_allocator(_alloc)
+    torch.manual_seed(0)
+    n_rows, n_cols = 256, 128256
+    x = torch.randn(n_rows, n_cols, device="cuda") * 4.0
+    ref = torch.softmax(x.double(), dim=1)
+    cache: dict = {}
+    variants = {f"tma_split{s}_stages{st}_w{w}": (s, st, w)
+                for s, st, w in ((16, 3, 8), (16, 3, 16), (16, 4, 8), (8, 3, 16))}
+    fns = {}
+    errors = {}
+    for name, (split, stages, warps) in variants.items():
+        try:
+            got = split_tma_softmax(x, split, stages, warps, cache)
+            torch.cuda.synchronize()
+            err = ((got.double() - ref).norm() / ref.norm()).item()
+        except Exception as exc:  # a variant that does not build or launch is reported, not timed
+            errors[name] = f"{type(exc).__name__}: {str(exc)[:400]}"
+            continue
+        errors[name] = err
+        print(f"{name}: rel l2 err {err:.2e}, {cache[(split, stages, warps)]}", flush=True)
+        if err < 1e-5:
+            fns[name] = (lambda s=split, st=stages, w=warps: split_tma_softmax(x, s, st, w, cache))
+    got = ops.softmax(x, dim=-1)
+    errors["zoo"] = ((got.double() - ref).norm() / ref.norm()).item()
+    fns["zoo"] = lambda: ops.softmax(x, dim=-1)
+    out = torch.empty_like(x)
+    fns["copy"] = lambda: out.copy_(x)
+    graphs, failed = graphed_where_possible(fns)
+    timed = bench(graphs, flusher=L2Flusher(x.device), budget_ms=300.0, rounds=5)
+    us = {name: round(t.median_ms * 1000, 2) for name, t in timed.items()}
+    copy_us = us["copy"]
+    for name, value in us.items():
+        print(f"{name:28s} {value:8.2f} us  {copy_us / value:5.2f} of copy  err {errors.get(name)}")
+    resources = {f"tma_split{s}_stages{st}_w{w}": dict(programs_per_sm=v[0], registers=v[1],
+                                                      shared=v[2])
+                 for (s, st, w), v in cache.items()}
+    path = Path(args.out) / f"probe-split-tma-{device_label()}.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps({
+        "what": "float32 softmax 256x128256: split-row programs whose next rows' slices are "
+                "TMA loads multi-buffered in shared memory, against kernel_zoo.ops.softmax and a "
+                "copy of the same bytes; CUDA-graph replays, L2 flushed, medians in us",
+        "environment": environment(), "shape": [n_rows, n_cols], "dtype": "float32",
+        "us_graphs": us, "rel_l2_err": errors, "resources": resources,
+        "graph_capture_failed": failed}, indent=1) + "\n")
+    print("wrote", path)
+
+
+if __name__ == "__main__":
+    main()
