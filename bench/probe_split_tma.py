@@ -19,7 +19,7 @@ A probe, not a template: rows whose width is a multiple of 256 (the descriptor v
 and L2-flushed (verifier.timing), beside kernel_zoo.ops.softmax and a copy of the same bytes.
 Writes bench/results/runs/probe-split-tma-<device>.json.
 
-    python bench/probe_split_tma.py [--out DIR]
+    python bench/probe_split_tma.py [--out DIR]    (not yet run on a GPU: bench/gpu_round374.sh)
 """
 
 from __future__ import annotations
