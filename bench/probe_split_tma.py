@@ -79,7 +79,9 @@ def _split_tma_kernel(x_ptr, y_ptr, slot_ptr, n_rows, n_cols, SPLIT: tl.constexp
         x = x_desc.load([row, part * CHUNKS, 0])
         x = tl.where(mask, x, float("-inf"))
         m = tl.max(tl.max(tl.max(x, axis=2), axis=1), axis=0)
-        s = tl.sum(tl.sum(tl.sum(tl.exp(x - m), axis=2), axis=1), axis=0)
+        # a slice of -inf only (or wholly past the row's end) sums to 0 around a max of 0
+        m_safe = tl.where(m == float("-inf"), 0.0, m)
+        s = tl.sum(tl.sum(tl.sum(tl.exp(x - m_safe), axis=2), axis=1), axis=0)
         # publish (max, sum) as one word: the bitwise complement of max's bits over sum's
         high = m.to(tl.int32, bitcast=True).to(tl.int64) << 32
         low = s.to(tl.int32, bitcast=True).to(tl.int64) & 0xFFFFFFFF
@@ -89,7 +91,8 @@ def _split_tma_kernel(x_ptr, y_ptr, slot_ptr, n_rows, n_cols, SPLIT: tl.constexp
         pm = (words >> 32).to(tl.int32).to(tl.float32, bitcast=True)
         ps = words.to(tl.int32).to(tl.float32, bitcast=True)
         row_max = tl.max(pm, axis=0)
-        total = tl.sum(ps * tl.exp(pm - row_max), axis=0)
+        row_max_safe = tl.where(row_max == float("-inf"), 0.0, row_max)
+        total = tl.sum(ps * tl.exp(pm - row_max_safe), axis=0)
         y_desc.store([row, part * CHUNKS, 0], tl.exp(x - row_max) * (1.0 / total))
 
 
