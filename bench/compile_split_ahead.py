@@ -69,7 +69,8 @@ def main() -> None:
                            slice_kib=round(slice_len * 4 / 1024, 1))
                 rows.append(row)
                 print(json.dumps(row), flush=True)
-    version = subprocess.run([str(ptxas), "--version"], capture_output=True, text=True).stdout
+    version = subprocess.run([str(ptxas), "--version"], capture_output=True, text=True,
+                             check=True).stdout
     result = {
         "what": "the softmax split-row kernel (float32, rows of 128256) compiled for sm_90 a row "
                 "ahead and two rows ahead: registers a thread, spill stack, programs per SM by "

@@ -1,4 +1,4 @@
-"""Float32 softmax over rows of 128256 on an H200: does a split-row kernel whose next rows' slices
+"""Float32 softmax over rows of 128256 (and 32768) on an H200: does a split-row kernel whose next rows' slices
 land in shared memory (TMA, multi-buffered by Triton's pipeliner) read more of the copy bandwidth
 than the served one, whose loads land in registers?
 
@@ -108,7 +108,7 @@ def split_tma_softmax(x: torch.Tensor, split: int, stages: int, warps: int, cach
     chunks = triton.next_power_of_2(triton.cdiv(triton.cdiv(n_cols, BOX), split))
     y = torch.empty_like(x)
     slots = torch.zeros(n_rows * split, dtype=torch.int64, device=x.device)
-    key = (split, stages, warps)
+    key = (split, chunks, stages, warps)
     if key not in cache:
         kernel = _split_tma_kernel.warmup(x, y, slots, n_rows, n_cols, SPLIT=split,
                                           CHUNKS=chunks, STAGES=stages, num_warps=warps,
@@ -120,42 +120,39 @@ def split_tma_softmax(x: torch.Tensor, split: int, stages: int, warps: int, cach
                      props.max_threads_per_multi_processor // threads,
                      props.shared_memory_per_multiprocessor // (kernel.metadata.shared + 1024))
         cache[key] = (max(per_sm, 1), kernel.n_regs, kernel.metadata.shared)
-    per_sm = cache[key][0]
-    groups = min(n_rows, per_sm * props_sms(x.device) // split)
+    sms = torch.cuda.get_device_properties(x.device).multi_processor_count
+    groups = min(n_rows, cache[key][0] * sms // split)
     _split_tma_kernel[(groups * split,)](x, y, slots, n_rows, n_cols, SPLIT=split, CHUNKS=chunks,
                                          STAGES=stages, num_warps=warps,
                                          launch_cooperative_grid=True)
     return y
 
 
-def props_sms(device) -> int:
-    return torch.cuda.get_device_properties(device).multi_processor_count
+# (rows, cols) -> (programs a row, pipeline stages, warps); slices of 8192 or 16384 elements
+SHAPES = {
+    (256, 128256): ((16, 3, 8), (16, 3, 16), (16, 4, 8), (8, 3, 16)),  # served: 81.7 us, 0.76
+    (1024, 32768): ((4, 3, 8), (4, 4, 8), (2, 3, 16)),  # served (one pass): 70.9 us, 0.89
+}
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", default=str(ROOT / "bench" / "results" / "runs"))
-    args = parser.parse_args()
-    triton.set_allocator(_alloc)
-    torch.manual_seed(0)
-    n_rows, n_cols = 256, 128256
+def probe_shape(n_rows: int, n_cols: int, variants, flusher) -> dict:
     x = torch.randn(n_rows, n_cols, device="cuda") * 4.0
+    x[1, 5:40000 % n_cols] = float("-inf")  # a row with a run of -inf
     ref = torch.softmax(x.double(), dim=1)
     cache: dict = {}
-    variants = {f"tma_split{s}_stages{st}_w{w}": (s, st, w)
-                for s, st, w in ((16, 3, 8), (16, 3, 16), (16, 4, 8), (8, 3, 16))}
-    fns = {}
-    errors = {}
-    for name, (split, stages, warps) in variants.items():
+    fns, errors = {}, {}
+    for split, stages, warps in variants:
+        name = f"tma_split{split}_stages{stages}_w{warps}"
         try:
             got = split_tma_softmax(x, split, stages, warps, cache)
             torch.cuda.synchronize()
             err = ((got.double() - ref).norm() / ref.norm()).item()
         except Exception as exc:  # a variant that does not build or launch is reported, not timed
             errors[name] = f"{type(exc).__name__}: {str(exc)[:400]}"
+            print(f"{name}: {errors[name]}", flush=True)
             continue
         errors[name] = err
-        print(f"{name}: rel l2 err {err:.2e}, {cache[(split, stages, warps)]}", flush=True)
+        print(f"{n_rows}x{n_cols} {name}: rel l2 err {err:.2e}", flush=True)
         if err < 1e-5:
             fns[name] = (lambda s=split, st=stages, w=warps: split_tma_softmax(x, s, st, w, cache))
     got = ops.softmax(x, dim=-1)
@@ -164,23 +161,34 @@ def main() -> None:
     out = torch.empty_like(x)
     fns["copy"] = lambda: out.copy_(x)
     graphs, failed = graphed_where_possible(fns)
-    timed = bench(graphs, flusher=L2Flusher(x.device), budget_ms=300.0, rounds=5)
+    timed = bench(graphs, flusher=flusher, budget_ms=300.0, rounds=5)
     us = {name: round(t.median_ms * 1000, 2) for name, t in timed.items()}
-    copy_us = us["copy"]
     for name, value in us.items():
-        print(f"{name:28s} {value:8.2f} us  {copy_us / value:5.2f} of copy  err {errors.get(name)}")
-    resources = {f"tma_split{s}_stages{st}_w{w}": dict(programs_per_sm=v[0], registers=v[1],
-                                                      shared=v[2])
-                 for (s, st, w), v in cache.items()}
+        print(f"{n_rows}x{n_cols} {name:28s} {value:8.2f} us  {us['copy'] / value:5.2f} of copy"
+              f"  err {errors.get(name)}", flush=True)
+    resources = {f"tma_split{s}_chunks{c}_stages{st}_w{w}": dict(programs_per_sm=v[0],
+                                                                 registers=v[1], shared=v[2])
+                 for (s, c, st, w), v in cache.items()}
+    return {"shape": [n_rows, n_cols], "us_graphs": us, "rel_l2_err": errors,
+            "resources": resources, "graph_capture_failed": failed}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", default=str(ROOT / "bench" / "results" / "runs"))
+    args = parser.parse_args()
+    triton.set_allocator(_alloc)  # device-side tensor descriptors take their scratch from torch
+    torch.manual_seed(0)
+    flusher = L2Flusher(torch.device("cuda"))
+    shapes = [probe_shape(rows, cols, variants, flusher)
+              for (rows, cols), variants in SHAPES.items()]
     path = Path(args.out) / f"probe-split-tma-{device_label()}.json"
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps({
-        "what": "float32 softmax 256x128256: split-row programs whose next rows' slices are "
-                "TMA loads multi-buffered in shared memory, against kernel_zoo.ops.softmax and a "
-                "copy of the same bytes; CUDA-graph replays, L2 flushed, medians in us",
-        "environment": environment(), "shape": [n_rows, n_cols], "dtype": "float32",
-        "us_graphs": us, "rel_l2_err": errors, "resources": resources,
-        "graph_capture_failed": failed}, indent=1) + "\n")
+        "what": "float32 softmax: split-row programs whose next rows' slices are TMA loads "
+                "multi-buffered in shared memory, against kernel_zoo.ops.softmax and a copy of "
+                "the same bytes; CUDA-graph replays, L2 flushed, medians in us",
+        "environment": environment(), "dtype": "float32", "shapes": shapes}, indent=1) + "\n")
     print("wrote", path)
 
 
