@@ -185,7 +185,7 @@ SERVED_VARIANTS = {
                     single_pass_max=32768)
                for split in (2, 4, 8, 16, 32) for per_thread in (8, 16, 32)],
              # two rows ahead, as softmax's (float32 add + RMSNorm at 256x65536 and 4096x4097
-             # read 0.88-0.90 of copy on an H200 a row ahead, round 367)
+             # read 0.88-0.90 of copy on an H200 a row ahead, round 367; round 373: no faster)
              *[dict(row_split=split, elems_per_thread=per_thread, row_ahead=True,
                     ahead_depth=2, single_pass_max=32768)
                for split in (4, 8, 16, 32) for per_thread in (8, 16, 32)],
@@ -279,7 +279,8 @@ SERVED_VARIANTS = {
           for per_thread in (16, 32)],
         # two rows ahead (three slices in registers): float32 256x128256 read 0.75 of copy and
         # 1024x32768 0.88 on an H200 a row ahead (round 367), where an H100 read 0.91 (round
-        # 229): the H200's bandwidth needs more bytes in flight on each SM
+        # 229): the H200's bandwidth needs more bytes in flight on each SM (round 373: lost,
+        # 93.3 against 81.7 us at 256x128256; a third slice halves the programs an SM holds)
         *[dict(row_split=split, elems_per_thread=per_thread, row_ahead=True, ahead_depth=2)
           for split in (8, 16, 32) for per_thread in (8, 16, 32)],
         *[dict(single_pass_max=max_pass, row_split=split, elems_per_thread=per_thread,

@@ -50,8 +50,10 @@ that is also its readiness mark, so there is no counter to arrive at: the words 
 programs are usually there when it comes to the row (it holds two slices, as with prefetch;
 `row_prefetch` changes nothing with it). `ahead_depth` 2 keeps it two rows ahead: the load of the
 row after next is issued before this row's work, and the next row's partials come from a load
-issued a row earlier (three slices in registers), so more bytes are in flight on each SM, which an
-H200's bandwidth asks for more than an H100's.
+issued a row earlier (three slices in registers), meant to put more bytes in flight on each SM.
+On an H200 it lost (GPU round 373: 93.3 against 81.7 us at 256x128256 float32): the third slice
+takes a thread from 127 registers to 169, so one program holds an SM where two did
+(bench/compile_split_ahead.py).
 
 `align_edges` sends a last-dim row whose width breaks 16-byte alignment (4097 float32, say) that
 fits `single_pass_max` to a kernel of its own, as the norm template's knob does: each row's
