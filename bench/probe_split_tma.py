@@ -25,8 +25,10 @@ Writes bench/results/runs/probe-split-tma-<device>.json.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import sys
+import tempfile
 from pathlib import Path
 
 import torch
@@ -37,10 +39,22 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from kernel_zoo import ops  # noqa: E402
+from templates import get_template  # noqa: E402
+from verifier.core import load_candidate  # noqa: E402
 from verifier.environment import device_label, environment  # noqa: E402
 from verifier.timing import L2Flusher, bench, graphed_where_possible  # noqa: E402
 
 BOX = 256  # columns of one descriptor row (a TMA box dimension is at most 256 elements)
+
+# The served split-row kernels' own helpers, from a render of the softmax template: the slot word
+# a program publishes its (max, sum) as (`_publish_pair`), and how many programs of a compiled
+# kernel an SM holds at once (`_resident_per_sm`), which a cooperative grid must not exceed.
+_SPLIT = load_candidate(
+    get_template("softmax").render(
+        dataclasses.replace(get_template("softmax").default, row_split=16, row_ahead=True),
+        op="softmax", log=False, dim=1, params=[]),
+    Path(tempfile.mkdtemp(prefix="probe-split-tma-")))
+_publish_pair = _SPLIT._publish_pair
 
 
 @triton.jit
@@ -82,11 +96,9 @@ def _split_tma_kernel(x_ptr, y_ptr, slot_ptr, n_rows, n_cols, SPLIT: tl.constexp
         # a slice of -inf only (or wholly past the row's end) sums to 0 around a max of 0
         m_safe = tl.where(m == float("-inf"), 0.0, m)
         s = tl.sum(tl.sum(tl.sum(tl.exp(x - m_safe), axis=2), axis=1), axis=0)
-        # publish (max, sum) as one word: the bitwise complement of max's bits over sum's
-        high = m.to(tl.int32, bitcast=True).to(tl.int64) << 32
-        low = s.to(tl.int32, bitcast=True).to(tl.int64) & 0xFFFFFFFF
         row_slots = slot_ptr + row.to(tl.int64) * SPLIT
-        tl.atomic_xchg(row_slots + part, ~(high | low), sem="relaxed")
+        _publish_pair(row_slots + part, m, s)
+        # the words as `_gather_pairs` reads them: complemented, max's bits over sum's
         words = ~_spin_until_set((row_slots + parts).to(tl.int64, bitcast=True))
         pm = (words >> 32).to(tl.int32).to(tl.float32, bitcast=True)
         ps = words.to(tl.int32).to(tl.float32, bitcast=True)
@@ -113,13 +125,8 @@ def split_tma_softmax(x: torch.Tensor, split: int, stages: int, warps: int, cach
         kernel = _split_tma_kernel.warmup(x, y, slots, n_rows, n_cols, SPLIT=split,
                                           CHUNKS=chunks, STAGES=stages, num_warps=warps,
                                           launch_cooperative_grid=True, grid=(split,))
-        kernel._init_handles()
-        threads = 32 * warps
-        props = torch.cuda.get_device_properties(x.device)
-        per_sm = min(65536 // (-(-kernel.n_regs // 8) * 8 * threads),
-                     props.max_threads_per_multi_processor // threads,
-                     props.shared_memory_per_multiprocessor // (kernel.metadata.shared + 1024))
-        cache[key] = (max(per_sm, 1), kernel.n_regs, kernel.metadata.shared)
+        per_sm = _SPLIT._resident_per_sm(kernel, x.device.index or 0)
+        cache[key] = (per_sm, kernel.n_regs, kernel.metadata.shared)
     sms = torch.cuda.get_device_properties(x.device).multi_processor_count
     groups = min(n_rows, cache[key][0] * sms // split)
     _split_tma_kernel[(groups * split,)](x, y, slots, n_rows, n_cols, SPLIT=split, CHUNKS=chunks,
