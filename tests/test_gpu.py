@@ -89,8 +89,9 @@ def test_the_timers_flush_sends_a_timed_calls_reads_to_dram():
     row sum reads from the L2; after the timer's flush, from DRAM, which takes clearly longer. The
     spin keeps the GPU busy while the host launches, as the flush does, so both times are the
     kernel's own. The input is sized by the GPU's L2: a fixed 8 MB one (4099x1000 bfloat16) took
-    6.5 against 9.5 us on an H100 (GPU round 80), but 6.6 against 8.5 on an H200 (round 372), whose
-    faster DRAM leaves an 8 MB read mostly latency either way."""
+    6.5 against 9.5 us on an H100 (GPU round 80), but this test's own assertion read 6.6 against
+    8.5 on an H200 (round 372, bench/results/runs/gpu-tests-h200-round370-373/), whose faster
+    DRAM leaves an 8 MB read mostly latency either way."""
     from verifier.timing import FLUSH_MODE, L2Flusher, bench
 
     l2 = torch.cuda.get_device_properties(0).L2_cache_size
