@@ -189,6 +189,12 @@ SERVED_VARIANTS = {
              *[dict(row_split=split, elems_per_thread=per_thread, row_ahead=True,
                     ahead_depth=2, single_pass_max=32768)
                for split in (4, 8, 16, 32) for per_thread in (8, 16, 32)],
+             # each row written a step after it is read, from a second read that L2 holds
+             # (fused: of the sum stored at the first): one slice in registers, and with maxnreg
+             # 80 or 128 more programs an SM (as softmax's, bench/probe_split_lag.py)
+             *[dict(row_split=split, elems_per_thread=per_thread, row_ahead=True, row_lag=True,
+                    split_maxnreg=regs, single_pass_max=32768)
+               for split in (4, 8, 16, 32) for per_thread in (16, 32) for regs in (0, 80, 128)],
              # full rows of 8192 (4096) through the looped kernel, as torch.compile's RMSNorm
              # (two L2-hinted passes, 16 warps; 124.4 us at 16384x8192 bfloat16 on an H200 where
              # no one-pass config beat 128.6: probe-inductor-norm-h200.json)
@@ -287,6 +293,16 @@ SERVED_VARIANTS = {
                row_ahead=True, ahead_depth=2)
           for max_pass, split in ((16384, 2), (16384, 4), (8192, 4))
           for per_thread in (16, 32)],
+        # a row written a step after it is read, from a second read that L2 holds: one slice in
+        # registers, and with maxnreg 80 three 8-warp programs an SM (bench/probe_split_lag.py,
+        # rounds 376-377: 78.0 against the served 82.7 us at 256x128256 float32)
+        *[dict(row_split=split, elems_per_thread=per_thread, row_ahead=True, row_lag=True,
+               split_maxnreg=regs)
+          for split in (8, 16, 32) for per_thread in (16, 32) for regs in (0, 80)],
+        *[dict(single_pass_max=max_pass, row_split=split, elems_per_thread=per_thread,
+               row_ahead=True, row_lag=True, split_maxnreg=regs)
+          for max_pass, split in ((16384, 2), (16384, 4), (8192, 4), (8192, 8))
+          for per_thread in (16, 32) for regs in (0, 80)],
     ],
     "pointwise": [
         # GeGLU's served config (8 warps over 4096-element blocks) read 0.97-0.98x torch.compile

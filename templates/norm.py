@@ -37,6 +37,9 @@ it waits for this row's partials. `row_ahead` (with `row_split`), as softmax's: 
 publishes its next row's statistics as slot words as soon as that row is loaded, before it writes
 this row, and no counter is kept (`row_prefetch` changes nothing with it). `ahead_depth` 2, as
 softmax's: two rows ahead, three slices in registers (on an H200 no faster, GPU round 373).
+`row_lag` and `split_maxnreg`, as softmax's: a program writes each row a step after it read it,
+from a second read that L2 holds (fused with a residual, of the sum it stored then), so one
+slice is live at a time, and `split_maxnreg` caps the kernel's registers (Triton's `maxnreg`).
 
 `loop_full_from` > 0 sends rows at least that wide that fill at least 3/4 of their power-of-two
 tile to the looped kernel even where they fit `single_pass_max`: torch.compile's RMSNorm at
@@ -100,6 +103,8 @@ class NormConfig:
     loop_const_cols: bool
     align_edges: bool
     ahead_depth: int
+    row_lag: bool
+    split_maxnreg: int
 
 
 SPACE = (
@@ -123,6 +128,8 @@ SPACE = (
     Param("loop_const_cols", (False, True), legacy=False),
     Param("align_edges", (False, True), legacy=False),
     Param("ahead_depth", (1, 2), legacy=1),
+    Param("row_lag", (False, True), legacy=False),
+    Param("split_maxnreg", (0, 80, 128), legacy=0),
 )
 
 # 16 values per thread: 16 warps for an 8192-wide row, as Inductor's persistent reductions use.
@@ -133,7 +140,7 @@ DEFAULT = NormConfig(
     num_stages=2, programs_per_sm=0, keep_in_l2=True, align_rows=False, persist_full_rows=True,
     one_pass_stats=False, reverse_last_pass=False, row_split=0, row_prefetch=False,
     row_ahead=False, loop_full_from=0, hint_affine=False, loop_const_cols=False, align_edges=False,
-    ahead_depth=1,
+    ahead_depth=1, row_lag=False, split_maxnreg=0,
 )
 
 
@@ -148,6 +155,11 @@ def constraints(cfg: NormConfig) -> list[str]:
             problems.append(f"a {elems}-element tile holds {per_thread} values per thread (spills)")
     if cfg.ahead_depth > 1 and not (cfg.row_split and cfg.row_ahead):
         problems.append("ahead_depth > 1 needs row_split and row_ahead (it deepens their kernel)")
+    if cfg.row_lag and not (cfg.row_split and cfg.row_ahead and cfg.ahead_depth == 1):
+        problems.append("row_lag needs row_split and row_ahead at ahead_depth 1 (it replaces the "
+                        "ahead kernel's loop)")
+    if cfg.split_maxnreg and not cfg.row_split:
+        problems.append("split_maxnreg caps the split-row kernel's registers: it needs row_split")
     if cfg.loop_full_from > cfg.single_pass_max:
         problems.append("loop_full_from exceeds single_pass_max: rows that wide loop already")
     loop_per_thread = cfg.loop_block // (32 * cfg.loop_warps)

@@ -53,7 +53,13 @@ row after next is issued before this row's work, and the next row's partials com
 issued a row earlier (three slices in registers), meant to put more bytes in flight on each SM.
 On an H200 it lost (GPU round 373: 93.3 against 81.7 us at 256x128256 float32): the third slice
 takes a thread from 127 registers to 169, so one program holds an SM where two did
-(bench/compile_split_ahead.py).
+(bench/compile_split_ahead.py). `row_lag` (with `row_ahead`, at `ahead_depth` 1) instead holds
+one slice at a time: a program reads its next row, publishes that row's pair, then re-reads the
+slice of the row before (which its first read left in L2) and writes it, so the pairs it needs
+were published a step earlier and its registers hold one slice, not two. `split_maxnreg` caps
+the split kernel's registers (Triton's `maxnreg`, 80 or 128): at 80, three programs of 8 warps
+fit an SM where two did. bench/probe_split_lag.py timed the pair on an H200 (GPU rounds 376-377): 78.0 us
+against the served kernel's 82.7 at 256x128256 float32, with 64 or 72 registers slower (spills).
 
 `align_edges` sends a last-dim row whose width breaks 16-byte alignment (4097 float32, say) that
 fits `single_pass_max` to a kernel of its own, as the norm template's knob does: each row's
@@ -97,6 +103,8 @@ class SoftmaxConfig:
     one_pass_maxnreg_inner: int
     align_edges: bool
     ahead_depth: int
+    row_lag: bool
+    split_maxnreg: int
 
 
 SPACE = (
@@ -120,6 +128,8 @@ SPACE = (
     Param("one_pass_maxnreg_inner", (0, 64, 128), legacy=0),
     Param("align_edges", (False, True), legacy=False),
     Param("ahead_depth", (1, 2), legacy=1),
+    Param("row_lag", (False, True), legacy=False),
+    Param("split_maxnreg", (0, 80, 128), legacy=0),
 )
 
 # The bfloat16 winner of 40 trials on an H200 (zoo entry softmax 1.1.0), a strong start anywhere.
@@ -128,7 +138,7 @@ DEFAULT = SoftmaxConfig(
     num_stages=3, programs_per_sm=0, keep_in_l2=False, align_rows=False, col_block_inner=128,
     col_split_per_sm=0, one_pass_block_inner=0, loop_programs_per_sm=0, reverse_last_pass=False,
     row_split=0, row_prefetch=False, row_ahead=False, one_pass_maxnreg_inner=0, align_edges=False,
-    ahead_depth=1,
+    ahead_depth=1, row_lag=False, split_maxnreg=0,
 )
 
 # Over a dim that is not the last, the tile holds the whole reduced dim when it is at most
@@ -148,6 +158,11 @@ def constraints(cfg: SoftmaxConfig) -> list[str]:
             problems.append(f"a {elems}-element tile holds {per_thread} values per thread (spills)")
     if cfg.ahead_depth > 1 and not (cfg.row_split and cfg.row_ahead):
         problems.append("ahead_depth > 1 needs row_split and row_ahead (it deepens their kernel)")
+    if cfg.row_lag and not (cfg.row_split and cfg.row_ahead and cfg.ahead_depth == 1):
+        problems.append("row_lag needs row_split and row_ahead at ahead_depth 1 (it replaces the "
+                        "ahead kernel's loop)")
+    if cfg.split_maxnreg and not cfg.row_split:
+        problems.append("split_maxnreg caps the split-row kernel's registers: it needs row_split")
     loop_per_thread = cfg.loop_block // (32 * cfg.loop_warps)
     if loop_per_thread < 1:
         problems.append("loop_block is smaller than one element per thread of loop_warps")

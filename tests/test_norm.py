@@ -199,17 +199,20 @@ def test_row_split_reads_a_wide_row_once_across_programs(name, tmp_path, monkeyp
     over slices of unequal counts at the ragged end). The interpreter (4 "SMs") runs it as two
     launches, partials then writes; row_prefetch loads each program's next row ahead; row_ahead
     publishes its statistics for it there too (slot words: the ahead kernel), ahead_depth 2 two
-    rows ahead (5 rows over 2 groups: loads past the last row masked off). A LayerNorm row
-    with a large mean against its spread checks the merge is centred."""
+    rows ahead (5 rows over 2 groups: loads past the last row masked off), row_lag writes each
+    row a step after it read it, from a second read (fused: of the sum it stored), with
+    split_maxnreg capping its registers. A LayerNorm row with a large mean against its spread
+    checks the merge is centred."""
     norm = plan(tasks.load(ROOT / "tasks" / f"{name}.py")).template_object()
     launch_name = f"launch_{name}"
     torch.manual_seed(2)
-    for split, prefetch, ahead, depth in (
-            (2, False, False, 1), (4, True, False, 1), (8, False, False, 1), (2, False, True, 1),
-            (4, False, True, 1), (8, False, True, 1), (2, False, True, 2), (4, False, True, 2)):
+    ahead, lag = dict(row_ahead=True), dict(row_ahead=True, row_lag=True)
+    for split, knobs in ((2, {}), (4, dict(row_prefetch=True)), (8, {}), (2, ahead), (4, ahead),
+                         (8, ahead), (2, dict(ahead, ahead_depth=2)),
+                         (4, dict(ahead, ahead_depth=2)), (2, lag),
+                         (4, dict(lag, split_maxnreg=80)), (8, lag)):
         cfg = dataclasses.replace(norm.default, single_pass_max=2048, loop_block=1024,
-                                  elems_per_thread=4, row_split=split, row_prefetch=prefetch,
-                                  row_ahead=ahead, ahead_depth=depth)
+                                  elems_per_thread=4, row_split=split, **knobs)
         assert not norm.violations(cfg)
         module = _module(name, cfg, tmp_path)
         seen = _grids(module, monkeypatch)
@@ -224,7 +227,8 @@ def test_row_split_reads_a_wide_row_once_across_programs(name, tmp_path, monkeyp
                                        msg=str((name, split, rows, cols)))
             if -(-cols // split) <= 2048:  # the slice fits single_pass_max
                 groups = max(1, min(rows, 4 // split))
-                kernel = "_norm_split_ahead_kernel" if ahead else "_norm_split_row_kernel"
+                kernel = ("_norm_split_ahead_kernel" if cfg.row_ahead
+                          else "_norm_split_row_kernel")
                 assert seen == [(kernel, (groups * split,))] * 2, seen
             else:
                 assert seen == [("_norm_looped_kernel", (rows,))], seen
@@ -242,12 +246,12 @@ def test_row_split_is_correct_on_the_gpu(name, tmp_path):
     found = plan(task)
     norm = found.template_object()
     verifier = Verifier("gpu", tmp_path)
-    for split, prefetch, ahead, depth in ((2, True, False, 1), (4, False, False, 1),
-                                          (8, True, False, 1), (4, False, True, 1),
-                                          (16, False, True, 1), (16, False, True, 2)):
+    ahead, lag = dict(row_ahead=True), dict(row_ahead=True, row_lag=True)
+    for split, knobs in ((2, dict(row_prefetch=True)), (4, {}), (8, dict(row_prefetch=True)),
+                         (4, ahead), (16, ahead), (16, dict(ahead, ahead_depth=2)), (4, lag),
+                         (16, dict(lag, split_maxnreg=80))):
         cfg = dataclasses.replace(norm.default, single_pass_max=32768, elems_per_thread=16,
-                                  row_split=split, row_prefetch=prefetch, row_ahead=ahead,
-                                  ahead_depth=depth)
+                                  row_split=split, **knobs)
         source = norm.render(cfg, **found.context)
         for dtype in task.dtypes:
             verdict = verifier.verify(task, source, dtype, time=False)
