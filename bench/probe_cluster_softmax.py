@@ -35,7 +35,6 @@ from __future__ import annotations
 
 import argparse
 import ctypes
-import json
 import sys
 from pathlib import Path
 
@@ -44,9 +43,9 @@ import torch
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from kernel_zoo import cuda_ext, ops  # noqa: E402
-from verifier.environment import device_label, environment  # noqa: E402
-from verifier.timing import L2Flusher, bench, graphed_where_possible  # noqa: E402
+from kernel_zoo import cuda_ext  # noqa: E402
+from row_probes import time_beside_zoo_and_copy, write_probe  # noqa: E402
+from verifier.timing import L2Flusher  # noqa: E402
 
 KERNEL = r"""
 #include <cuda_runtime.h>
@@ -65,8 +64,10 @@ __device__ __forceinline__ void mbar_expect_bytes(uint64_t* bar, uint32_t bytes)
     asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;"
                  :: "r"(smem_addr(bar)), "r"(bytes) : "memory");
 }
-__device__ __forceinline__ void bulk_load(void* dst, const void* src, uint32_t bytes, uint64_t* bar) {
-    asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];"
+__device__ __forceinline__ void bulk_load(void* dst, const void* src, uint32_t bytes,
+                                          uint64_t* bar) {
+    asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes"
+                 " [%0], [%1], %2, [%3];"
                  :: "r"(smem_addr(dst)), "l"(src), "r"(bytes), "r"(smem_addr(bar)) : "memory");
 }
 __device__ __forceinline__ void mbar_wait(uint64_t* bar, uint32_t parity) {
@@ -98,12 +99,15 @@ cluster_softmax(const float* __restrict__ x, float* __restrict__ y, int64_t n_ro
     const int64_t cluster_id = blockIdx.x / CLUSTER, n_clusters = gridDim.x / CLUSTER;
     const int64_t slice = n_cols / CLUSTER;  // floats; a multiple of 4
     const int slice_f4 = (int)(slice / 4);
-    const uint32_t slice_bytes = (uint32_t)(slice * 4), stage_bytes = stage_bytes_of(n_cols, CLUSTER);
+    const uint32_t slice_bytes = (uint32_t)(slice * 4);
+    const uint32_t stage_bytes = stage_bytes_of(n_cols, CLUSTER);
     uint64_t* bars = reinterpret_cast<uint64_t*>(smem + STAGES * stage_bytes);
-    float2* partial = reinterpret_cast<float2*>(bars + STAGES);  // [2]: this CTA's pair, by row parity
+    // [2]: this CTA's pair, by row parity
+    float2* partial = reinterpret_cast<float2*>(bars + STAGES);
     float2* red = partial + 2;                                   // [THREADS / 32]
     const int tid = threadIdx.x, lane = tid % 32, warp = tid / 32;
-    const int64_t my_rows = cluster_id < n_rows ? (n_rows - cluster_id + n_clusters - 1) / n_clusters : 0;
+    const int64_t my_rows =
+        cluster_id < n_rows ? (n_rows - cluster_id + n_clusters - 1) / n_clusters : 0;
 
     auto issue = [&](int64_t i) {  // row i of this cluster into stage i % STAGES (one thread)
         uint64_t* bar = &bars[i % STAGES];
@@ -130,7 +134,8 @@ cluster_softmax(const float* __restrict__ x, float* __restrict__ y, int64_t n_ro
 #pragma unroll
         for (int j = 0; j < PER; ++j) {
             const int at = tid + j * THREADS;
-            v[j] = at < slice_f4 ? stage[at] : make_float4(-INFINITY, -INFINITY, -INFINITY, -INFINITY);
+            v[j] = at < slice_f4 ? stage[at]
+                                 : make_float4(-INFINITY, -INFINITY, -INFINITY, -INFINITY);
             m = fmaxf(m, fmaxf(fmaxf(v[j].x, v[j].y), fmaxf(v[j].z, v[j].w)));
         }
         __syncthreads();  // the stage is in registers: refill it with row i + STAGES
@@ -166,8 +171,10 @@ cluster_softmax(const float* __restrict__ x, float* __restrict__ y, int64_t n_ro
         cluster.sync();  // every CTA's pair for row i is published
         float2 row = make_float2(-INFINITY, 0.0f);
 #pragma unroll
-        for (int r = 0; r < CLUSTER; ++r) row = combine(row, *cluster.map_shared_rank(&partial[i & 1], r));
-        float4* out = reinterpret_cast<float4*>(y + (cluster_id + i * n_clusters) * n_cols + rank * slice);
+        for (int r = 0; r < CLUSTER; ++r)
+            row = combine(row, *cluster.map_shared_rank(&partial[i & 1], r));
+        float4* out = reinterpret_cast<float4*>(
+            y + (cluster_id + i * n_clusters) * n_cols + rank * slice);
         if (LOG) {
             const float shift = row.x + logf(row.y);
 #pragma unroll
@@ -193,20 +200,24 @@ cluster_softmax(const float* __restrict__ x, float* __restrict__ y, int64_t n_ro
 
 template <int CLUSTER, int THREADS, int PER, int STAGES, bool LOG>
 static size_t prepare(int64_t n_cols) {
-    const size_t bytes = (size_t)STAGES * stage_bytes_of(n_cols, CLUSTER) + STAGES * 8 + 2 * 8 + 32 * 8;
+    const size_t bytes =
+        (size_t)STAGES * stage_bytes_of(n_cols, CLUSTER) + STAGES * 8 + 2 * 8 + 32 * 8;
     auto kernel = cluster_softmax<CLUSTER, THREADS, PER, STAGES, LOG>;
     cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes);
-    if (CLUSTER > 8) cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1);
+    if (CLUSTER > 8)
+        cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1);
     return bytes;
 }
 
 template <int CLUSTER, int THREADS, int PER, int STAGES, bool LOG>
 static int launch(const float* x, float* y, int64_t n_rows, int64_t n_cols, int64_t n_clusters,
                   int64_t chunk_bytes, cudaStream_t stream) {
-    if (n_cols % (4 * CLUSTER) != 0 || n_cols / CLUSTER / 4 > (int64_t)THREADS * PER) return (int)cudaErrorInvalidValue;
+    if (n_cols % (4 * CLUSTER) != 0 || n_cols / CLUSTER / 4 > (int64_t)THREADS * PER)
+        return (int)cudaErrorInvalidValue;
     const size_t bytes = prepare<CLUSTER, THREADS, PER, STAGES, LOG>(n_cols);
     cluster_softmax<CLUSTER, THREADS, PER, STAGES, LOG>
-        <<<(unsigned)(n_clusters * CLUSTER), THREADS, bytes, stream>>>(x, y, n_rows, n_cols, (uint32_t)chunk_bytes);
+        <<<(unsigned)(n_clusters * CLUSTER), THREADS, bytes, stream>>>(
+            x, y, n_rows, n_cols, (uint32_t)chunk_bytes);
     return (int)cudaGetLastError();
 }
 
@@ -224,7 +235,8 @@ static int max_clusters(int64_t n_cols, int* out) {
     attribute.val.clusterDim.z = 1;
     config.attrs = &attribute;
     config.numAttrs = 1;
-    cudaError_t err = cudaOccupancyMaxActiveClusters(out, cluster_softmax<CLUSTER, THREADS, PER, STAGES, LOG>, &config);
+    cudaError_t err = cudaOccupancyMaxActiveClusters(
+        out, cluster_softmax<CLUSTER, THREADS, PER, STAGES, LOG>, &config);
     return (int)err;
 }
 """
@@ -313,17 +325,7 @@ def probe_shape(probe: Probe, n_rows: int, n_cols: int, variants, flusher) -> di
               f"max abs {worst:.2e}", flush=True)
         if err < 1e-5 and worst < 1e-5:
             fns[name] = (lambda n=name, c=clusters, k=chunk, out=y: probe.softmax(n, x, out, c, k))
-    got = ops.softmax(x, dim=-1)
-    errors["zoo"] = {"rel_l2": ((got.double() - ref).norm() / ref.norm()).item()}
-    fns["zoo"] = lambda: ops.softmax(x, dim=-1)
-    out = torch.empty_like(x)
-    fns["copy"] = lambda: out.copy_(x)
-    graphs, failed = graphed_where_possible(fns)
-    timed = bench(graphs, flusher=flusher, budget_ms=300.0, rounds=5)
-    us = {name: round(t.median_ms * 1000, 2) for name, t in timed.items()}
-    for name, value in us.items():
-        print(f"{n_rows}x{n_cols} {name:28s} {value:8.2f} us  {us['copy'] / value:5.2f} of copy",
-              flush=True)
+    us, failed = time_beside_zoo_and_copy(x, fns, errors, flusher, ref)
     return {"shape": [n_rows, n_cols], "us_graphs": us, "errors": errors,
             "clusters": clusters_of, "graph_capture_failed": failed}
 
@@ -337,17 +339,13 @@ def main() -> None:
     flusher = L2Flusher(torch.device("cuda"))
     shapes = [probe_shape(probe, rows, cols, variants, flusher)
               for (rows, cols), variants in SHAPES.items()]
-    path = Path(args.out) / f"probe-cluster-softmax-{device_label()}.json"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps({
-        "what": "float32 softmax: a row split over a thread-block cluster, slices bulk-copied "
+    write_probe(args.out, "probe-cluster-softmax",
+                "float32 softmax: a row split over a thread-block cluster, slices bulk-copied "
                 "into shared memory STAGES rows ahead, partial (max, sum) pairs exchanged through "
                 "distributed shared memory; against kernel_zoo.ops.softmax and a copy of the same "
-                "bytes; CUDA-graph replays, L2 flushed, medians in us",
-        "variants": "c<cluster CTAs>_t<threads a CTA>_s<stages>_k<bulk-copy chunk KiB>_w<width>",
-        "environment": environment(), "dtype": "float32", "shapes": shapes}, indent=1) + "\n")
-    print("wrote", path)
-
+                "bytes; CUDA-graph replays, L2 flushed, medians in us", shapes,
+                variants="c<cluster CTAs>_t<threads a CTA>_s<stages>_k<bulk-copy chunk KiB>"
+                         "_w<width>")
 
 if __name__ == "__main__":
     main()

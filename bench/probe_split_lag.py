@@ -35,7 +35,6 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import json
 import os
 import sys
 import tempfile
@@ -115,7 +114,8 @@ def _split_lag_kernel(x_ptr, y_ptr, slot_ptr, n_rows, n_cols, slice_len, SPLIT: 
 
 
 def split_lag_softmax(x: torch.Tensor, split: int, lag: int, warps: int, keep: bool, cap: int,
-                      late: bool, maxnreg: int, cache: dict, interpret: bool = False) -> torch.Tensor:
+                      late: bool, maxnreg: int, cache: dict,
+                      interpret: bool = False) -> torch.Tensor:
     n_rows, n_cols = x.shape
     slice_len = triton.cdiv(n_cols, split)
     block = triton.next_power_of_2(slice_len)
@@ -170,13 +170,13 @@ def interpret_check() -> None:
         for split, lag, late in ((4, 1, False), (2, 2, False), (8, 1, True), (4, 2, True)):
             got = split_lag_softmax(x, split, lag, 4, True, 8, late, 0, {}, interpret=True)
             err = ((got.double() - ref).abs().max()).item()
-            print(f"interpreter {rows}x{cols} split {split} lag {lag} late {late}: max abs err {err:.2e}")
+            print(f"interpreter {rows}x{cols} split {split} lag {lag} late {late}: "
+                  f"max abs err {err:.2e}")
             assert err < 1e-6, err
 
 
 def probe_shape(n_rows: int, n_cols: int, variants, flusher) -> dict:
-    from kernel_zoo import ops
-    from verifier.timing import bench, graphed_where_possible
+    from row_probes import time_beside_zoo_and_copy
 
     x = torch.randn(n_rows, n_cols, device="cuda") * 4.0
     x[1, 5:40000 % n_cols] = float("-inf")  # a row with a run of -inf
@@ -202,17 +202,7 @@ def probe_shape(n_rows: int, n_cols: int, variants, flusher) -> dict:
               f"{min(per_sm, cap)} programs an SM", flush=True)
         if err < 1e-5:
             fns[name] = (lambda v=variant: split_lag_softmax(x, *v, cache))
-    got = ops.softmax(x, dim=-1)
-    errors["zoo"] = ((got.double() - ref).norm() / ref.norm()).item()
-    fns["zoo"] = lambda: ops.softmax(x, dim=-1)
-    out = torch.empty_like(x)
-    fns["copy"] = lambda: out.copy_(x)
-    graphs, failed = graphed_where_possible(fns)
-    timed = bench(graphs, flusher=flusher, budget_ms=300.0, rounds=5)
-    us = {name: round(t.median_ms * 1000, 2) for name, t in timed.items()}
-    for name, value in us.items():
-        print(f"{n_rows}x{n_cols} {name:32s} {value:8.2f} us  {us['copy'] / value:5.2f} of copy",
-              flush=True)
+    us, failed = time_beside_zoo_and_copy(x, fns, errors, flusher, ref)
     return {"shape": [n_rows, n_cols], "us_graphs": us, "rel_l2_err": errors,
             "resources": used, "graph_capture_failed": failed}
 
@@ -232,7 +222,7 @@ def main() -> None:
             parser.error("--interpret needs TRITON_INTERPRET=1 in the environment")
         interpret_check()
         return
-    from verifier.environment import device_label, environment
+    from row_probes import write_probe
     from verifier.timing import L2Flusher
 
     torch.manual_seed(0)
@@ -245,18 +235,14 @@ def main() -> None:
                                for sp, lag, w, k, cap, late, r in variants] or SHAPES[(rows, cols)]}
     shapes = [probe_shape(rows, cols, variants, flusher)
               for (rows, cols), variants in todo.items()]
-    path = Path(args.out) / f"probe-split-lag-{device_label()}.json"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps({
-        "what": "float32 softmax: split-row programs that write a row LAG rows after reading it, "
+    write_probe(args.out, "probe-split-lag",
+                "float32 softmax: split-row programs that write a row LAG rows after reading it, "
                 "from a second read that L2 should still hold, against kernel_zoo.ops.softmax "
                 "and a copy of the same bytes; CUDA-graph replays, L2 flushed, medians in us",
-        "variants": "lag<LAG>_split<programs a row>_w<warps>[_keep: evict_last on the first "
-                    "read][_late: the second read after the first's pair is published]"
-                    "_cap<most programs an SM>[_r<maxnreg>]",
-        "environment": environment(), "dtype": "float32", "shapes": shapes}, indent=1) + "\n")
-    print("wrote", path)
-
+                shapes,
+                variants="lag<LAG>_split<programs a row>_w<warps>[_keep: evict_last on the first "
+                         "read][_late: the second read after the first's pair is published]"
+                         "_cap<most programs an SM>[_r<maxnreg>]")
 
 if __name__ == "__main__":
     main()

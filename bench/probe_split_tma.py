@@ -1,6 +1,6 @@
-"""Float32 softmax over rows of 128256 (and 32768) on an H200: does a split-row kernel whose next rows' slices
-land in shared memory (TMA, multi-buffered by Triton's pipeliner) read more of the copy bandwidth
-than the served one, whose loads land in registers?
+"""Float32 softmax over rows of 128256 (and 32768) on an H200: does a split-row kernel whose next
+rows' slices land in shared memory (TMA, multi-buffered by Triton's pipeliner) read more of the
+copy bandwidth than the served one, whose loads land in registers?
 
 The served kernel (softmax `row_split` 16, `row_ahead`: each program holds a 32 KB slice of a row
 and exchanges its max and sum with the row's other 15) reads 0.76 of copy at 256x128256 on an
@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import json
 import sys
 import tempfile
 from pathlib import Path
@@ -42,11 +41,10 @@ import triton.language as tl
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from kernel_zoo import ops  # noqa: E402
+from row_probes import time_beside_zoo_and_copy, write_probe  # noqa: E402
 from templates import get_template  # noqa: E402
 from verifier.core import load_candidate  # noqa: E402
-from verifier.environment import device_label, environment  # noqa: E402
-from verifier.timing import L2Flusher, bench, graphed_where_possible  # noqa: E402
+from verifier.timing import L2Flusher  # noqa: E402
 
 BOX = 256  # columns of one descriptor row (a TMA box dimension is at most 256 elements)
 
@@ -166,17 +164,7 @@ def probe_shape(n_rows: int, n_cols: int, variants, flusher) -> dict:
         print(f"{n_rows}x{n_cols} {name}: rel l2 err {err:.2e}", flush=True)
         if err < 1e-5:
             fns[name] = (lambda s=split, st=stages, w=warps: split_tma_softmax(x, s, st, w, cache))
-    got = ops.softmax(x, dim=-1)
-    errors["zoo"] = ((got.double() - ref).norm() / ref.norm()).item()
-    fns["zoo"] = lambda: ops.softmax(x, dim=-1)
-    out = torch.empty_like(x)
-    fns["copy"] = lambda: out.copy_(x)
-    graphs, failed = graphed_where_possible(fns)
-    timed = bench(graphs, flusher=flusher, budget_ms=300.0, rounds=5)
-    us = {name: round(t.median_ms * 1000, 2) for name, t in timed.items()}
-    for name, value in us.items():
-        print(f"{n_rows}x{n_cols} {name:28s} {value:8.2f} us  {us['copy'] / value:5.2f} of copy"
-              f"  err {errors.get(name)}", flush=True)
+    us, failed = time_beside_zoo_and_copy(x, fns, errors, flusher, ref)
     resources = {f"tma_split{s}_chunks{c}_stages{st}_w{w}": dict(programs_per_sm=v[0],
                                                                  registers=v[1], shared=v[2])
                  for (s, c, st, w), v in cache.items()}
@@ -193,15 +181,10 @@ def main() -> None:
     flusher = L2Flusher(torch.device("cuda"))
     shapes = [probe_shape(rows, cols, variants, flusher)
               for (rows, cols), variants in SHAPES.items()]
-    path = Path(args.out) / f"probe-split-tma-{device_label()}.json"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps({
-        "what": "float32 softmax: split-row programs whose next rows' slices are TMA loads "
+    write_probe(args.out, "probe-split-tma",
+                "float32 softmax: split-row programs whose next rows' slices are TMA loads "
                 "multi-buffered in shared memory, against kernel_zoo.ops.softmax and a copy of "
-                "the same bytes; CUDA-graph replays, L2 flushed, medians in us",
-        "environment": environment(), "dtype": "float32", "shapes": shapes}, indent=1) + "\n")
-    print("wrote", path)
-
+                "the same bytes; CUDA-graph replays, L2 flushed, medians in us", shapes)
 
 if __name__ == "__main__":
     main()

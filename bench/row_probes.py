@@ -1,0 +1,56 @@
+"""What the float32 softmax row probes (probe_split_tma, probe_cluster_softmax, probe_split_lag)
+share: a probe times its variants beside `kernel_zoo.ops.softmax` and a copy of the same bytes in
+one run, and writes one JSON of its shapes with the run's environment.
+
+    us, failed = time_beside_zoo_and_copy(x, fns, errors, flusher)
+    write_probe(out_dir, "probe-split-lag", what, shapes, variants="...")
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import torch
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from kernel_zoo import ops  # noqa: E402
+from verifier.environment import device_label, environment  # noqa: E402
+from verifier.timing import L2Flusher, bench, graphed_where_possible  # noqa: E402
+
+
+def time_beside_zoo_and_copy(x: torch.Tensor, fns: dict[str, Callable[[], object]],
+                             errors: dict, flusher: L2Flusher,
+                             ref: torch.Tensor) -> tuple[dict[str, float], list[str]]:
+    """Add `kernel_zoo.ops.softmax` over x's last dim (its relative L2 error against the float64
+    `ref` into `errors["zoo"]`) and a copy of x's bytes to `fns`; time them all as CUDA-graph
+    replays, interleaved and L2-flushed; print each beside the copy. Returns the medians in us by
+    name, and the names whose graph capture failed (timed as plain calls)."""
+    rows, cols = x.shape
+    got = ops.softmax(x, dim=-1)
+    errors["zoo"] = ((got.double() - ref).norm() / ref.norm()).item()
+    fns = dict(fns, zoo=lambda: ops.softmax(x, dim=-1))
+    out = torch.empty_like(x)
+    fns["copy"] = lambda: out.copy_(x)
+    graphs, failed = graphed_where_possible(fns)
+    timed = bench(graphs, flusher=flusher, budget_ms=300.0, rounds=5)
+    us = {name: round(t.median_ms * 1000, 2) for name, t in timed.items()}
+    for name, value in us.items():
+        print(f"{rows}x{cols} {name:32s} {value:8.2f} us  {us['copy'] / value:5.2f} of copy",
+              flush=True)
+    return us, failed
+
+
+def write_probe(out_dir: str | Path, stem: str, what: str, shapes: list[dict],
+                **extra) -> Path:
+    """<out_dir>/<stem>-<device>.json: `what`, `extra`, the run's environment and the shapes."""
+    path = Path(out_dir) / f"{stem}-{device_label()}.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps({"what": what, **extra, "environment": environment(),
+                                "dtype": "float32", "shapes": shapes}, indent=1) + "\n")
+    print("wrote", path)
+    return path
