@@ -34,10 +34,8 @@ read late and maxnreg 80 (three programs an SM), 78.1 and 78.0 us against the se
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import os
 import sys
-import tempfile
 from pathlib import Path
 
 import torch
@@ -47,14 +45,9 @@ import triton.language as tl
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from templates import get_template  # noqa: E402
-from verifier.core import load_candidate  # noqa: E402
+from row_probes import served_split_module  # noqa: E402
 
-_SPLIT = load_candidate(
-    get_template("softmax").render(
-        dataclasses.replace(get_template("softmax").default, row_split=16, row_ahead=True),
-        op="softmax", log=False, dim=1, params=[]),
-    Path(tempfile.mkdtemp(prefix="probe-split-lag-")))
+_SPLIT = served_split_module("probe-split-lag")
 _publish_pair = _SPLIT._publish_pair
 _gather_pairs = _SPLIT._gather_pairs
 _partials = _SPLIT._softmax_slice_partials

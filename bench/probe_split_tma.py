@@ -29,9 +29,7 @@ than the served kernel: 106.6 us at best against 81.1 at 256x128256, 97.8 agains
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import sys
-import tempfile
 from pathlib import Path
 
 import torch
@@ -41,9 +39,7 @@ import triton.language as tl
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from row_probes import time_beside_zoo_and_copy, write_probe  # noqa: E402
-from templates import get_template  # noqa: E402
-from verifier.core import load_candidate  # noqa: E402
+from row_probes import served_split_module, time_beside_zoo_and_copy, write_probe  # noqa: E402
 from verifier.timing import L2Flusher  # noqa: E402
 
 BOX = 256  # columns of one descriptor row (a TMA box dimension is at most 256 elements)
@@ -51,11 +47,7 @@ BOX = 256  # columns of one descriptor row (a TMA box dimension is at most 256 e
 # The served split-row kernels' own helpers, from a render of the softmax template: the slot word
 # a program publishes its (max, sum) as (`_publish_pair`), and how many programs of a compiled
 # kernel an SM holds at once (`_resident_per_sm`), which a cooperative grid must not exceed.
-_SPLIT = load_candidate(
-    get_template("softmax").render(
-        dataclasses.replace(get_template("softmax").default, row_split=16, row_ahead=True),
-        op="softmax", log=False, dim=1, params=[]),
-    Path(tempfile.mkdtemp(prefix="probe-split-tma-")))
+_SPLIT = served_split_module("probe-split-tma")
 _publish_pair = _SPLIT._publish_pair
 
 

@@ -1,17 +1,22 @@
 """What the float32 softmax row probes (probe_split_tma, probe_cluster_softmax, probe_split_lag)
-share: a probe times its variants beside `kernel_zoo.ops.softmax` and a copy of the same bytes in
-one run, and writes one JSON of its shapes with the run's environment.
+share: the served split-row kernels' helpers to build on, timing variants beside
+`kernel_zoo.ops.softmax` and a copy of the same bytes in one run, and one JSON of the shapes with
+the run's environment.
 
-    us, failed = time_beside_zoo_and_copy(x, fns, errors, flusher)
+    split = served_split_module("probe-split-lag")   # split._publish_pair, ._resident_per_sm, ...
+    us, failed = time_beside_zoo_and_copy(x, fns, errors, flusher, ref)
     write_probe(out_dir, "probe-split-lag", what, shapes, variants="...")
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import sys
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
+from types import ModuleType
 
 import torch
 
@@ -19,8 +24,23 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from kernel_zoo import ops  # noqa: E402
+from templates import get_template  # noqa: E402
+from verifier.core import load_candidate  # noqa: E402
 from verifier.environment import device_label, environment  # noqa: E402
 from verifier.timing import L2Flusher, bench, graphed_where_possible  # noqa: E402
+
+
+def served_split_module(prefix: str) -> ModuleType:
+    """A render of the softmax template's split-row kernel a row ahead (16 programs a row), loaded:
+    the served kernels' own helpers for a probe to build on (the slot word a program publishes
+    its pair as, `_publish_pair` / `_gather_pairs`; a slice's statistics and outputs; how many
+    programs of a compiled kernel an SM holds, `_resident_per_sm`, which a cooperative grid must
+    not exceed)."""
+    template = get_template("softmax")
+    return load_candidate(
+        template.render(dataclasses.replace(template.default, row_split=16, row_ahead=True),
+                        op="softmax", log=False, dim=1, params=[]),
+        Path(tempfile.mkdtemp(prefix=f"{prefix}-")))
 
 
 def time_beside_zoo_and_copy(x: torch.Tensor, fns: dict[str, Callable[[], object]],
