@@ -1,26 +1,20 @@
 #!/usr/bin/env bash
-# GPU round 380 (H200; written 2026-11-29 after the session's device time was spent, NOT YET RUN):
-# the float32 32768-wide rows (1024x32768: softmax 0.89 of copy, log-softmax 0.88, one program
-# a row) swept with the split kernel's `row_lag` (round 378 promoted it for rows over 65536 wide;
-# bench/probe_split_lag.py's 2-8 programs a row lost at 32768 in round 376, 75.1 against 71.1
-# us, so expect the served one-pass kernel to stay), then `kzoo zoo verify --newest` for the two
-# ops round 378 promoted (softmax 1.26.0, log_softmax 1.29.0), one op a test file call.
+# GPU round 380 (H200, 2026-11-29): bench/probe_ring_softmax.py, a persistent CTA an SM that holds
+# a 32768-wide float32 row in registers while the next row lands in shared memory (per-thread
+# cp.async into the thread's own slots, or one bulk copy), beside the served one-pass kernel and a
+# copy; then `kzoo zoo verify --newest` for the two ops round 378 promoted (softmax 1.26.0,
+# log_softmax 1.29.0), one op a test file call. (The row_lag sweep of the 1024x32768 bucket this
+# script held before was dropped: bench/probe_split_lag.py had it at 75.1 against 71.1 us.)
 #     device run, no carry:  bash bench/gpu_round380.sh
 # Outcome: not yet run.
 set -uo pipefail
 export PYTHONUNBUFFERED=1
 export KZOO_HOME=/tmp/kzoo-round380
-. bench/gpu_lib.sh
 export PYTHONPATH=$PWD
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
 start=$(date +%s)
-entries_snapshot
-mkdir -p /tmp/r380/tune
-tune_op 120 softmax float32 /tmp/r380/tune --buckets cols_le_65536 --knobs row_lag --samples 0 \
-    --jobs 14
-tune_op 120 log_softmax float32 /tmp/r380/tune --buckets cols_le_65536 --knobs row_lag \
-    --samples 0 --jobs 14
-entries_pack_new
+mkdir -p /tmp/r380/probe
+timeout 240 python3 bench/probe_ring_softmax.py --out /tmp/r380/probe 2>&1 | tee /tmp/r380/probe.txt
 for op in softmax log_softmax; do
     left=$(( 560 - ($(date +%s) - start) ))
     [ $left -lt 60 ] && break
