@@ -167,6 +167,27 @@ def test_nan_combine_keeps_torch_semantics_on_every_path(tmp_path, cfg):
     _check_semantics(tmp_path, combined, ("amax", "amin"))
 
 
+@pytest.mark.parametrize("cfg", _PATHS, ids=("default", "looped-split", "persistent-unaligned"))
+def test_max_then_index_keeps_torch_semantics_on_every_path(tmp_path, cfg):
+    """argmax and argmin reducing each tile with one NaN-keeping max, then a first-index min over
+    the lanes holding it or a NaN: the same cases (first NaN, first of ties, -0.0 == 0.0)."""
+    plain = _render(cfg, "argmax")
+    chosen = _render(dataclasses.replace(cfg, max_then_index=True), "argmax")
+    assert chosen != plain and "_max_keep_nan" in chosen  # the knob reaches the kernel
+    def code(text):  # the render less its record of the params
+        return [line for line in text.splitlines() if "max_then_index" not in line]
+
+    assert code(_render(dataclasses.replace(cfg, max_then_index=True), "amax")) == code(
+        _render(cfg, "amax"))  # the other ops ignore it
+    _check_semantics(tmp_path, dataclasses.replace(cfg, max_then_index=True),
+                     ("argmax", "argmin"))
+
+
+def test_max_then_index_and_packed_keys_are_one_choice():
+    both = dataclasses.replace(REDUCE.default, packed_keys=True, max_then_index=True)
+    assert any("max_then_index" in p for p in REDUCE.violations(both))
+
+
 def test_model_new_takes_its_dim_from_the_constructor(tmp_path):
     module = load_candidate(_render(REDUCE.default, "sum", dim=1, rank=3), tmp_path)
     x = torch.randn(2, 3, 4)
@@ -200,6 +221,17 @@ def test_nan_combine_is_correct_at_the_gpu_shapes(tmp_path, op):
     task = tasks.load(ROOT / "tasks" / f"{op}.py")
     verifier = Verifier("gpu", tmp_path)
     cfg = dataclasses.replace(REDUCE.default, nan_combine=True)
+    for dtype in task.dtypes:
+        verdict = verifier.verify(task, _render(cfg, op), dtype, time=False)
+        assert verdict.accepted, (op, dtype, verdict.reasons)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("op", ("argmax", "argmin"))
+def test_max_then_index_is_correct_at_the_gpu_shapes(tmp_path, op):
+    task = tasks.load(ROOT / "tasks" / f"{op}.py")
+    verifier = Verifier("gpu", tmp_path)
+    cfg = dataclasses.replace(REDUCE.default, max_then_index=True)
     for dtype in task.dtypes:
         verdict = verifier.verify(task, _render(cfg, op), dtype, time=False)
         assert verdict.accepted, (op, dtype, verdict.reasons)
