@@ -1,13 +1,14 @@
 """Compile the reduce template's kernels for sm_90 as an H100 launch would take them: no GPU needed.
 
-For each op, shape and config (the default, and the default with `packed_keys`), the launcher runs on
+For each op, shape and config (the default, the default with `packed_keys`, and for argmax the
+default with `max_then_index`), the launcher runs on
 CPU tensors with its launches recorded (an H100's 132 SMs assumed), and each launched kernel is
 compiled by Triton's compiler and ptxas (`compile_pointwise.compile_launches`). Prints a table of
 SASS instructions, warp shuffles, barriers and registers per kernel, and with `--json OUT` writes
 the rows. A count of instructions, not a timing: what the GPU makes of it is measured by
 `bench/vector_rows.py --packed-keys` on the GPU machine.
 
-    python bench/compile_reduce.py [--ops argmax,amax,amin] [--json OUT]
+    python bench/compile_reduce.py [--ops argmax,amax,amin] [--dtype bfloat16] [--json OUT]
 """
 
 from __future__ import annotations
@@ -42,7 +43,8 @@ SHAPES = [("rows_4099x1000", (4099, 1000), 1), ("rows_4096x8192", (4096, 8192), 
           ("columns_32x1000x1024", (32, 1000, 1024), 1)]
 
 
-def _launches(source: str, workdir: Path, tag: str, shape, dim: int, op: str) -> list:
+def _launches(source: str, workdir: Path, tag: str, shape, dim: int, op: str,
+              dtype: torch.dtype = torch.bfloat16) -> list:
     path = workdir / f"{tag}.py"
     path.write_text(source)
     spec = importlib.util.spec_from_file_location(tag, path)
@@ -50,7 +52,7 @@ def _launches(source: str, workdir: Path, tag: str, shape, dim: int, op: str) ->
     sys.modules[tag] = module
     spec.loader.exec_module(module)
     launched = record_launches(module, H100_SMS)
-    x = torch.zeros(shape, dtype=torch.bfloat16)
+    x = torch.zeros(shape, dtype=dtype)
     getattr(module, f"launch_{op}")(x, dim)
     return launched
 
@@ -58,6 +60,7 @@ def _launches(source: str, workdir: Path, tag: str, shape, dim: int, op: str) ->
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--ops", default="argmax,amax,amin", help="comma-separated reduce ops")
+    parser.add_argument("--dtype", default="bfloat16", choices=("bfloat16", "float16", "float32"))
     parser.add_argument("--json", type=Path, help="write the rows here")
     args = parser.parse_args()
     template = get_template("reduce")
@@ -68,18 +71,22 @@ def main() -> None:
     rows = []
     with tempfile.TemporaryDirectory() as workdir:
         for op in ops:
+            variants = [("plain", {}), ("packed_keys", {"packed_keys": True})]
+            if op == "argmax":
+                variants.append(("max_then_index", {"max_then_index": True}))
             for name, shape, dim in SHAPES:
-                for packed in (False, True):
-                    cfg = dataclasses.replace(template.default, packed_keys=packed)
+                for variant, knobs in variants:
+                    cfg = dataclasses.replace(template.default, **knobs)
                     source = template.render(cfg, op=op, dim=dim, rank=len(shape), params=[])
-                    tag = f"reduce_{op}_{name}_{int(packed)}"
+                    tag = f"reduce_{op}_{name}_{variant}"
                     for c in compile_launches(_launches(source, Path(workdir), tag, shape, dim,
-                                                        op)):
-                        row = {"op": op, "shape": name, "packed_keys": packed,
-                               "kernel": c["kernel"], "num_warps": c["num_warps"],
-                               "registers": c["registers"], "stack": c["stack"], **c["sass"]}
+                                                        op, getattr(torch, args.dtype))):
+                        row = {"op": op, "shape": name, "variant": variant,
+                               "packed_keys": cfg.packed_keys, "kernel": c["kernel"],
+                               "num_warps": c["num_warps"], "registers": c["registers"],
+                               "stack": c["stack"], **c["sass"]}
                         rows.append(row)
-                        print(f"{op:7} {name:22} packed={packed!s:5} {c['kernel']:18} "
+                        print(f"{op:7} {name:22} {variant:14} {c['kernel']:18} "
                               f"warps={c['num_warps']:2} regs={c['registers']:3} "
                               f"sass={c['sass']['instructions']:5} "
                               f"shfl={c['sass']['shuffles']:3} bar={c['sass']['barriers']:2}",
@@ -93,7 +100,7 @@ def main() -> None:
                             "target": "sm_90 (ptxas shipped with Triton)",
                             "sms_assumed": H100_SMS},
             "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-            "dtype": "bfloat16", "rows": rows}, indent=1) + "\n")
+            "dtype": args.dtype, "rows": rows}, indent=1) + "\n")
 
 
 if __name__ == "__main__":
