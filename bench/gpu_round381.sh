@@ -15,7 +15,8 @@
 #   (bfloat16 cols_le_1024: 2048-element tiles; 8.19 against 8.96; at the served tile the knob
 #   alone took 8.32-8.35). GPU test: 2 passed. Table: float32 4099x1000 1.13x torch.compile (was
 #   0.944x), 8192x8192 0.98 of copy. runs/tune-buckets-h200-round381/,
-#   memory-bound-h200-graphs-argmax-round381.json.
+#   memory-bound-h200-graphs-argmax-round381.json. (That GPU test is now
+#   test_tile_reduction_knob_is_correct_at_the_gpu_shapes[max_then_index-argmax|argmin].)
 set -uo pipefail
 export PYTHONUNBUFFERED=1
 export KZOO_HOME=/tmp/kzoo-round381

@@ -85,6 +85,41 @@ __device__ __forceinline__ float2 combine(float2 a, float2 b) {
     return make_float2(m, a.y * expf(a.x - m) + b.y * expf(b.x - m));
 }
 
+// A warp's pairs combined (every lane ends with the warp's).
+__device__ __forceinline__ float2 warp_combine(float2 pair) {
+#pragma unroll
+    for (int offset = 16; offset > 0; offset >>= 1)
+        pair = combine(pair, make_float2(__shfl_xor_sync(0xffffffffu, pair.x, offset),
+                                         __shfl_xor_sync(0xffffffffu, pair.y, offset)));
+    return pair;
+}
+
+// A thread's PER float4s of a slice (exps of x - m for softmax, x itself for log-softmax) written
+// as the row's outputs, given the row's (max, sum) pair; streaming stores.
+template <int THREADS, int PER, bool LOG>
+__device__ __forceinline__ void write_slice(float4* out, const float4 (&v)[PER], float m,
+                                            float2 row, int tid, int n_f4) {
+    if (LOG) {
+        const float shift = row.x + logf(row.y);
+#pragma unroll
+        for (int j = 0; j < PER; ++j) {
+            const int at = tid + j * THREADS;
+            if (at < n_f4)
+                __stcs(out + at, make_float4(v[j].x - shift, v[j].y - shift, v[j].z - shift,
+                                             v[j].w - shift));
+        }
+    } else {
+        const float scale = m == -INFINITY ? 0.0f : expf(m - row.x) / row.y;
+#pragma unroll
+        for (int j = 0; j < PER; ++j) {
+            const int at = tid + j * THREADS;
+            if (at < n_f4)
+                __stcs(out + at, make_float4(v[j].x * scale, v[j].y * scale, v[j].z * scale,
+                                             v[j].w * scale));
+        }
+    }
+}
+
 __host__ __device__ constexpr uint32_t stage_bytes_of(int64_t n_cols, int cluster) {
     return (uint32_t)((n_cols / cluster * 4 + 127) / 128 * 128);
 }
@@ -153,19 +188,11 @@ cluster_softmax(const float* __restrict__ x, float* __restrict__ y, int64_t n_ro
 #pragma unroll
             for (int j = 0; j < PER; ++j) v[j] = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
         }
-        float2 pair = make_float2(m, sum);
-#pragma unroll
-        for (int offset = 16; offset > 0; offset >>= 1)
-            pair = combine(pair, make_float2(__shfl_xor_sync(0xffffffffu, pair.x, offset),
-                                             __shfl_xor_sync(0xffffffffu, pair.y, offset)));
+        float2 pair = warp_combine(make_float2(m, sum));
         if (lane == 0) red[warp] = pair;
         __syncthreads();
         if (warp == 0) {
-            pair = lane < THREADS / 32 ? red[lane] : make_float2(-INFINITY, 0.0f);
-#pragma unroll
-            for (int offset = 16; offset > 0; offset >>= 1)
-                pair = combine(pair, make_float2(__shfl_xor_sync(0xffffffffu, pair.x, offset),
-                                                 __shfl_xor_sync(0xffffffffu, pair.y, offset)));
+            pair = warp_combine(lane < THREADS / 32 ? red[lane] : make_float2(-INFINITY, 0.0f));
             if (lane == 0) partial[i & 1] = pair;
         }
         cluster.sync();  // every CTA's pair for row i is published
@@ -173,27 +200,9 @@ cluster_softmax(const float* __restrict__ x, float* __restrict__ y, int64_t n_ro
 #pragma unroll
         for (int r = 0; r < CLUSTER; ++r)
             row = combine(row, *cluster.map_shared_rank(&partial[i & 1], r));
-        float4* out = reinterpret_cast<float4*>(
-            y + (cluster_id + i * n_clusters) * n_cols + rank * slice);
-        if (LOG) {
-            const float shift = row.x + logf(row.y);
-#pragma unroll
-            for (int j = 0; j < PER; ++j) {
-                const int at = tid + j * THREADS;
-                if (at < slice_f4)
-                    __stcs(out + at, make_float4(v[j].x - shift, v[j].y - shift, v[j].z - shift,
-                                                 v[j].w - shift));
-            }
-        } else {
-            const float scale = m == -INFINITY ? 0.0f : expf(m - row.x) / row.y;
-#pragma unroll
-            for (int j = 0; j < PER; ++j) {
-                const int at = tid + j * THREADS;
-                if (at < slice_f4)
-                    __stcs(out + at, make_float4(v[j].x * scale, v[j].y * scale, v[j].z * scale,
-                                                 v[j].w * scale));
-            }
-        }
+        write_slice<THREADS, PER, LOG>(
+            reinterpret_cast<float4*>(y + (cluster_id + i * n_clusters) * n_cols + rank * slice),
+            v, m, row, tid, slice_f4);
     }
     cluster.sync();  // partners may still read this CTA's pair
 }

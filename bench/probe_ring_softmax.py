@@ -90,37 +90,15 @@ ring_softmax(const float* __restrict__ x, float* __restrict__ y, int64_t n_rows,
 #pragma unroll
             for (int j = 0; j < PER; ++j) v[j] = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
         }
-        float2 pair = make_float2(m, sum);
-#pragma unroll
-        for (int offset = 16; offset > 0; offset >>= 1)
-            pair = combine(pair, make_float2(__shfl_xor_sync(0xffffffffu, pair.x, offset),
-                                             __shfl_xor_sync(0xffffffffu, pair.y, offset)));
+        const float2 pair = warp_combine(make_float2(m, sum));
         if (lane == 0) red[warp] = pair;
         __syncthreads();
         float2 whole = make_float2(-INFINITY, 0.0f);
 #pragma unroll
         for (int w = 0; w < THREADS / 32; ++w) whole = combine(whole, red[w]);
         __syncthreads();  // every thread has read red: the next row may write it
-        float4* out = reinterpret_cast<float4*>(y + row * n_cols);
-        if (LOG) {
-            const float shift = whole.x + logf(whole.y);
-#pragma unroll
-            for (int j = 0; j < PER; ++j) {
-                const int at = tid + j * THREADS;
-                if (at < n_f4)
-                    __stcs(out + at, make_float4(v[j].x - shift, v[j].y - shift, v[j].z - shift,
-                                                 v[j].w - shift));
-            }
-        } else {
-            const float scale = m == -INFINITY ? 0.0f : expf(m - whole.x) / whole.y;
-#pragma unroll
-            for (int j = 0; j < PER; ++j) {
-                const int at = tid + j * THREADS;
-                if (at < n_f4)
-                    __stcs(out + at, make_float4(v[j].x * scale, v[j].y * scale, v[j].z * scale,
-                                                 v[j].w * scale));
-            }
-        }
+        write_slice<THREADS, PER, LOG>(reinterpret_cast<float4*>(y + row * n_cols), v, m, whole,
+                                       tid, n_f4);
     }
 }
 

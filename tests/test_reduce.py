@@ -216,22 +216,14 @@ def test_default_is_correct_at_the_gpu_shapes(tmp_path, op):
 
 
 @pytest.mark.gpu
-@pytest.mark.parametrize("op", ("amax", "amin"))
-def test_nan_combine_is_correct_at_the_gpu_shapes(tmp_path, op):
+@pytest.mark.parametrize("knob,op", [("nan_combine", "amax"), ("nan_combine", "amin"),
+                                     ("max_then_index", "argmax"), ("max_then_index", "argmin")])
+def test_tile_reduction_knob_is_correct_at_the_gpu_shapes(tmp_path, knob, op):
+    """nan_combine (amax, amin) and max_then_index (argmax, argmin) at every task shape and
+    dtype on the GPU."""
     task = tasks.load(ROOT / "tasks" / f"{op}.py")
     verifier = Verifier("gpu", tmp_path)
-    cfg = dataclasses.replace(REDUCE.default, nan_combine=True)
-    for dtype in task.dtypes:
-        verdict = verifier.verify(task, _render(cfg, op), dtype, time=False)
-        assert verdict.accepted, (op, dtype, verdict.reasons)
-
-
-@pytest.mark.gpu
-@pytest.mark.parametrize("op", ("argmax", "argmin"))
-def test_max_then_index_is_correct_at_the_gpu_shapes(tmp_path, op):
-    task = tasks.load(ROOT / "tasks" / f"{op}.py")
-    verifier = Verifier("gpu", tmp_path)
-    cfg = dataclasses.replace(REDUCE.default, max_then_index=True)
+    cfg = dataclasses.replace(REDUCE.default, **{knob: True})
     for dtype in task.dtypes:
         verdict = verifier.verify(task, _render(cfg, op), dtype, time=False)
         assert verdict.accepted, (op, dtype, verdict.reasons)
