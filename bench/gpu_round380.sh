@@ -6,7 +6,7 @@
 # log_softmax 1.29.0), one op a test file call. (The row_lag sweep of the 1024x32768 bucket this
 # script held before was dropped: bench/probe_split_lag.py had it at 75.1 against 71.1 us.)
 #     device run, no carry:  bash bench/gpu_round380.sh
-# Outcome (ran 2026-11-29 04:33, 307 s): every variant correct, every one slower than the served
+# Outcome (ran 2026-11-29 04:11-04:17, 307 s): every variant correct, every one slower than the served
 #   kernel: ring 256/512/1024 threads 82.2/78.9/98.2 us, one-CTA bulk copies 84.2-94.4, against
 #   the zoo's 71.6 and a copy's 65.3 (runs/probe-ring-softmax-h200-round380.json). zoo verify
 #   passed for softmax (150 s) and log_softmax (133 s): runs/gpu-tests-h200-round380/.

@@ -8,7 +8,7 @@
 # max_then_index variants over 12 row tiles), promoting a winner; the knob's GPU test (argmax,
 # argmin, every task shape and dtype); argmax's rows of the table.
 #     device run, no carry:  bash bench/gpu_round381.sh
-# Outcome (ran 2026-11-29 04:40, 125 s): promoted argmax 1.21.0 (float32 cols_le_1024:
+# Outcome (ran 2026-11-29 04:21-04:23, 125 s): promoted argmax 1.21.0 (float32 cols_le_1024:
 #   max_then_index, one 1000-wide row a program of 4 warps; 8.90 us in the sweep against the
 #   served 10.14, torch.compile 9.66), 1.22.0 (float32 cols_le_16384: max_then_index on a
 #   4096-element tile; 22.98/64.0 us at 4096x4097/8192x8192 against 23.84/66.5) and 1.23.0

@@ -5,7 +5,7 @@
 # reduction over the lanes' running bests) of all three dtypes, and bfloat16's cols_le_16384;
 # then argmax's rows of the table in the three dtypes.
 #     device run, no carry:  bash bench/gpu_round382.sh
-# Outcome (ran 2026-11-29 04:52, 161 s): promoted argmax 1.24.0-1.29.0, every bucket tuned took a
+# Outcome (ran 2026-11-29 04:25-04:28, 161 s): promoted argmax 1.24.0-1.29.0, every bucket tuned took a
 #   max_then_index config (sweep, us, new against served): float16 cols_le_1024 7.84/8.74,
 #   cols_le_16384 16.8/19.1 and 41.2/43.9, inner_dim 66.4/67.5, 40.5/41.8, 21.2/22.2; bfloat16
 #   cols_le_16384 17.3/19.7 and 42.0/46.5, inner_dim 67.4/68.5, 41.2/42.6, 21.9/23.4; float32

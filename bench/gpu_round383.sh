@@ -6,7 +6,7 @@
 # amax and amin keep their NaN-keeping combine and change only the tile), and their rows of the
 # float32 table.
 #     device run, no carry:  bash bench/gpu_round383.sh
-# Outcome (ran 2026-11-29 05:00, 249 s): zoo verify argmax passed (163 s). Promoted amax 1.18.0
+# Outcome (ran 2026-11-29 04:29-04:33, 249 s): zoo verify argmax passed (163 s). Promoted amax 1.18.0
 #   and amin 1.19.0 (float32 cols_le_1024: one 1000-wide row a program of 4 warps, NaN-keeping
 #   combine kept; 8.88 and 8.74 us in the sweep against the served 9.25 and 9.02, torch.compile
 #   10.02 and 9.79). Table: 4099x1000 amax 1.20x, amin 1.12x torch.compile.

@@ -4,7 +4,7 @@
 # variants; sum and mean ignore the knob and take only the tile). Mean at 4096x4097 is one of the
 # three rows behind torch.compile by more than 1% (0.987x). Then their float32 table rows.
 #     device run, no carry:  bash bench/gpu_round384.sh
-# Outcome (ran 2026-11-29 05:07, 86 s): promoted mean 1.14.0 (float32 cols_le_1024: 2048-element
+# Outcome (ran 2026-11-29 04:33-04:35, 86 s): promoted mean 1.14.0 (float32 cols_le_1024: 2048-element
 #   tiles at 8 elements a thread; 8.70 us in the sweep against the served 8.83, a 1.5% lead).
 #   sum kept both configs, mean its cols_le_16384 one (4096x4097: 19.58 against torch.compile's
 #   19.17 in the sweep; no tile was faster). Table: memory-bound-h200-graphs-float32-sum-mean-

@@ -2,7 +2,7 @@
 # GPU round 385 (H200, 2026-11-29): `kzoo zoo verify --newest` for the ops rounds 383-384 promoted
 # (amax 1.18.0, amin 1.19.0, mean 1.14.0), one op a test call, in the device time left.
 #     device run, no carry:  bash bench/gpu_round385.sh
-# Outcome (ran 2026-11-29 05:13, 322 s): zoo verify passed for amax (95 s), amin (106 s) and
+# Outcome (ran 2026-11-29 04:35-04:41, 322 s): zoo verify passed for amax (95 s), amin (106 s) and
 #   mean (107 s). runs/gpu-tests-h200-round385/.
 set -uo pipefail
 export PYTHONUNBUFFERED=1

@@ -2,7 +2,7 @@
 # GPU round 386 (H200, 2026-11-29): test_reduce's GPU tests after the review merged the
 # nan_combine and max_then_index tests into one parametrized test, with the default's.
 #     device run, no carry:  bash bench/gpu_round386.sh
-# Outcome (ran 2026-11-29 05:45, 60 s): 10 passed (runs/gpu-tests-h200-round386/).
+# Outcome (ran 2026-11-29 04:44-04:45, 60 s): 10 passed (runs/gpu-tests-h200-round386/).
 set -uo pipefail
 export PYTHONUNBUFFERED=1
 export KZOO_HOME=/tmp/kzoo-round386
