@@ -67,3 +67,24 @@ split_bundle_install() {
         .gpu-wheels/*.whl 2>&1 | tail -2
     export PYTHONPATH=$PWD/.gpu-site:$PWD
 }
+
+# `kzoo zoo verify --newest` (test_zoo_cli's GPU test) for each named op in turn, one pytest call
+# an op, while more than 60 s of BUDGET (seconds since the calling script's $start) are left;
+# each op's output to OUTDIR/pytest-zoo_cli-OP.txt, a line per op on stdout.
+# Usage: zoo_verify_ops BUDGET OUTDIR OP...
+zoo_verify_ops() {
+    local budget=$1 out=$2 op left
+    shift 2
+    mkdir -p "$out"
+    for op in "$@"; do
+        left=$(( budget - ($(date +%s) - start) ))
+        if [ $left -lt 60 ]; then
+            echo "zoo verify $op: not run ($left s left)"
+            continue
+        fi
+        timeout $left python3 -m pytest -q -p no:cacheprovider -m gpu -rf --tb=short \
+            "tests/test_zoo_cli.py::test_kzoo_zoo_verify_passes_for_every_shipped_op_on_the_gpu[$op]" \
+            > "$out/pytest-zoo_cli-$op.txt" 2>&1
+        echo "zoo verify $op: rc $? $(tail -1 "$out/pytest-zoo_cli-$op.txt")"
+    done
+}

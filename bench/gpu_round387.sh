@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# GPU round 387 (H200; written 2026-11-29 after the session's device time was spent, NOT YET RUN):
+# `kzoo zoo verify --newest` (every GPU shape and dtype of the op's newest entry through the
+# verifier) for the shipped ops not yet verified on the H200 under today's code: add_rms_norm, amax,
+# amin (round 375, 385), argmax (383), mean (385), softmax and log_softmax (380) passed; 15 are
+# left, about 100-160 s each, so three or four calls:
+#     device run, no carry:  bash bench/gpu_round387.sh sum rms_norm layer_norm cross_entropy
+#                            bash bench/gpu_round387.sh geglu swiglu matmul attention_relpos
+#                            bash bench/gpu_round387.sh attention_softcap linear_bias_gelu ...
+# (the six linear_bias_* ops last). Outputs in one tarball.
+# Outcome: not yet run.
+set -uo pipefail
+export PYTHONUNBUFFERED=1
+export KZOO_HOME=/tmp/kzoo-round387
+. bench/gpu_lib.sh
+export PYTHONPATH=$PWD
+[ $# -gt 0 ] || { echo "usage: bash bench/gpu_round387.sh OP..." >&2; exit 2; }
+start=$(date +%s)
+zoo_verify_ops 570 /tmp/r387 "$@"
+tar czf "$OUT/round387.tgz" -C /tmp r387
+exit 0
