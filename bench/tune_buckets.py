@@ -160,6 +160,10 @@ VARIANTS = {
         dict(nan_combine=True, tile_elems=1024, elems_per_thread=32),
         dict(nan_combine=True, row_block_max=16384, elems_per_thread=32),
         dict(nan_combine=True, one_pass_min_fill=75, loop_block=1024, loop_warps=2),
+        # argmax and argmin in one NaN-keeping max and a first-index min a tile, and the tiles
+        # argmax's H200 winners took (rounds 381-382: one 1000-wide row a program of 4 warps)
+        dict(max_then_index=True), dict(max_then_index=True, tile_elems=1024, elems_per_thread=8),
+        dict(max_then_index=True, tile_elems=2048, elems_per_thread=32),
     ],
 }
 
