@@ -6,7 +6,8 @@ residual add + RMSNorm and softmax (their tasks' contexts) three ways each, runs
 CPU tensors of 4 rows of 4097 with its launches recorded, and compiles the launched kernels with
 Triton's compiler and ptxas (no GPU): `plain` (neither knob: the one-pass tile), `align_rows` (the
 tile starts at the aligned address below each row and masks its lanes by the row's shift) and
-`align_edges` (each row's aligned body, its bound a multiple of the vector, and the edges apart).
+`align_edges` (each row's aligned body, its bound a multiple of the vector, and the edges apart),
+and `body_tile` (align_edges with the tile as wide as the body, 4096, not the row, 8192).
 Prints each kernel's registers and global loads and stores by vector width. Counts, not timings:
 bench/probe_norm_align.py times the norm's on the GPU (round 355).
 
@@ -40,7 +41,8 @@ from compile_pointwise import _import, compile_launches, record_launches  # noqa
 
 WIDTH = 4097
 OPS = ("add_rms_norm", "softmax")
-VARIANTS = {"plain": {}, "align_rows": {"align_rows": True}, "align_edges": {"align_edges": True}}
+VARIANTS = {"plain": {}, "align_rows": {"align_rows": True}, "align_edges": {"align_edges": True},
+            "body_tile": {"align_edges": True, "body_tile": True}}
 
 
 def main() -> int:
@@ -66,7 +68,8 @@ def main() -> int:
                 for c in compile_launches(launched):
                     row = {"op": op, "variant": variant, "kernel": c["kernel"],
                            "num_warps": c["num_warps"], "registers": c["registers"],
-                           "stack": c["stack"], "loads": c["loads"], "stores": c["stores"]}
+                           "stack": c["stack"], "loads": c["loads"], "stores": c["stores"],
+                           "sass_instructions": c["sass"]["instructions"]}
                     print(json.dumps(row), flush=True)
                     rows.append(row)
     if args.json:

@@ -224,13 +224,22 @@ SERVED_VARIANTS = {
              # RMSNorm at 4096x4097 68.3 us against the served 80.9, round 355)
              dict(align_edges=True),
              *[dict(align_edges=True, tile_elems=tile, elems_per_thread=per_thread)
-               for tile in (8192, 16384) for per_thread in (8, 16, 32)]],
+               for tile in (8192, 16384) for per_thread in (8, 16, 32)],
+             # and its tile as wide as the aligned body (4096 for 4097), not the row (8192)
+             *[dict(align_edges=True, body_tile=True, tile_elems=tile,
+                    elems_per_thread=per_thread)
+               for tile in (4096, 8192, 16384) for per_thread in (8, 16, 32)]],
     "reduce": [dict(one_pass_min_fill=75), dict(one_pass_min_fill=75, row_block_max=8192),
                dict(nan_combine=True, packed_keys=False),
                dict(nan_combine=True, packed_keys=False, align_rows=False),
                # argmax and argmin in one NaN-keeping max and a first-index min a tile (float32
                # 4099x1000 read 0.94x torch.compile with packed_keys in round 367, where amax
                # over the same bytes took 9.1 us against argmax's 10.4), over the row tiles
+               # an aligned row's one-pass tile as wide as its body (4096 for 4097), not the
+               # row (8192): float32 sum and mean at 4096x4097 read 0.99x torch.compile
+               *[dict(body_tile=True, align_rows=True, tile_elems=tile,
+                      elems_per_thread=per_thread)
+                 for tile in (4096, 8192, 16384) for per_thread in (8, 16, 32)],
                dict(max_then_index=True, packed_keys=False),
                *[dict(max_then_index=True, packed_keys=False, tile_elems=tile,
                       elems_per_thread=per_thread)
@@ -287,6 +296,9 @@ SERVED_VARIANTS = {
         dict(align_edges=True),
         *[dict(align_edges=True, tile_elems=tile, elems_per_thread=per_thread)
           for tile in (8192, 16384) for per_thread in (8, 16, 32)],
+        # and its tile as wide as the aligned body (4096 for 4097), not the row (8192)
+        *[dict(align_edges=True, body_tile=True, tile_elems=tile, elems_per_thread=per_thread)
+          for tile in (4096, 8192, 16384) for per_thread in (8, 16, 32)],
         # a 32768-wide row (1024x32768) split too, each program a row ahead, so one row's loads
         # are in flight while the last is written: float32 read 0.89 of copy on an H200 in one
         # 1024-thread program a row, one program an SM (round 351)

@@ -70,6 +70,10 @@ affine vectors are read at the row's shift. `align_rows`' tile masks its lanes b
 shift that Triton cannot prove constant over a vector, so its accesses are as narrow as without
 it. On an H200 (GPU round 355, bench/probe_norm_align.py) such a kernel took float32 residual
 add + RMSNorm at 4096x4097 from the served 80.9 us (0.78 of the copy bandwidth) to 68.3 (0.92).
+`body_tile` (with `align_edges`) sizes that kernel's tile by the aligned body, at most
+n_cols // vec * vec elements (4096 for a 4097-wide float32 row), instead of by the row (8192),
+whose upper half is then masked off: the same warps hold half the registers and issue half the
+masked loads, or twice the rows share a program.
 """
 
 from __future__ import annotations
@@ -107,6 +111,7 @@ class NormConfig:
     ahead_depth: int
     row_lag: bool
     split_maxnreg: int
+    body_tile: bool
 
 
 SPACE = (
@@ -132,6 +137,7 @@ SPACE = (
     Param("ahead_depth", (1, 2), legacy=1),
     Param("row_lag", (False, True), legacy=False),
     Param("split_maxnreg", (0, 80, 128), legacy=0),
+    Param("body_tile", (False, True), legacy=False),
 )
 
 # 16 values per thread: 16 warps for an 8192-wide row, as Inductor's persistent reductions use.
@@ -142,7 +148,7 @@ DEFAULT = NormConfig(
     num_stages=2, programs_per_sm=0, keep_in_l2=True, align_rows=False, persist_full_rows=True,
     one_pass_stats=False, reverse_last_pass=False, row_split=0, row_prefetch=False,
     row_ahead=False, loop_full_from=0, hint_affine=False, loop_const_cols=False, align_edges=False,
-    ahead_depth=1, row_lag=False, split_maxnreg=0,
+    ahead_depth=1, row_lag=False, split_maxnreg=0, body_tile=False,
 )
 
 

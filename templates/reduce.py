@@ -23,7 +23,9 @@ of `col_tile_elems` elements with `col_warps` warps. When the grid would give fe
 second tiny kernel combines the fp32 partials in order (deterministic; no atomics).
 `align_rows` starts rows whose stride breaks 16-byte alignment (width 4097, say) at the next aligned
 address and reads the few elements before and after the aligned body apart, so the body's loads
-stay 16 bytes wide. `evict_first` marks the streamed input as read-once for the cache.
+stay 16 bytes wide. `body_tile` (with `align_rows`) sizes such a row's one-pass tile by its aligned
+body, at most n_cols // vec * vec elements (4096 for a 4097-wide float32 row), not by the row
+(8192, half of it masked). `evict_first` marks the streamed input as read-once for the cache.
 `packed_keys` (amax, amin, argmax) reduces a tile with one 32-bit integer max over
 order-preserving keys (NaN above +inf, -0.0 as 0.0) and, for argmax, then one 32-bit min of the
 indices whose key is that max (a REDUX each per warp on sm_80+), where the other choice takes a NaN
@@ -78,6 +80,7 @@ class ReduceConfig:
     one_pass_min_fill: int
     nan_combine: bool
     max_then_index: bool
+    body_tile: bool
 
 
 SPACE = (
@@ -98,13 +101,14 @@ SPACE = (
     Param("one_pass_min_fill", (0, 75), legacy=0),
     Param("nan_combine", (False, True), legacy=False),
     Param("max_then_index", (False, True), legacy=False),
+    Param("body_tile", (False, True), legacy=False),
 )
 
 DEFAULT = ReduceConfig(
     row_block_max=8192, tile_elems=4096, elems_per_thread=16, loop_block=4096, loop_warps=8,
     num_stages=2, programs_per_sm=0, align_rows=True, col_block_inner=256, col_tile_elems=4096,
     col_warps=8, split_per_sm=2, evict_first=True, packed_keys=False, one_pass_min_fill=0,
-    nan_combine=False, max_then_index=False,
+    nan_combine=False, max_then_index=False, body_tile=False,
 )
 
 

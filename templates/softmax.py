@@ -71,7 +71,9 @@ accesses stay 16 bytes wide, and the few elements before and after it go apart. 
 tile masks its lanes by a per-row shift, which Triton cannot prove constant over a vector:
 compiled for sm_90 at 4097 float32 it moves every element alone, as without it. Not yet timed on
 a GPU (the norm's kernel of the same form took add + RMSNorm 4096x4097 float32 from 80.9 to 68.3
-us on an H200, GPU round 355).
+us on an H200, GPU round 355). `body_tile` (with `align_edges`), as the norm template's: that
+kernel's tile spans the aligned body (4096 elements for a 4097-wide float32 row), not the row
+(8192, half of it masked).
 """
 
 from __future__ import annotations
@@ -108,6 +110,7 @@ class SoftmaxConfig:
     ahead_depth: int
     row_lag: bool
     split_maxnreg: int
+    body_tile: bool
 
 
 SPACE = (
@@ -133,6 +136,7 @@ SPACE = (
     Param("ahead_depth", (1, 2), legacy=1),
     Param("row_lag", (False, True), legacy=False),
     Param("split_maxnreg", (0, 80, 128), legacy=0),
+    Param("body_tile", (False, True), legacy=False),
 )
 
 # The bfloat16 winner of 40 trials on an H200 (zoo entry softmax 1.1.0), a strong start anywhere.
@@ -141,7 +145,7 @@ DEFAULT = SoftmaxConfig(
     num_stages=3, programs_per_sm=0, keep_in_l2=False, align_rows=False, col_block_inner=128,
     col_split_per_sm=0, one_pass_block_inner=0, loop_programs_per_sm=0, reverse_last_pass=False,
     row_split=0, row_prefetch=False, row_ahead=False, one_pass_maxnreg_inner=0, align_edges=False,
-    ahead_depth=1, row_lag=False, split_maxnreg=0,
+    ahead_depth=1, row_lag=False, split_maxnreg=0, body_tile=False,
 )
 
 # Over a dim that is not the last, the tile holds the whole reduced dim when it is at most

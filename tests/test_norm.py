@@ -313,16 +313,19 @@ def test_row_split_stores_the_norms_epilogue(tmp_path, monkeypatch):
         assert seen == [(kernel, (4,))] * 2
 
 
+@pytest.mark.parametrize("body_tile", [False, True])
 @pytest.mark.parametrize("name", ["rms_norm", "layer_norm", "add_rms_norm"])
-def test_align_edges_sends_misaligned_rows_to_the_edges_kernel(name, tmp_path, monkeypatch):
+def test_align_edges_sends_misaligned_rows_to_the_edges_kernel(name, body_tile, tmp_path,
+                                                               monkeypatch):
     """align_edges: a width that breaks 16-byte alignment and fits single_pass_max takes
     _norm_edges_kernel (float32 rows of 4097, 37, 3 and 1: every head and tail length, one row
     per program and 8 batched); aligned widths (4096) and rows too wide for one pass (5001 over
     single_pass_max 4096) keep their kernels. Each matches PyTorch, the sum as well; inputs whose
-    rows are not n_cols apart (a column slice) are made so first."""
+    rows are not n_cols apart (a column slice) are made so first. With body_tile the 4097-wide
+    rows' tile spans 4096 elements, so an 8192-element tile holds two of them a program."""
     norm = plan(tasks.load(ROOT / "tasks" / f"{name}.py")).template_object()
     cfg = dataclasses.replace(norm.default, single_pass_max=8192, tile_elems=8192,
-                              elems_per_thread=4, align_edges=True)
+                              elems_per_thread=4, align_edges=True, body_tile=body_tile)
     assert not norm.violations(cfg)
     module = _module(name, cfg, tmp_path)
     seen = _grids(module, monkeypatch)
@@ -338,6 +341,8 @@ def test_align_edges_sends_misaligned_rows_to_the_edges_kernel(name, tmp_path, m
         got, want = _against_torch(name, launch, x, w, b, res)
         torch.testing.assert_close(got, want, rtol=1e-5, atol=1e-5, msg=str((name, rows, cols)))
         assert {k for k, _ in seen} == {kernel}, (cols, seen)
+        if cols == 4097:  # rows a program: 8192 // 8192, or 8192 // 4096 with body_tile
+            assert seen == [(kernel, (3,) if body_tile else (6,))], seen
     wide = torch.randn(7, 50)
     x, res = wide[:, 3:40], torch.randn(7, 50)[:, 1:38]  # rows 50 apart, 37 wide
     w, b = torch.randn(37), torch.randn(37)
@@ -402,9 +407,9 @@ def test_align_edges_is_correct_on_the_gpu(name, tmp_path):
     found = plan(task)
     norm = found.template_object()
     verifier = Verifier("gpu", tmp_path)
-    for tile in (8192, 16384):
+    for tile, body_tile in ((8192, False), (16384, False), (8192, True)):
         cfg = dataclasses.replace(norm.default, single_pass_max=8192, tile_elems=tile,
-                                  elems_per_thread=32, align_edges=True)
+                                  elems_per_thread=32, align_edges=True, body_tile=body_tile)
         source = norm.render(cfg, **found.context)
         for dtype in task.dtypes:
             verdict = verifier.verify(task, source, dtype, time=False)

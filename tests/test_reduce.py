@@ -183,6 +183,41 @@ def test_max_then_index_keeps_torch_semantics_on_every_path(tmp_path, cfg):
                      ("argmax", "argmin"))
 
 
+@pytest.mark.parametrize("cfg", _PATHS[:2], ids=("default", "looped-split"))
+def test_body_tile_sizes_an_aligned_rows_tile_by_its_body(tmp_path, monkeypatch, cfg):
+    """body_tile: a row whose stride breaks 16-byte alignment (1025, 4097 float32) takes a
+    one-pass tile as wide as its aligned body (1024, 4096), not the row's power of two (2048,
+    8192); aligned rows keep theirs. Every op stays right (NaN, ties, -0.0, rows of -inf)."""
+    cfg = dataclasses.replace(cfg, body_tile=True)
+    _check_semantics(tmp_path, cfg, OPS)
+    gen = torch.Generator().manual_seed(3)
+    for op in OPS:
+        module = load_candidate(_render(cfg, op), tmp_path)
+        legacy = load_candidate(_render(dataclasses.replace(cfg, body_tile=False), op), tmp_path)
+        for mod, blocks in ((module, {1025: 1024, 4097: 4096, 4096: 4096}),
+                            (legacy, {1025: 2048, 4097: 8192, 4096: 4096})):
+            seen = []
+            real = mod._launch
+            monkeypatch.setattr(mod, "_launch", lambda kernel, grid, args, kw, _real=real,
+                                _seen=seen: (_seen.append((kernel.__name__, kw)),
+                                             _real(kernel, grid, args, kw))[1])
+            for cols, block in blocks.items():
+                x = (torch.randn(5, cols, generator=gen) * 3).round()
+                x[1, cols // 3] = float("nan")
+                x[3] = float("-inf")
+                seen.clear()
+                got = getattr(mod, f"launch_{op}")(x, 1)
+                expected = TORCH_OPS[op](x, dim=1)
+                if op in ("argmax", "argmin"):
+                    assert torch.equal(got, expected), (op, cols)
+                else:
+                    torch.testing.assert_close(got, expected, rtol=1e-5, atol=1e-4,
+                                               equal_nan=True, msg=f"{op} {cols}")
+                one_pass = [kw for name, kw in seen if name == "_one_pass_kernel"]
+                if cfg.row_block_max >= block:
+                    assert one_pass and one_pass[0]["BLOCK"] == block, (op, cols, seen)
+
+
 def test_max_then_index_and_packed_keys_are_one_choice():
     both = dataclasses.replace(REDUCE.default, packed_keys=True, max_then_index=True)
     assert any("max_then_index" in p for p in REDUCE.violations(both))
@@ -217,10 +252,11 @@ def test_default_is_correct_at_the_gpu_shapes(tmp_path, op):
 
 @pytest.mark.gpu
 @pytest.mark.parametrize("knob,op", [("nan_combine", "amax"), ("nan_combine", "amin"),
-                                     ("max_then_index", "argmax"), ("max_then_index", "argmin")])
+                                     ("max_then_index", "argmax"), ("max_then_index", "argmin"),
+                                     *[("body_tile", op) for op in OPS]])
 def test_tile_reduction_knob_is_correct_at_the_gpu_shapes(tmp_path, knob, op):
-    """nan_combine (amax, amin) and max_then_index (argmax, argmin) at every task shape and
-    dtype on the GPU."""
+    """nan_combine (amax, amin), max_then_index (argmax, argmin) and body_tile (every op; the
+    4097-wide rows take it) at every task shape and dtype on the GPU."""
     task = tasks.load(ROOT / "tasks" / f"{op}.py")
     verifier = Verifier("gpu", tmp_path)
     cfg = dataclasses.replace(REDUCE.default, **{knob: True})

@@ -159,9 +159,10 @@ def test_params_stored_before_a_tunable_existed_take_its_legacy_choice():
     reduce = get_template("reduce")
     legacy = {p.name: p.legacy for p in reduce.space if p.legacy is not NO_LEGACY}
     assert legacy == {"packed_keys": False, "one_pass_min_fill": 0, "nan_combine": False,
-                      "max_then_index": False}
+                      "max_then_index": False, "body_tile": False}
     old = {k: v for k, v in params_of(reduce.default).items()
-           if k not in ("packed_keys", "one_pass_min_fill", "nan_combine", "max_then_index")}
+           if k not in ("packed_keys", "one_pass_min_fill", "nan_combine", "max_then_index",
+                        "body_tile")}
     assert reduce.config(old) == dataclasses.replace(reduce.default, packed_keys=False)
     assert reduce.config({**old, "packed_keys": True}).packed_keys is True  # given wins
     with pytest.raises(InvalidConfig, match="do not match"):  # a tunable without one is needed
@@ -407,19 +408,23 @@ def _probe_gather(slot_ptr, a_ptr, b_ptr, N: tl.constexpr):
     assert "torch.zeros(n_rows * ROW_SPLIT, dtype=torch.int64" in source
 
 
-@pytest.mark.parametrize("log", [False, True])
-def test_align_edges_sends_misaligned_rows_to_the_edges_kernel(tmp_path, monkeypatch, log):
+@pytest.mark.parametrize("log,body_tile", [(False, False), (True, False), (False, True),
+                                           (True, True)])
+def test_align_edges_sends_misaligned_rows_to_the_edges_kernel(tmp_path, monkeypatch, log,
+                                                               body_tile):
     """align_edges: a last-dim row whose width breaks 16-byte alignment and fits single_pass_max
     takes _softmax_edges_kernel (float32 widths 4097, 37, 3 and 1: every head and tail length,
     one row a program and several; a row of -inf only gives NaN, as torch); aligned widths (4096),
     rows too wide for one pass and a non-last dim keep their kernels. A column slice (rows 50
-    apart, 37 wide) is made contiguous first."""
+    apart, 37 wide) is made contiguous first. With body_tile the 4097-wide rows' tile spans 4096
+    elements, so an 8192-element tile holds two of them a program."""
     import torch
 
     from verifier.core import load_candidate
 
     cfg = dataclasses.replace(SOFTMAX.default, single_pass_max=8192, tile_elems=8192,
-                              elems_per_thread=4, loop_block=1024, loop_warps=4, align_edges=True)
+                              elems_per_thread=4, loop_block=1024, loop_warps=4, align_edges=True,
+                              body_tile=body_tile)
     assert not SOFTMAX.violations(cfg)
     op = "log_softmax" if log else "softmax"
     ref = torch.log_softmax if log else torch.softmax
@@ -438,6 +443,8 @@ def test_align_edges_sends_misaligned_rows_to_the_edges_kernel(tmp_path, monkeyp
                                    module.launch_log_softmax(x, -1), ref(x, dim=-1), rtol=1e-5,
                                    atol=1e-5, equal_nan=True, msg=str(shape))
         assert [k for k, _ in launched] == [kernel], (shape, launched)
+        if shape == (6, 4097):  # rows a program: 8192 // 8192, or 8192 // 4096 with body_tile
+            assert tuple(launched[0][1]) == ((3,) if body_tile else (6,)), launched
     x = (torch.randn(7, 50, generator=gen) * 4.0)[:, 3:40]
     launched.clear()
     torch.testing.assert_close(module.ModelNew()(x), ref(x, dim=1), rtol=1e-5, atol=1e-5)
@@ -457,8 +464,9 @@ def test_align_edges_is_correct_on_the_gpu(tmp_path, log):
     op = "log_softmax" if log else "softmax"
     task = tasks.load(ROOT / "tasks" / f"{op}.py")
     verifier = Verifier("gpu", tmp_path)
-    for tile in (8192, 16384):
-        cfg = dataclasses.replace(SOFTMAX.default, tile_elems=tile, align_edges=True)
+    for tile, body_tile in ((8192, False), (16384, False), (8192, True)):
+        cfg = dataclasses.replace(SOFTMAX.default, tile_elems=tile, align_edges=True,
+                                  body_tile=body_tile)
         source = SOFTMAX.render(cfg, op=op, log=log, dim=1, params=[])
         for dtype in task.dtypes:
             verdict = verifier.verify(task, source, dtype, time=False)
