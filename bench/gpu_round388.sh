@@ -6,8 +6,8 @@
 # `--knobs body_tile` (the served configs against their body_tile variants over 9 tiles) the
 # buckets whose 4097-wide rows trail: float32 mean and sum `cols_le_16384` (4096x4097 at 0.987x
 # and 0.995x torch.compile), add + RMSNorm float32 `cols_le_16384` (0.899 of copy; the bar is
-# 0.90), then RMSNorm, LayerNorm and softmax float32 there; the knob's GPU tests (reduce, norms,
-# softmax); the float32 rows of those ops.
+# 0.90), then RMSNorm, LayerNorm and softmax float32 there; the float32 rows of those ops. The
+# knob's GPU tests are gpu_round389.sh.
 #     device run, no carry:  bash bench/gpu_round388.sh
 # Outcome: not yet run.
 set -uo pipefail
@@ -25,12 +25,6 @@ for op in mean sum add_rms_norm rms_norm layer_norm softmax; do
         --samples 0 --jobs 14
 done
 entries_pack_new
-timeout 120 python3 -m pytest -q -p no:cacheprovider -m gpu -rf --tb=short \
-    "tests/test_reduce.py::test_tile_reduction_knob_is_correct_at_the_gpu_shapes" \
-    "tests/test_norm.py::test_align_edges_is_correct_on_the_gpu" \
-    "tests/test_templates_search.py::test_align_edges_is_correct_on_the_gpu" \
-    > /tmp/r388/pytest-body-tile.txt 2>&1
-echo "GPU tests: rc $? $(tail -1 /tmp/r388/pytest-body-tile.txt)"
 left=$(( 570 - ($(date +%s) - start) ))
 if [ $left -gt 50 ]; then
     timeout $left python3 bench/memory_bound.py --ops mean,sum,add_rms_norm,rms_norm,layer_norm,softmax \
