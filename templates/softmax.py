@@ -69,11 +69,11 @@ fits `single_pass_max` to a kernel of its own, as the norm template's knob does:
 aligned body is read and written under a bound that is a multiple of the vector width, so its
 accesses stay 16 bytes wide, and the few elements before and after it go apart. `align_rows`'
 tile masks its lanes by a per-row shift, which Triton cannot prove constant over a vector:
-compiled for sm_90 at 4097 float32 it moves every element alone, as without it. Not yet timed on
-a GPU (the norm's kernel of the same form took add + RMSNorm 4096x4097 float32 from 80.9 to 68.3
-us on an H200, GPU round 355). `body_tile` (with `align_edges`), as the norm template's: that
-kernel's tile spans the aligned body (4096 elements for a 4097-wide float32 row), not the row
-(8192, half of it masked).
+compiled for sm_90 at 4097 float32 it moves every element alone, as without it. On an H200 it
+serves `cols_le_16384` in each dtype (softmax 1.21.0-1.23.0, GPU round 362: 4096x4097 float32
+37.0 -> 35.6 us). `body_tile` (with `align_edges`), as the norm template's: that kernel's tile
+spans the aligned body (4096 elements for a 4097-wide float32 row), not the row (8192, half of it
+masked); not yet timed on a GPU.
 """
 
 from __future__ import annotations
