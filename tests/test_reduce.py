@@ -174,6 +174,7 @@ def test_max_then_index_keeps_torch_semantics_on_every_path(tmp_path, cfg):
     plain = _render(cfg, "argmax")
     chosen = _render(dataclasses.replace(cfg, max_then_index=True), "argmax")
     assert chosen != plain and "_max_keep_nan" in chosen  # the knob reaches the kernel
+
     def code(text):  # the render less its record of the params
         return [line for line in text.splitlines() if "max_then_index" not in line]
 
