@@ -156,6 +156,17 @@ def source() -> str:
     return "".join(parts)
 
 
+def _caller(fn, x: torch.Tensor, grid: int, *extra: int):
+    """A launch of one variant's entry `fn(x, out, n_rows, n_cols, grid, *extra, stream)` on the
+    current stream, given its output `out`; returns the entry's CUDA error code."""
+    def call(out: torch.Tensor) -> int:
+        return fn(ctypes.c_void_p(x.data_ptr()), ctypes.c_void_p(out.data_ptr()),
+                  ctypes.c_int64(x.shape[0]), ctypes.c_int64(x.shape[1]), ctypes.c_int64(grid),
+                  *(ctypes.c_int64(v) for v in extra),
+                  ctypes.c_void_p(torch.cuda.current_stream().cuda_stream))
+    return call
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", default=str(ROOT / "bench" / "results" / "runs"))
@@ -172,7 +183,6 @@ def main() -> None:
 
     torch.manual_seed(0)
     lib = ctypes.CDLL(str(cuda_ext.compile_source(source())))
-    stream = lambda: ctypes.c_void_p(torch.cuda.current_stream().cuda_stream)  # noqa: E731
     sms = torch.cuda.get_device_properties(0).multi_processor_count
     n_rows = args.rows
     x = torch.randn(n_rows, COLS, device="cuda") * 4.0
@@ -187,19 +197,14 @@ def main() -> None:
         err = getattr(lib, f"blocks_{name}")(ctypes.byref(per_sm))
         grid = min(n_rows, max(1, per_sm.value) * sms)
         grids[name] = {"per_sm": per_sm.value, "grid": grid, "occupancy_error": err}
-        calls[name] = (lambda n=name, g=grid: (lambda out: getattr(lib, f"run_{n}")(
-            ctypes.c_void_p(x.data_ptr()), ctypes.c_void_p(out.data_ptr()),
-            ctypes.c_int64(n_rows), ctypes.c_int64(COLS), ctypes.c_int64(g), stream())))()
+        calls[name] = _caller(getattr(lib, f"run_{name}"), x, grid)
     for threads, chunk in BULK:
         name = cluster.variant_name(COLS, 1, threads, 1, chunk)
         clusters = ctypes.c_int(0)
         err = getattr(lib, f"clusters_{name}")(ctypes.c_int64(COLS), ctypes.byref(clusters))
         grid = min(n_rows, clusters.value)
         grids[name] = {"per_sm": None, "grid": grid, "occupancy_error": err}
-        calls[name] = (lambda n=name, g=grid, k=chunk: (lambda out: getattr(lib, f"run_{n}")(
-            ctypes.c_void_p(x.data_ptr()), ctypes.c_void_p(out.data_ptr()),
-            ctypes.c_int64(n_rows), ctypes.c_int64(COLS), ctypes.c_int64(g), ctypes.c_int64(k),
-            stream())))()
+        calls[name] = _caller(getattr(lib, f"run_{name}"), x, grid, chunk)
     fns, errors = {}, {}
     for name, call in calls.items():
         y = torch.full_like(x, float("nan"))
