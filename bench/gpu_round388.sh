@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# GPU round 388 (H200; written 2026-11-29 after the session's device time was spent, NOT YET RUN):
+# GPU round 388 (H200; written 2026-11-29 after the session's device time was spent, run 2026-11-29):
 # `body_tile` (a misaligned row's one-pass tile as wide as its aligned body: 4096 for a 4097-wide
 # row, not 8192 with half of it masked; compiled for sm_90 a float32 add + RMSNorm row takes 288
 # SASS instructions where 480 did, compile-norm-align-body-tile-sm90-fp32.json). Sweeps with
@@ -9,7 +9,11 @@
 # 0.90), then RMSNorm, LayerNorm and softmax float32 there; the float32 rows of those ops. The
 # knob's GPU tests are gpu_round389.sh.
 #     device run, no carry:  bash bench/gpu_round388.sh
-# Outcome: not yet run.
+# Outcome (2026-11-29 05:48-05:53 UTC, 305 s): body_tile won add + RMSNorm, RMSNorm, LayerNorm and
+# softmax float32 `cols_le_16384` (add_rms_norm 1.26.0, rms_norm 1.34.0, layer_norm 1.24.0,
+# softmax 1.27.0; 4096x4097 add + RMSNorm 0.90 -> 0.93 of copy); mean and sum kept their configs.
+# bench/results/runs/tune-buckets-h200-round388/, memory-bound-h200-graphs-float32-norms-softmax-
+# sum-mean-round388.json; bench/RESULTS.md "Rounds 387-392".
 set -uo pipefail
 export PYTHONUNBUFFERED=1
 export KZOO_HOME=/tmp/kzoo-round388

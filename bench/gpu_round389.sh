@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# GPU round 389 (H200; written 2026-11-29 after the session's device time was spent, NOT YET RUN):
+# GPU round 389 (H200; written 2026-11-29 after the session's device time was spent, run 2026-11-29):
 # the GPU tests of `body_tile` (reduce: every op at every task shape and dtype; the norms' and
 # softmax's align_edges tests, whose tiles now include a body_tile config), two processes.
 #     device run, no carry:  bash bench/gpu_round389.sh
-# Outcome: not yet run.
+# Outcome (2026-11-29): 15 passed (reduce and softmax 12, norms 3),
+# bench/results/runs/gpu-tests-h200-round389/.
 set -uo pipefail
 export PYTHONUNBUFFERED=1
 export KZOO_HOME=/tmp/kzoo-round389
