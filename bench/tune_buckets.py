@@ -225,10 +225,19 @@ SERVED_VARIANTS = {
              dict(align_edges=True),
              *[dict(align_edges=True, tile_elems=tile, elems_per_thread=per_thread)
                for tile in (8192, 16384) for per_thread in (8, 16, 32)],
-             # and its tile as wide as the aligned body (4096 for 4097), not the row (8192)
+             # and its tile as wide as the aligned body (4096 for 4097), not the row (8192;
+             # won every 4097-wide bucket on an H200, rounds 388 and 391)
              *[dict(align_edges=True, body_tile=True, tile_elems=tile,
                     elems_per_thread=per_thread)
-               for tile in (4096, 8192, 16384) for per_thread in (8, 16, 32)]],
+               for tile in (4096, 8192, 16384) for per_thread in (8, 16, 32)],
+             # that kernel on a persistent grid whose programs' rows share one shift, the affine
+             # vectors read once a program (16-bit LayerNorm at 4096x4097 read 0.46 of copy
+             # with body_tile in round 391: a tile of 32 values a thread reads its weight and
+             # bias at each row's shift, 64 scalar loads a row, bench/compile_norm_align.py)
+             *[dict(align_edges=True, body_tile=True, edges_persist=True, programs_per_sm=per_sm,
+                    tile_elems=tile, elems_per_thread=per_thread, num_stages=stages)
+               for per_sm in (2, 4, 8) for tile in (4096, 8192) for per_thread in (16, 32)
+               for stages in (1, 2)]],
     "reduce": [dict(one_pass_min_fill=75), dict(one_pass_min_fill=75, row_block_max=8192),
                dict(nan_combine=True, packed_keys=False),
                dict(nan_combine=True, packed_keys=False, align_rows=False),
@@ -292,11 +301,12 @@ SERVED_VARIANTS = {
         # thread (32x1000x1024 float32 at 0.86 of copy with 72-77 registers, round 227)
         dict(one_pass_maxnreg_inner=64), dict(one_pass_maxnreg_inner=128),
         # a width that breaks 16-byte alignment (4097) through the body-and-edges kernel, as the
-        # norms' (compiled for sm_90 its body moves 16 bytes at a time; not yet timed on a GPU)
+        # norms' (compiled for sm_90 its body moves 16 bytes at a time; softmax 1.21.0-1.23.0)
         dict(align_edges=True),
         *[dict(align_edges=True, tile_elems=tile, elems_per_thread=per_thread)
           for tile in (8192, 16384) for per_thread in (8, 16, 32)],
-        # and its tile as wide as the aligned body (4096 for 4097), not the row (8192)
+        # and its tile as wide as the aligned body (4096 for 4097), not the row (8192; softmax
+        # 1.27.0-1.29.0, rounds 388 and 391)
         *[dict(align_edges=True, body_tile=True, tile_elems=tile, elems_per_thread=per_thread)
           for tile in (4096, 8192, 16384) for per_thread in (8, 16, 32)],
         # a 32768-wide row (1024x32768) split too, each program a row ahead, so one row's loads

@@ -25,7 +25,8 @@ second tiny kernel combines the fp32 partials in order (deterministic; no atomic
 address and reads the few elements before and after the aligned body apart, so the body's loads
 stay 16 bytes wide. `body_tile` (with `align_rows`) sizes such a row's one-pass tile by its aligned
 body, at most n_cols // vec * vec elements (4096 for a 4097-wide float32 row), not by the row
-(8192, half of it masked). `evict_first` marks the streamed input as read-once for the cache.
+(8192, half of it masked); float32 sum and mean at 4096x4097 kept their configs against it on an
+H200 (GPU round 388). `evict_first` marks the streamed input as read-once for the cache.
 `packed_keys` (amax, amin, argmax) reduces a tile with one 32-bit integer max over
 order-preserving keys (NaN above +inf, -0.0 as 0.0) and, for argmax, then one 32-bit min of the
 indices whose key is that max (a REDUX each per warp on sm_80+), where the other choice takes a NaN

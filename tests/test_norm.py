@@ -352,6 +352,53 @@ def test_align_edges_sends_misaligned_rows_to_the_edges_kernel(name, body_tile, 
     assert {k for k, _ in seen} == {"_norm_edges_kernel"}, seen
 
 
+def _float32_reference(name: str, x, w, b, res):
+    """One of the three norms in float32 of 16-bit inputs, with the launchers' defaults: RMSNorm's
+    eps the input dtype's machine epsilon, the fused form's sum rounded to the dtype first."""
+    cols = x.shape[-1]
+    if name == "rms_norm":
+        return F.rms_norm(x.float(), (cols,), w.float(), eps=torch.finfo(x.dtype).eps)
+    if name == "layer_norm":
+        return F.layer_norm(x.float(), (cols,), w.float(), b.float())
+    return F.rms_norm((x + res).float(), (cols,), w.float(), eps=1e-6)
+
+
+@pytest.mark.parametrize("name", ["rms_norm", "layer_norm", "add_rms_norm"])
+def test_edges_persist_walks_rows_of_one_shift_a_program(name, tmp_path, monkeypatch):
+    """edges_persist: _norm_edges_kernel on a grid of a multiple of the vector width programs
+    (the interpreter's 4 SMs, 1 or 2 programs each: 4 or 8), each walking the rows pid, pid +
+    grid, ... with the affine vectors read once at its first row's shift. Every row width's
+    head and tail (4097, 37, 3, 1 in float32; 4097, 45, 9 in float16), row counts under the
+    grid, at it and past it by a ragged few, one row a tile and two: each matches PyTorch."""
+    norm = plan(tasks.load(ROOT / "tasks" / f"{name}.py")).template_object()
+    torch.manual_seed(11)
+    for per_sm, tile in ((1, 8192), (2, 16384)):
+        cfg = dataclasses.replace(norm.default, single_pass_max=8192, tile_elems=tile,
+                                  elems_per_thread=4, align_edges=True, body_tile=True,
+                                  programs_per_sm=per_sm, edges_persist=True)
+        assert not norm.violations(cfg)
+        module = _module(name, cfg, tmp_path)
+        seen = _grids(module, monkeypatch)
+        launch = getattr(module, f"launch_{name}")
+        for dtype, cases, tol in ((torch.float32, ((13, 4097), (3, 37), (19, 37), (5, 3),
+                                                   (9, 1)), 1e-5),
+                                  (torch.float16, ((11, 4097), (21, 45), (3, 9)), 2e-3)):
+            vec = 16 // torch.empty((), dtype=dtype).element_size()
+            for rows, cols in cases:
+                x = (torch.randn(rows, cols) * 2.0 + 0.5).to(dtype)
+                w, b = torch.randn(cols).to(dtype), torch.randn(cols).to(dtype)
+                res = torch.randn(rows, cols).to(dtype)
+                seen.clear()
+                got, want = _against_torch(name, launch, x, w, b, res)
+                if dtype != torch.float32:  # the reference in float32, from the same inputs
+                    want = _float32_reference(name, x, w, b, res)
+                torch.testing.assert_close(got.float(), want.float(), rtol=tol, atol=tol,
+                                           msg=str((name, per_sm, dtype, rows, cols)))
+                assert [k for k, _ in seen] == ["_norm_edges_kernel"], seen
+                grid = seen[0][1][0]
+                assert grid % vec == 0 and grid <= max(vec, 4 * per_sm), (dtype, cols, grid)
+
+
 def test_align_edges_keeps_16_byte_accesses_for_sm90(tmp_path):
     """Compiled for sm_90 without a GPU (bench/compile_norm_align.py): at a 4097-wide float32 row,
     residual add + RMSNorm's and softmax's align_edges kernels move the row's body 16 bytes at a
@@ -377,6 +424,16 @@ def test_align_edges_keeps_16_byte_accesses_for_sm90(tmp_path):
         assert edges["loads"].get("v4", 0) >= body_accesses, edges
         assert edges["stores"].get("v4", 0) >= body_accesses, edges
         assert tile["loads"].get("v4", 0) == 0 and tile["stores"].get("v4", 0) == 0, tile
+    # edges_persist keeps the body's accesses 16 bytes wide in its row loop (loads, or with the
+    # loop pipelined, asynchronous copies of 16 bytes into shared memory) and reads the weight
+    # apart from them
+    body_tile = rows["add_rms_norm", "body_tile"]
+    once = rows["add_rms_norm", "edges_persist_1stage"]
+    assert once["loads"].get("v4", 0) == body_tile["loads"]["v4"], once
+    assert once["stores"] == body_tile["stores"], once
+    piped = rows["add_rms_norm", "edges_persist"]
+    assert piped["async_copies"] >= 2 * 8 and piped["stores"] == body_tile["stores"], piped
+    assert ("softmax", "edges_persist") not in rows
 
 
 def test_align_edges_stores_the_norms_epilogue_on_body_and_edges(tmp_path, monkeypatch):
@@ -400,17 +457,22 @@ def test_align_edges_stores_the_norms_epilogue_on_body_and_edges(tmp_path, monke
 @pytest.mark.parametrize("name", ["rms_norm", "layer_norm", "add_rms_norm"])
 def test_align_edges_is_correct_on_the_gpu(name, tmp_path):
     """_norm_edges_kernel at every GPU shape and dtype of the task through the verifier (4097-wide
-    rows take it in every dtype; the others keep their kernels), one row a program and two."""
+    rows take it in every dtype; the others keep their kernels), one row a program and two, and
+    with edges_persist (2 and 8 programs an SM, the row loop unpipelined and 2 deep)."""
     from verifier.core import Verifier
 
     task = tasks.load(ROOT / "tasks" / f"{name}.py")
     found = plan(task)
     norm = found.template_object()
     verifier = Verifier("gpu", tmp_path)
-    for tile, body_tile in ((8192, False), (16384, False), (8192, True)):
+    for tile, body_tile, per_sm, stages in ((8192, False, 0, 2), (16384, False, 0, 2),
+                                            (8192, True, 0, 2), (8192, True, 2, 1),
+                                            (4096, True, 8, 2)):
         cfg = dataclasses.replace(norm.default, single_pass_max=8192, tile_elems=tile,
-                                  elems_per_thread=32, align_edges=True, body_tile=body_tile)
+                                  elems_per_thread=32, align_edges=True, body_tile=body_tile,
+                                  programs_per_sm=per_sm, edges_persist=per_sm > 0,
+                                  num_stages=stages)
         source = norm.render(cfg, **found.context)
         for dtype in task.dtypes:
             verdict = verifier.verify(task, source, dtype, time=False)
-            assert verdict.accepted, (tile, dtype, verdict.reasons)
+            assert verdict.accepted, (tile, body_tile, per_sm, dtype, verdict.reasons)
