@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# GPU round 393 (H200; written 2026-11-29 after the session's device time was spent, NOT YET RUN):
+# `edges_persist` (the norm template's align_edges kernel on a persistent grid of a multiple of
+# the vector width programs, whose rows then share one shift, so each program reads the weight
+# and bias once, where the body_tile kernel reads them at every row's shift in scalar loads: 64 a
+# row for a 16-bit LayerNorm tile of 32 values a thread, beside 4 vector loads of x;
+# compile-norm-align-edges-persist-sm90-bf16.json). First its GPU test (test_norm's align_edges
+# test, whose configs now include edges_persist at 2 and 8 programs an SM), then sweeps with
+# `--knobs edges_persist` (the served configs against 24 variants: 2, 4, 8 programs an SM,
+# 4096- and 8192-element tiles, 16 or 32 values a thread, the row loop 1 or 2 deep) of the
+# 16-bit `cols_le_16384` buckets of LayerNorm (4096x4097 at 0.45-0.46 of copy after round 391)
+# and RMSNorm (0.67-0.68), then those ops' 16-bit rows. gpu_round394.sh does float32 and add +
+# RMSNorm.
+#     device run, no carry:  bash bench/gpu_round393.sh
+# Outcome: not yet run.
+set -uo pipefail
+export PYTHONUNBUFFERED=1
+export KZOO_HOME=/tmp/kzoo-round393
+. bench/gpu_lib.sh
+export PYTHONPATH=$PWD
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+start=$(date +%s)
+mkdir -p /tmp/r393/tune /tmp/r393/table /tmp/r393/tests
+timeout 150 python3 -m pytest -q -p no:cacheprovider -m gpu -rf --tb=short \
+    "tests/test_norm.py::test_align_edges_is_correct_on_the_gpu" > /tmp/r393/tests/pytest-norm.txt 2>&1
+rc=$?
+echo "norm align_edges GPU tests: rc $rc $(tail -1 /tmp/r393/tests/pytest-norm.txt)"
+if [ $rc -ne 0 ]; then
+    grep -E "^(FAILED|E  )" /tmp/r393/tests/pytest-norm.txt | head -20
+    tar czf "$OUT/round393.tgz" -C /tmp r393
+    exit 0
+fi
+entries_snapshot
+for dtype in bfloat16 float16; do
+    for op in layer_norm rms_norm; do
+        [ $(( $(date +%s) - start )) -gt 400 ] && { echo "tune $op $dtype: not run"; continue; }
+        tune_op 110 $op $dtype /tmp/r393/tune --buckets cols_le_16384 --knobs edges_persist \
+            --samples 0 --jobs 14
+    done
+done
+entries_pack_new
+left=$(( 570 - ($(date +%s) - start) ))
+if [ $left -gt 40 ]; then
+    timeout $left python3 bench/memory_bound.py --ops layer_norm,rms_norm \
+        --dtypes bfloat16,float16 --graphs --out /tmp/r393/table > /tmp/r393/table/stdout.txt 2>&1
+    echo "table: rc $? after $(( $(date +%s) - start )) s"
+    grep -E "4097" /tmp/r393/table/stdout.txt | head -20
+fi
+tar czf "$OUT/round393.tgz" -C /tmp r393
+exit 0
