@@ -33,6 +33,41 @@ tune_op() {
     echo "tune $op $dtype: exit ${PIPESTATUS[0]} after $(( $(date +%s) - start )) s"
 }
 
+# tune_op each OP:DTYPE pair in turn (SECONDS at most each), skipping those that would start
+# more than UNTIL seconds after the calling script's $start.
+# Usage: tune_pairs UNTIL SECONDS OUTDIR "OP:DTYPE ..." [more tune_buckets.py arguments...]
+tune_pairs() {
+    local until=$1 secs=$2 out=$3 pairs=$4 pair op dtype
+    shift 4
+    for pair in $pairs; do
+        op=${pair%%:*}
+        dtype=${pair##*:}
+        if [ $(( $(date +%s) - start )) -gt "$until" ]; then
+            echo "tune $op $dtype: not run"
+            continue
+        fi
+        tune_op "$secs" "$op" "$dtype" "$out" "$@"
+    done
+}
+
+# bench/memory_bound.py's rows of OPS in DTYPES (CUDA graphs) into OUTDIR/table, in what is left
+# of END seconds after the calling script's $start (not run with 40 or fewer); print its
+# 4097-wide rows.
+# Usage: table_rows END OUTDIR OPS DTYPES
+table_rows() {
+    local end=$1 out=$2 ops=$3 dtypes=$4 left
+    left=$(( end - ($(date +%s) - start) ))
+    if [ $left -le 40 ]; then
+        echo "table: not run ($left s left)"
+        return 0
+    fi
+    mkdir -p "$out/table"
+    timeout $left python3 bench/memory_bound.py --ops "$ops" --dtypes "$dtypes" --graphs \
+        --out "$out/table" > "$out/table/stdout.txt" 2>&1
+    echo "table: rc $? after $(( $(date +%s) - start )) s"
+    grep -E "4097" "$out/table/stdout.txt" | head -20
+}
+
 # Install the slimmed offline bundle (bench/slim_gpu_bundle.sh; the run carries .gpu-slim) into
 # /tmp/site and put it, and the tree, on PYTHONPATH.
 slim_bundle_install() {

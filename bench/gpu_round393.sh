@@ -20,7 +20,7 @@ export KZOO_HOME=/tmp/kzoo-round393
 export PYTHONPATH=$PWD
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
 start=$(date +%s)
-mkdir -p /tmp/r393/tune /tmp/r393/table /tmp/r393/tests
+mkdir -p /tmp/r393/tune /tmp/r393/tests
 timeout 150 python3 -m pytest -q -p no:cacheprovider -m gpu -rf --tb=short \
     "tests/test_norm.py::test_align_edges_is_correct_on_the_gpu" > /tmp/r393/tests/pytest-norm.txt 2>&1
 rc=$?
@@ -31,20 +31,10 @@ if [ $rc -ne 0 ]; then
     exit 0
 fi
 entries_snapshot
-for dtype in bfloat16 float16; do
-    for op in layer_norm rms_norm; do
-        [ $(( $(date +%s) - start )) -gt 400 ] && { echo "tune $op $dtype: not run"; continue; }
-        tune_op 110 $op $dtype /tmp/r393/tune --buckets cols_le_16384 --knobs edges_persist \
-            --samples 0 --jobs 14
-    done
-done
+tune_pairs 400 110 /tmp/r393/tune \
+    "layer_norm:bfloat16 rms_norm:bfloat16 layer_norm:float16 rms_norm:float16" \
+    --buckets cols_le_16384 --knobs edges_persist --samples 0 --jobs 14
 entries_pack_new
-left=$(( 570 - ($(date +%s) - start) ))
-if [ $left -gt 40 ]; then
-    timeout $left python3 bench/memory_bound.py --ops layer_norm,rms_norm \
-        --dtypes bfloat16,float16 --graphs --out /tmp/r393/table > /tmp/r393/table/stdout.txt 2>&1
-    echo "table: rc $? after $(( $(date +%s) - start )) s"
-    grep -E "4097" /tmp/r393/table/stdout.txt | head -20
-fi
+table_rows 570 /tmp/r393 layer_norm,rms_norm bfloat16,float16
 tar czf "$OUT/round393.tgz" -C /tmp r393
 exit 0

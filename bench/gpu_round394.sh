@@ -14,22 +14,11 @@ export PYTHONPATH=$PWD
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
 start=$(date +%s)
 entries_snapshot
-mkdir -p /tmp/r394/tune /tmp/r394/table
-for pair in add_rms_norm:bfloat16 add_rms_norm:float16 add_rms_norm:float32 \
-            layer_norm:float32 rms_norm:float32; do
-    op=${pair%%:*}; dtype=${pair##*:}
-    [ $(( $(date +%s) - start )) -gt 420 ] && { echo "tune $op $dtype: not run"; continue; }
-    tune_op 110 $op $dtype /tmp/r394/tune --buckets cols_le_16384 --knobs edges_persist \
-        --samples 0 --jobs 14
-done
+mkdir -p /tmp/r394/tune
+pairs="add_rms_norm:bfloat16 add_rms_norm:float16 add_rms_norm:float32"
+tune_pairs 420 110 /tmp/r394/tune "$pairs layer_norm:float32 rms_norm:float32" \
+    --buckets cols_le_16384 --knobs edges_persist --samples 0 --jobs 14
 entries_pack_new
-left=$(( 570 - ($(date +%s) - start) ))
-if [ $left -gt 40 ]; then
-    timeout $left python3 bench/memory_bound.py --ops add_rms_norm,layer_norm,rms_norm \
-        --dtypes float32,bfloat16,float16 --graphs --out /tmp/r394/table \
-        > /tmp/r394/table/stdout.txt 2>&1
-    echo "table: rc $? after $(( $(date +%s) - start )) s"
-    grep -E "4097" /tmp/r394/table/stdout.txt | head -20
-fi
+table_rows 570 /tmp/r394 add_rms_norm,layer_norm,rms_norm float32,bfloat16,float16
 tar czf "$OUT/round394.tgz" -C /tmp r394
 exit 0

@@ -14,20 +14,10 @@ export PYTHONPATH=$PWD
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
 start=$(date +%s)
 entries_snapshot
-mkdir -p /tmp/r395/tune /tmp/r395/table
-for dtype in bfloat16 float16 float32; do
-    [ $(( $(date +%s) - start )) -gt 360 ] && { echo "tune log_softmax $dtype: not run"; continue; }
-    tune_op 110 log_softmax $dtype /tmp/r395/tune --buckets cols_le_16384 --knobs body_tile \
-        --samples 0 --jobs 14
-done
+mkdir -p /tmp/r395/tune
+tune_pairs 360 110 /tmp/r395/tune "log_softmax:bfloat16 log_softmax:float16 log_softmax:float32" \
+    --buckets cols_le_16384 --knobs body_tile --samples 0 --jobs 14
 entries_pack_new
-left=$(( 570 - ($(date +%s) - start) ))
-if [ $left -gt 40 ]; then
-    timeout $left python3 bench/memory_bound.py --ops log_softmax \
-        --dtypes float32,bfloat16,float16 --graphs --out /tmp/r395/table \
-        > /tmp/r395/table/stdout.txt 2>&1
-    echo "table: rc $? after $(( $(date +%s) - start )) s"
-    grep -E "4097" /tmp/r395/table/stdout.txt | head -20
-fi
+table_rows 570 /tmp/r395 log_softmax float32,bfloat16,float16
 tar czf "$OUT/round395.tgz" -C /tmp r395
 exit 0
