@@ -22,7 +22,8 @@ nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
 start=$(date +%s)
 mkdir -p /tmp/r393/tune /tmp/r393/tests
 timeout 150 python3 -m pytest -q -p no:cacheprovider -m gpu -rf --tb=short \
-    "tests/test_norm.py::test_align_edges_is_correct_on_the_gpu" > /tmp/r393/tests/pytest-norm.txt 2>&1
+    "tests/test_norm.py::test_align_edges_is_correct_on_the_gpu" \
+    > /tmp/r393/tests/pytest-norm.txt 2>&1
 rc=$?
 echo "norm align_edges GPU tests: rc $rc $(tail -1 /tmp/r393/tests/pytest-norm.txt)"
 if [ $rc -ne 0 ]; then
