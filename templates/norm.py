@@ -84,10 +84,11 @@ of a multiple of the vector width programs, each walking the rows pid, pid + gri
 rows start at the same offset modulo the vector, so they share one head, and the program reads
 the affine vectors once, at that shift, for all of them. Compiled for sm_90 (bench/
 compile_norm_align.py --dtype bfloat16), a bfloat16 LayerNorm tile of two 4097-wide rows keeps
-its 4 vector loads of x a thread in the row loop and reads weight and bias in 49 scalar loads
-before it, where the body_tile kernel issues 67 scalar loads a tile; it takes 154 registers a
-thread where that took 128 (181 with the row loop pipelined 2 deep, x's loads then asynchronous
-copies into shared memory). Not yet timed on a GPU.
+its 4 vector loads of x a thread in the row loop; its 49 scalar loads (in the code, not per
+row) are the affine vectors' before that loop and the edge lanes', where the body_tile kernel
+issues 67 at every tile. It takes 154 registers a thread where that took 128 (181 with the row
+loop pipelined 2 deep, x's loads then asynchronous copies into shared memory). Not yet timed on
+a GPU.
 """
 
 from __future__ import annotations
