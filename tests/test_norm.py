@@ -436,14 +436,18 @@ def test_align_edges_keeps_16_byte_accesses_for_sm90(tmp_path):
     assert ("softmax", "edges_persist") not in rows
 
 
-def test_align_edges_stores_the_norms_epilogue_on_body_and_edges(tmp_path, monkeypatch):
+@pytest.mark.parametrize("persist", [False, True])
+def test_align_edges_stores_the_norms_epilogue_on_body_and_edges(persist, tmp_path, monkeypatch):
     """LayerNorm then GELU through _norm_edges_kernel: the body's and the edges' stores both
-    carry the activation, and misaligned rows (37 wide) match float64."""
+    carry the activation, and misaligned rows (37 wide) match float64; with edges_persist too
+    (its row loop holds the same tile)."""
     task = tasks.load(ROOT / "tasks" / "layer_norm_gelu.py")
     found = plan(task)
     template = found.template_object()
     task.apply_shape({"tokens": 9, "hidden": 37})
-    cfg = dataclasses.replace(template.default, align_edges=True)
+    cfg = dataclasses.replace(template.default, align_edges=True, edges_persist=persist,
+                              programs_per_sm=2 if persist else 0)
+    assert not template.violations(cfg)
     source = template.render(cfg, **found.context)
     body = source[source.index("def _norm_edges_kernel"):source.index("def _norm_looped_kernel")]
     assert body.count("_gelu_erf(y)") == 2
