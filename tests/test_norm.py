@@ -36,16 +36,18 @@ def _grids(module, monkeypatch) -> list:
 
 
 def _against_torch(name: str, launch, x, w, b, res):
-    """(the launcher's output, PyTorch's) for one of the three norms; the fused residual form's
-    sum is checked against x + res here."""
+    """(the launcher's output, PyTorch's in float32 from the same inputs) for one of the three
+    norms, with the launchers' defaults: RMSNorm's eps the input dtype's machine epsilon, the
+    fused residual form's sum rounded to the dtype first (and checked against x + res here)."""
     cols = x.shape[-1]
     if name == "rms_norm":
-        return launch(x, (cols,), w), F.rms_norm(x, (cols,), w)
+        return launch(x, (cols,), w), F.rms_norm(x.float(), (cols,), w.float(),
+                                                 eps=torch.finfo(x.dtype).eps)
     if name == "layer_norm":
-        return launch(x, (cols,), w, b), F.layer_norm(x, (cols,), w, b)
+        return launch(x, (cols,), w, b), F.layer_norm(x.float(), (cols,), w.float(), b.float())
     got, summed = launch(x, res, w)
     torch.testing.assert_close(summed, x + res)
-    return got, F.rms_norm(x + res, (cols,), w, eps=1e-6)
+    return got, F.rms_norm((x + res).float(), (cols,), w.float(), eps=1e-6)
 
 
 def test_full_rows_leave_the_persistent_grid_when_told(tmp_path, monkeypatch):
@@ -352,17 +354,6 @@ def test_align_edges_sends_misaligned_rows_to_the_edges_kernel(name, body_tile, 
     assert {k for k, _ in seen} == {"_norm_edges_kernel"}, seen
 
 
-def _float32_reference(name: str, x, w, b, res):
-    """One of the three norms in float32 of 16-bit inputs, with the launchers' defaults: RMSNorm's
-    eps the input dtype's machine epsilon, the fused form's sum rounded to the dtype first."""
-    cols = x.shape[-1]
-    if name == "rms_norm":
-        return F.rms_norm(x.float(), (cols,), w.float(), eps=torch.finfo(x.dtype).eps)
-    if name == "layer_norm":
-        return F.layer_norm(x.float(), (cols,), w.float(), b.float())
-    return F.rms_norm((x + res).float(), (cols,), w.float(), eps=1e-6)
-
-
 @pytest.mark.parametrize("name", ["rms_norm", "layer_norm", "add_rms_norm"])
 def test_edges_persist_walks_rows_of_one_shift_a_program(name, tmp_path, monkeypatch):
     """edges_persist: _norm_edges_kernel on a grid of a multiple of the vector width programs
@@ -390,9 +381,7 @@ def test_edges_persist_walks_rows_of_one_shift_a_program(name, tmp_path, monkeyp
                 res = torch.randn(rows, cols).to(dtype)
                 seen.clear()
                 got, want = _against_torch(name, launch, x, w, b, res)
-                if dtype != torch.float32:  # the reference in float32, from the same inputs
-                    want = _float32_reference(name, x, w, b, res)
-                torch.testing.assert_close(got.float(), want.float(), rtol=tol, atol=tol,
+                torch.testing.assert_close(got.float(), want, rtol=tol, atol=tol,
                                            msg=str((name, per_sm, dtype, rows, cols)))
                 assert [k for k, _ in seen] == ["_norm_edges_kernel"], seen
                 grid = seen[0][1][0]
