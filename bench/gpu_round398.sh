@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# GPU round 398 (H200; written 2026-11-29 after the session's device time was spent, NOT YET RUN):
+# full sweeps (no --knobs: DEFAULT, every served config of the dtype and its 118 softmax
+# SERVED_VARIANTS, and the other dtypes' served configs; 378 sources for log-softmax, 493 for
+# softmax, counted offline with tune_buckets.candidate_sources) of float32 softmax and
+# log-softmax `cols_le_65536`. Their 1024x32768 rows are two of the seven large rows under 90% of
+# copy (0.88 and 0.89 in the standing). Neither bucket has an H200 config: softmax's row is
+# served by its `any` config, log-softmax's by the H100's `cols_le_65536` one. The H200 sweep of
+# round 335 timed 120 configs there and kept both; today's variants (row_lag, ahead_depth,
+# split_maxnreg, col_split_per_sm, ...) came after it. Then those ops' float32 rows.
+#     device run, no carry:  bash bench/gpu_round398.sh
+# Outcome: not yet run.
+set -uo pipefail
+export PYTHONUNBUFFERED=1
+export KZOO_HOME=/tmp/kzoo-round398
+. bench/gpu_lib.sh
+export PYTHONPATH=$PWD
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+start=$(date +%s)
+entries_snapshot
+mkdir -p /tmp/r398/tune
+tune_pairs 300 250 /tmp/r398/tune "softmax:float32 log_softmax:float32" \
+    --buckets cols_le_65536 --samples 0 --jobs 14
+entries_pack_new
+table_rows 585 /tmp/r398 softmax,log_softmax float32
+grep -E "32768 " /tmp/r398/table/stdout.txt | head -4
+tar czf "$OUT/round398.tgz" -C /tmp r398
+exit 0
