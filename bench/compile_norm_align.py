@@ -9,9 +9,12 @@ tile starts at the aligned address below each row and masks its lanes by the row
 `align_edges` (each row's aligned body, its bound a multiple of the vector, and the edges apart),
 and `body_tile` (align_edges with the tile as wide as the body, 4096, not the row, 8192); for
 the norms also `edges_persist` (body_tile on a persistent grid whose programs' rows share one
-shift, the affine vectors read once a program). Prints each kernel's registers and global loads
-and stores by vector width. Counts, not timings: bench/probe_norm_align.py times the norm's on
-the GPU (round 355), bench/tune_buckets.py the variants.
+shift, the affine vectors read once a program), `affine_table` (body_tile reading the affine
+vectors from per-head tables, 16 bytes at a time; `_64`, `_80`: its registers capped by
+`edges_maxnreg`) and `body_tile_80` (body_tile capped at 80 registers). Prints each kernel's
+registers and global loads and stores by vector width. Counts, not timings:
+bench/probe_norm_align.py times the norm's on the GPU (round 355), bench/tune_buckets.py the
+variants.
 
     python bench/compile_norm_align.py [--dtype float32] [--ops add_rms_norm,softmax] [--json OUT]
 """
@@ -51,7 +54,15 @@ VARIANTS = {"plain": {}, "align_rows": {"align_rows": True}, "align_edges": {"al
             # the body's loads become asynchronous copies into shared memory)
             "edges_persist_1stage": {"align_edges": True, "body_tile": True,
                                      "edges_persist": True, "programs_per_sm": 8,
-                                     "num_stages": 1}}
+                                     "num_stages": 1},
+            # body_tile with the affine values from per-head tables (16-byte loads)
+            "affine_table": {"align_edges": True, "body_tile": True, "affine_table": True},
+            # and its registers capped, for more programs an SM
+            "affine_table_80": {"align_edges": True, "body_tile": True, "affine_table": True,
+                                "edges_maxnreg": 80},
+            "affine_table_64": {"align_edges": True, "body_tile": True, "affine_table": True,
+                                "edges_maxnreg": 64},
+            "body_tile_80": {"align_edges": True, "body_tile": True, "edges_maxnreg": 80}}
 
 
 def main() -> int:
@@ -75,8 +86,9 @@ def main() -> int:
             found = plan(tasks.load(ROOT / "tasks" / f"{op}.py"))
             template = found.template_object()
             for variant, knobs in VARIANTS.items():
-                if variant.startswith("edges_persist") and op == "softmax":
-                    continue  # no affine vectors to read once
+                if op == "softmax" and variant.startswith(("edges_persist", "affine_table",
+                                                          "body_tile_")):
+                    continue  # no affine vectors, nor those knobs
                 cfg = dataclasses.replace(template.default, single_pass_max=8192,
                                           tile_elems=8192, elems_per_thread=32, **knobs)
                 module = _import(template.render(cfg, **found.context), Path(workdir),

@@ -100,8 +100,11 @@ def compile_kernel(fn, types: dict, constexprs: dict, divisible: list[str], cfg)
     backend = CUDABackend(TARGET)
     signature = {name: "constexpr" if name in constexprs else types[name] for name in fn.arg_names}
     attrs = {(fn.arg_names.index(n),): backend.parse_attr("D") for n in divisible}
+    options = {"num_warps": cfg.num_warps, "num_stages": cfg.num_stages}
+    if getattr(cfg, "maxnreg", None):  # a launch's register cap (Triton's `maxnreg`)
+        options["maxnreg"] = cfg.maxnreg
     kernel = triton.compile(ASTSource(fn, signature, constexprs, attrs), target=TARGET,
-                            options={"num_warps": cfg.num_warps, "num_stages": cfg.num_stages})
+                            options=options)
     ptx = kernel.asm["ptx"]
     return {**_resources(kernel.asm["cubin"]), "dynamic_shared": kernel.metadata.shared,
             "sass": _sass_counts(kernel.asm["cubin"]),
@@ -159,7 +162,7 @@ def compile_launches(launched: list) -> list[dict]:
     """Compile each captured launch `(kernel, args, kwargs)` of a rendered launcher (its module's
     `_launch` replaced by a recorder) as Triton's launcher would specialize it: tensors as
     pointers (aligned: CUDA allocations are), ints divisible by 16 marked so, constexprs and
-    num_warps / num_stages from the launch."""
+    num_warps / num_stages (and maxnreg) from the launch."""
     import torch
     from types import SimpleNamespace
 
@@ -188,7 +191,8 @@ def compile_launches(launched: list) -> list[dict]:
                 if value % 16 == 0:
                     divisible.append(param.name)
         options = SimpleNamespace(num_warps=kwargs.get("num_warps", 4),
-                                  num_stages=kwargs.get("num_stages", 3))
+                                  num_stages=kwargs.get("num_stages", 3),
+                                  maxnreg=kwargs.get("maxnreg"))
         found.append({"kernel": kernel.__name__, "constexprs": consts,
                       "num_warps": options.num_warps,
                       **compile_kernel(kernel, types, consts, divisible, options)})

@@ -237,7 +237,18 @@ SERVED_VARIANTS = {
              *[dict(align_edges=True, body_tile=True, edges_persist=True, programs_per_sm=per_sm,
                     tile_elems=tile, elems_per_thread=per_thread, num_stages=stages)
                for per_sm in (2, 4, 8) for tile in (4096, 8192) for per_thread in (16, 32)
-               for stages in (1, 2)]],
+               for stages in (1, 2)],
+             # the body_tile kernel with the affine values from per-head tables, 16 bytes at a
+             # time (edges_persist won 16-bit LayerNorm and RMSNorm at 4096x4097 by 3-6% in
+             # round 393 at 2 programs an SM), and with its registers capped: 16-bit LayerNorm's
+             # tile of 32 values a thread takes 116 registers with the tables, 2 programs of 8
+             # warps an SM, 3 at 80 (200 bytes a thread spilled; compile-norm-affine-table-*)
+             *[dict(align_edges=True, body_tile=True, edges_persist=False, affine_table=True,
+                    tile_elems=tile, elems_per_thread=per_thread, edges_maxnreg=regs)
+               for tile in (4096, 8192) for per_thread in (16, 32) for regs in (0, 64, 80)],
+             *[dict(align_edges=True, body_tile=True, edges_persist=False, edges_maxnreg=regs,
+                    tile_elems=tile, elems_per_thread=32)
+               for tile in (4096, 8192) for regs in (64, 80)]],
     "reduce": [dict(one_pass_min_fill=75), dict(one_pass_min_fill=75, row_block_max=8192),
                dict(nan_combine=True, packed_keys=False),
                dict(nan_combine=True, packed_keys=False, align_rows=False),

@@ -87,8 +87,20 @@ compile_norm_align.py --dtype bfloat16), a bfloat16 LayerNorm tile of two 4097-w
 its 4 vector loads of x a thread in the row loop; its 49 scalar loads (in the code, not per
 row) are the affine vectors' before that loop and the edge lanes', where the body_tile kernel
 issues 67 at every tile. It takes 154 registers a thread where that took 128 (181 with the row
-loop pipelined 2 deep, x's loads then asynchronous copies into shared memory). Not yet timed on
-a GPU.
+loop pipelined 2 deep, x's loads then asynchronous copies into shared memory). On an H200 it
+won 16-bit LayerNorm's and RMSNorm's and float32 LayerNorm's 4097-wide buckets by 2-6% (GPU
+rounds 393-395) and lost add + RMSNorm's and float32 RMSNorm's.
+`affine_table` (with `align_edges`, not `edges_persist`) keeps the body_tile kernel's grid and
+reads the affine vectors 16 bytes at a time instead: a small kernel first writes, per vector,
+a table of one row per head a row's body can have (row h, column c: element h + c; 8 rows of
+the body tile for 16-bit rows, 4 for float32), and a row's body reads its head's row, aligned.
+Compiled for sm_90 (bench/results/compile-norm-affine-table-sm90-{bf16,fp32}.json), a 16-bit
+LayerNorm tile of two 4097-wide rows, 32 values a thread, issues 12 vector loads and 3 scalar
+ones where it issued 4 and 67, in 848 SASS instructions where 928, and 116 registers where 128
+(2 programs of 8 warps an SM either way); float32 LayerNorm's 143 registers (1 program an SM)
+become 121 (2). `edges_maxnreg` > 0 caps that kernel's registers (Triton's `maxnreg`) so more of
+its programs share an SM: 16-bit LayerNorm's at 80 fits 3 of 8 warps, spilling 200 bytes a
+thread. Not yet timed on a GPU.
 """
 
 from __future__ import annotations
@@ -128,6 +140,8 @@ class NormConfig:
     split_maxnreg: int
     body_tile: bool
     edges_persist: bool
+    affine_table: bool
+    edges_maxnreg: int
 
 
 SPACE = (
@@ -155,6 +169,8 @@ SPACE = (
     Param("split_maxnreg", (0, 80, 128), legacy=0),
     Param("body_tile", (False, True), legacy=False),
     Param("edges_persist", (False, True), legacy=False),
+    Param("affine_table", (False, True), legacy=False),
+    Param("edges_maxnreg", (0, 64, 80, 96), legacy=0),
 )
 
 # 16 values per thread: 16 warps for an 8192-wide row, as Inductor's persistent reductions use.
@@ -166,6 +182,7 @@ DEFAULT = NormConfig(
     one_pass_stats=False, reverse_last_pass=False, row_split=0, row_prefetch=False,
     row_ahead=False, loop_full_from=0, hint_affine=False, loop_const_cols=False, align_edges=False,
     ahead_depth=1, row_lag=False, split_maxnreg=0, body_tile=False, edges_persist=False,
+    affine_table=False, edges_maxnreg=0,
 )
 
 
@@ -186,6 +203,12 @@ def constraints(cfg: NormConfig) -> list[str]:
     if cfg.edges_persist and not (cfg.align_edges and cfg.programs_per_sm > 0):
         problems.append("edges_persist puts the align_edges kernel on a persistent grid: it needs "
                         "align_edges and programs_per_sm > 0")
+    if cfg.affine_table and not (cfg.align_edges and not cfg.edges_persist):
+        problems.append("affine_table feeds the align_edges kernel's affine loads at every row's "
+                        "shift: it needs align_edges, and edges_persist reads them once already")
+    if cfg.edges_maxnreg and not cfg.align_edges:
+        problems.append("edges_maxnreg caps the align_edges kernel's registers: it needs "
+                        "align_edges")
     if cfg.split_maxnreg and not cfg.row_split:
         problems.append("split_maxnreg caps the split-row kernel's registers: it needs row_split")
     if cfg.loop_full_from > cfg.single_pass_max:

@@ -388,12 +388,89 @@ def test_edges_persist_walks_rows_of_one_shift_a_program(name, tmp_path, monkeyp
                 assert grid % vec == 0 and grid <= max(vec, 4 * per_sm), (dtype, cols, grid)
 
 
+@pytest.mark.parametrize("name", ["rms_norm", "layer_norm", "add_rms_norm"])
+def test_affine_table_reads_each_rows_affine_values_from_its_heads_table(name, tmp_path,
+                                                                        monkeypatch):
+    """affine_table: before _norm_edges_kernel, one _affine_table_kernel launch writes the weight's
+    (and LayerNorm's bias's) tables, one row per head a row's body can have, and the body reads
+    its affine values from its head's row. Every head and tail (float32 4097, 37, 3, 1; float16
+    4097, 45, 9), one row a tile and two, with and without body_tile (and with edges_maxnreg,
+    which the interpreter takes and ignores): each matches PyTorch. A
+    table whose columns were off by one (the head's row read at the next head's) fails the
+    comparison, so it is the tables that the body reads."""
+    norm = plan(tasks.load(ROOT / "tasks" / f"{name}.py")).template_object()
+    torch.manual_seed(13)
+    tables = 2 if name == "layer_norm" else 1
+    for tile, body_tile, regs in ((8192, False, 0), (8192, True, 80), (16384, True, 0)):
+        cfg = dataclasses.replace(norm.default, single_pass_max=8192, tile_elems=tile,
+                                  elems_per_thread=4, align_edges=True, body_tile=body_tile,
+                                  affine_table=True, edges_maxnreg=regs)
+        assert not norm.violations(cfg)
+        module = _module(name, cfg, tmp_path)
+        seen = _grids(module, monkeypatch)
+        launch = getattr(module, f"launch_{name}")
+        for dtype, cases, tol in ((torch.float32, ((6, 4097), (19, 37), (5, 3), (3, 1)), 1e-5),
+                                  (torch.float16, ((11, 4097), (21, 45), (3, 9)), 2e-3)):
+            vec = 16 // torch.empty((), dtype=dtype).element_size()
+            for rows, cols in cases:
+                x = (torch.randn(rows, cols) * 2.0 + 0.5).to(dtype)
+                w, b = torch.randn(cols).to(dtype), torch.randn(cols).to(dtype)
+                res = torch.randn(rows, cols).to(dtype)
+                seen.clear()
+                got, want = _against_torch(name, launch, x, w, b, res)
+                torch.testing.assert_close(got.float(), want, rtol=tol, atol=tol,
+                                           msg=str((name, tile, body_tile, dtype, rows, cols)))
+                assert [k for k, _ in seen] == ["_affine_table_kernel", "_norm_edges_kernel"]
+                assert seen[0][1][0] == vec and seen[0][1][2] == tables, seen
+    # the tables are what the body reads: shift every table row's columns by one and the
+    # 4097-wide rows' outputs (every head among them) are wrong
+    real = module._affine_tables
+
+    def off_by_one(weight, bias, w, b, align, block, n_cols):
+        wt, bt = real(weight, bias, w, b, align, block, n_cols)
+        return tuple(t.roll(1, -1) if t.dim() == 2 else t for t in (wt, bt))
+
+    monkeypatch.setattr(module, "_affine_tables", off_by_one)
+    x, w, b = torch.randn(8, 4097) + 0.5, torch.randn(4097), torch.randn(4097)
+    got, want = _against_torch(name, launch, x, w, b, torch.randn(8, 4097))
+    assert not torch.allclose(got, want, rtol=1e-3, atol=1e-3)
+
+
+def test_affine_table_builds_each_vectors_table_in_its_own_dtype(tmp_path):
+    """A LayerNorm whose weight and bias differ in dtype (float32 weight, float16 bias, on float16
+    rows) gets a table for each, each launch writing one; with the weight alone or the bias alone
+    one table, the other operand absent. Every form matches PyTorch at 4097-wide float16 rows."""
+    norm = plan(tasks.load(ROOT / "tasks" / "layer_norm.py")).template_object()
+    cfg = dataclasses.replace(norm.default, single_pass_max=8192, tile_elems=8192,
+                              elems_per_thread=4, align_edges=True, body_tile=True,
+                              affine_table=True)
+    module = _module("layer_norm", cfg, tmp_path)
+    torch.manual_seed(17)
+    x = (torch.randn(9, 4097) + 0.5).half()
+    w32, b16 = torch.randn(4097), torch.randn(4097).half()
+    wt, bt = module._affine_tables(w32, b16, w32, b16, 8, 4096, 4097)
+    assert (wt.dtype, bt.dtype, wt.shape, bt.shape) == (torch.float32, torch.float16,
+                                                         (8, 4096), (8, 4096))
+    for h in (0, 3, 7):  # row h, column c: element h + c, 0 past the vector's end
+        n = min(4096, 4097 - h)
+        torch.testing.assert_close(wt[h, :n], w32[h:h + n])
+        torch.testing.assert_close(bt[h, :n], b16[h:h + n])
+        assert not wt[h, n:].any() and not bt[h, n:].any()
+    for weight, bias in ((w32, b16), (w32, None), (None, b16)):
+        got = module.launch_layer_norm(x, (4097,), weight, bias)
+        want = F.layer_norm(x.float(), (4097,), None if weight is None else weight.float(),
+                            None if bias is None else bias.float())
+        torch.testing.assert_close(got.float(), want, rtol=2e-3, atol=2e-3,
+                                   msg=str((weight is None, bias is None)))
+
+
 def test_align_edges_keeps_16_byte_accesses_for_sm90(tmp_path):
     """Compiled for sm_90 without a GPU (bench/compile_norm_align.py): at a 4097-wide float32 row,
     residual add + RMSNorm's and softmax's align_edges kernels move the row's body 16 bytes at a
     time (the norm's weight, read at each row's shift, and the edge lanes 4); the align_rows
     tiles, whose per-row mask Triton cannot prove constant over a vector, move every element
-    alone."""
+    alone. With affine_table the weight too moves 16 bytes at a time, and edges_maxnreg caps the
+    kernel's registers."""
     pytest.importorskip("triton.backends.nvidia")
     import json
     import os
@@ -423,19 +500,29 @@ def test_align_edges_keeps_16_byte_accesses_for_sm90(tmp_path):
     piped = rows["add_rms_norm", "edges_persist"]
     assert piped["async_copies"] >= 2 * 8 and piped["stores"] == body_tile["stores"], piped
     assert ("softmax", "edges_persist") not in rows
+    # affine_table reads the weight from its head's table 16 bytes at a time (a float32 row's
+    # 32 values a thread of it: 8 more vector loads), leaving the edge lanes' scalar loads; its
+    # edges_maxnreg variants keep to their register caps
+    table = rows["add_rms_norm", "affine_table"]
+    assert table["loads"]["v4"] == body_tile["loads"]["v4"] + 8, table
+    assert table["loads"].get("v1", 0) <= 4 < body_tile["loads"]["v1"], table
+    for cap in (64, 80):
+        assert rows["add_rms_norm", f"affine_table_{cap}"]["registers"] <= cap
+    assert rows["add_rms_norm", "body_tile_80"]["registers"] <= 80
 
 
-@pytest.mark.parametrize("persist", [False, True])
-def test_align_edges_stores_the_norms_epilogue_on_body_and_edges(persist, tmp_path, monkeypatch):
+@pytest.mark.parametrize("persist,table", [(False, False), (True, False), (False, True)])
+def test_align_edges_stores_the_norms_epilogue_on_body_and_edges(persist, table, tmp_path,
+                                                                  monkeypatch):
     """LayerNorm then GELU through _norm_edges_kernel: the body's and the edges' stores both
     carry the activation, and misaligned rows (37 wide) match float64; with edges_persist too
-    (its row loop holds the same tile)."""
+    (its row loop holds the same tile), and with affine_table (after its table launch)."""
     task = tasks.load(ROOT / "tasks" / "layer_norm_gelu.py")
     found = plan(task)
     template = found.template_object()
     task.apply_shape({"tokens": 9, "hidden": 37})
     cfg = dataclasses.replace(template.default, align_edges=True, edges_persist=persist,
-                              programs_per_sm=2 if persist else 0)
+                              programs_per_sm=2 if persist else 0, affine_table=table)
     assert not template.violations(cfg)
     source = template.render(cfg, **found.context)
     body = source[source.index("def _norm_edges_kernel"):source.index("def _norm_looped_kernel")]
@@ -443,7 +530,7 @@ def test_align_edges_stores_the_norms_epilogue_on_body_and_edges(persist, tmp_pa
     module = load_candidate(source, tmp_path)
     seen = _grids(module, monkeypatch)
     assert_model_new_matches_float64(task, module)
-    assert [k for k, _ in seen] == ["_norm_edges_kernel"]
+    assert [k for k, _ in seen] == ["_affine_table_kernel"] * table + ["_norm_edges_kernel"]
 
 
 @pytest.mark.gpu
@@ -451,21 +538,25 @@ def test_align_edges_stores_the_norms_epilogue_on_body_and_edges(persist, tmp_pa
 def test_align_edges_is_correct_on_the_gpu(name, tmp_path):
     """_norm_edges_kernel at every GPU shape and dtype of the task through the verifier (4097-wide
     rows take it in every dtype; the others keep their kernels), one row a program and two, and
-    with edges_persist (2 and 8 programs an SM, the row loop unpipelined and 2 deep)."""
+    with edges_persist (2 and 8 programs an SM, the row loop unpipelined and 2 deep), and with
+    affine_table (uncapped, and at 80 and 64 registers a thread, spilling)."""
     from verifier.core import Verifier
 
     task = tasks.load(ROOT / "tasks" / f"{name}.py")
     found = plan(task)
     norm = found.template_object()
     verifier = Verifier("gpu", tmp_path)
-    for tile, body_tile, per_sm, stages in ((8192, False, 0, 2), (16384, False, 0, 2),
-                                            (8192, True, 0, 2), (8192, True, 2, 1),
-                                            (4096, True, 8, 2)):
+    for tile, body_tile, per_sm, stages, table, regs in (
+            (8192, False, 0, 2, False, 0), (16384, False, 0, 2, False, 0),
+            (8192, True, 0, 2, False, 0), (8192, True, 2, 1, False, 0),
+            (4096, True, 8, 2, False, 0), (8192, True, 0, 2, True, 0),
+            (4096, True, 0, 2, True, 80), (8192, False, 0, 2, True, 64)):
         cfg = dataclasses.replace(norm.default, single_pass_max=8192, tile_elems=tile,
                                   elems_per_thread=32, align_edges=True, body_tile=body_tile,
                                   programs_per_sm=per_sm, edges_persist=per_sm > 0,
-                                  num_stages=stages)
+                                  num_stages=stages, affine_table=table, edges_maxnreg=regs)
         source = norm.render(cfg, **found.context)
         for dtype in task.dtypes:
             verdict = verifier.verify(task, source, dtype, time=False)
-            assert verdict.accepted, (tile, body_tile, per_sm, dtype, verdict.reasons)
+            assert verdict.accepted, (tile, body_tile, per_sm, table, regs, dtype,
+                                      verdict.reasons)

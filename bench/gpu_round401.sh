@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# GPU round 401 (H200; written 2026-11-29 after the session's device time was spent, NOT YET RUN):
+# `affine_table` and `edges_maxnreg` sweeps (see gpu_round400.sh, which runs their GPU test
+# first) of the buckets round 400 leaves: add + RMSNorm `cols_le_16384` in the three dtypes and
+# float32 LayerNorm and RMSNorm; then those rows. Run after round 400, with its entries in the
+# tree (extract its entries.tgz and commit first: a tree without them promotes on top of the
+# older versions, as round 394 did).
+#     device run, no carry:  bash bench/gpu_round401.sh
+# Outcome: not yet run.
+set -uo pipefail
+export PYTHONUNBUFFERED=1
+export KZOO_HOME=/tmp/kzoo-round401
+. bench/gpu_lib.sh
+export PYTHONPATH=$PWD
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+start=$(date +%s)
+entries_snapshot
+mkdir -p /tmp/r401/tune
+pairs="add_rms_norm:bfloat16 add_rms_norm:float16 add_rms_norm:float32"
+tune_pairs 400 75 /tmp/r401/tune "$pairs layer_norm:float32 rms_norm:float32" \
+    --buckets cols_le_16384 --knobs affine_table,edges_maxnreg --samples 0 --jobs 14
+entries_pack_new
+table_rows 585 /tmp/r401 add_rms_norm,layer_norm,rms_norm float32,bfloat16,float16
+tar czf "$OUT/round401.tgz" -C /tmp r401
+exit 0
