@@ -50,6 +50,22 @@ def _against_torch(name: str, launch, x, w, b, res):
     return got, F.rms_norm((x + res).float(), (cols,), w.float(), eps=1e-6)
 
 
+def _misaligned_rows_match_torch(name, launch, seen, cases, context):
+    """Each (dtype, shapes, tol) of `cases`: every (rows, cols) of `shapes` through `launch`
+    against PyTorch (x, weight, bias and residual drawn in the dtype); yields (dtype, cols) after
+    each call, `seen` then holding that call's launches."""
+    for dtype, shapes, tol in cases:
+        for rows, cols in shapes:
+            x = (torch.randn(rows, cols) * 2.0 + 0.5).to(dtype)
+            w, b = torch.randn(cols).to(dtype), torch.randn(cols).to(dtype)
+            res = torch.randn(rows, cols).to(dtype)
+            seen.clear()
+            got, want = _against_torch(name, launch, x, w, b, res)
+            torch.testing.assert_close(got.float(), want, rtol=tol, atol=tol,
+                                       msg=str((name, *context, dtype, rows, cols)))
+            yield dtype, cols
+
+
 def test_full_rows_leave_the_persistent_grid_when_told(tmp_path, monkeypatch):
     """persist_full_rows off: rows filling at least 3/4 of their tile get one program per tile,
     emptier rows keep the persistent grid (the interpreter has 4 SMs: 8 programs at 2 per SM)."""
@@ -371,21 +387,13 @@ def test_edges_persist_walks_rows_of_one_shift_a_program(name, tmp_path, monkeyp
         module = _module(name, cfg, tmp_path)
         seen = _grids(module, monkeypatch)
         launch = getattr(module, f"launch_{name}")
-        for dtype, cases, tol in ((torch.float32, ((13, 4097), (3, 37), (19, 37), (5, 3),
-                                                   (9, 1)), 1e-5),
-                                  (torch.float16, ((11, 4097), (21, 45), (3, 9)), 2e-3)):
+        cases = ((torch.float32, ((13, 4097), (3, 37), (19, 37), (5, 3), (9, 1)), 1e-5),
+                 (torch.float16, ((11, 4097), (21, 45), (3, 9)), 2e-3))
+        for dtype, cols in _misaligned_rows_match_torch(name, launch, seen, cases, (per_sm,)):
             vec = 16 // torch.empty((), dtype=dtype).element_size()
-            for rows, cols in cases:
-                x = (torch.randn(rows, cols) * 2.0 + 0.5).to(dtype)
-                w, b = torch.randn(cols).to(dtype), torch.randn(cols).to(dtype)
-                res = torch.randn(rows, cols).to(dtype)
-                seen.clear()
-                got, want = _against_torch(name, launch, x, w, b, res)
-                torch.testing.assert_close(got.float(), want, rtol=tol, atol=tol,
-                                           msg=str((name, per_sm, dtype, rows, cols)))
-                assert [k for k, _ in seen] == ["_norm_edges_kernel"], seen
-                grid = seen[0][1][0]
-                assert grid % vec == 0 and grid <= max(vec, 4 * per_sm), (dtype, cols, grid)
+            assert [k for k, _ in seen] == ["_norm_edges_kernel"], seen
+            grid = seen[0][1][0]
+            assert grid % vec == 0 and grid <= max(vec, 4 * per_sm), (dtype, cols, grid)
 
 
 @pytest.mark.parametrize("name", ["rms_norm", "layer_norm", "add_rms_norm"])
@@ -395,9 +403,9 @@ def test_affine_table_reads_each_rows_affine_values_from_its_heads_table(name, t
     (and LayerNorm's bias's) tables, one row per head a row's body can have, and the body reads
     its affine values from its head's row. Every head and tail (float32 4097, 37, 3, 1; float16
     4097, 45, 9), one row a tile and two, with and without body_tile (and with edges_maxnreg,
-    which the interpreter takes and ignores): each matches PyTorch. A
-    table whose columns were off by one (the head's row read at the next head's) fails the
-    comparison, so it is the tables that the body reads."""
+    which the interpreter takes and ignores): each matches PyTorch. A table whose columns were
+    off by one (the head's row read at the next head's) fails the comparison, so it is the
+    tables that the body reads."""
     norm = plan(tasks.load(ROOT / "tasks" / f"{name}.py")).template_object()
     torch.manual_seed(13)
     tables = 2 if name == "layer_norm" else 1
@@ -409,19 +417,13 @@ def test_affine_table_reads_each_rows_affine_values_from_its_heads_table(name, t
         module = _module(name, cfg, tmp_path)
         seen = _grids(module, monkeypatch)
         launch = getattr(module, f"launch_{name}")
-        for dtype, cases, tol in ((torch.float32, ((6, 4097), (19, 37), (5, 3), (3, 1)), 1e-5),
-                                  (torch.float16, ((11, 4097), (21, 45), (3, 9)), 2e-3)):
+        cases = ((torch.float32, ((6, 4097), (19, 37), (5, 3), (3, 1)), 1e-5),
+                 (torch.float16, ((11, 4097), (21, 45), (3, 9)), 2e-3))
+        for dtype, _ in _misaligned_rows_match_torch(name, launch, seen, cases,
+                                                     (tile, body_tile)):
             vec = 16 // torch.empty((), dtype=dtype).element_size()
-            for rows, cols in cases:
-                x = (torch.randn(rows, cols) * 2.0 + 0.5).to(dtype)
-                w, b = torch.randn(cols).to(dtype), torch.randn(cols).to(dtype)
-                res = torch.randn(rows, cols).to(dtype)
-                seen.clear()
-                got, want = _against_torch(name, launch, x, w, b, res)
-                torch.testing.assert_close(got.float(), want, rtol=tol, atol=tol,
-                                           msg=str((name, tile, body_tile, dtype, rows, cols)))
-                assert [k for k, _ in seen] == ["_affine_table_kernel", "_norm_edges_kernel"]
-                assert seen[0][1][0] == vec and seen[0][1][2] == tables, seen
+            assert [k for k, _ in seen] == ["_affine_table_kernel", "_norm_edges_kernel"]
+            assert seen[0][1][0] == vec and seen[0][1][2] == tables, seen
     # the tables are what the body reads: shift every table row's columns by one and the
     # 4097-wide rows' outputs (every head among them) are wrong
     real = module._affine_tables
