@@ -75,7 +75,7 @@ serves `cols_le_16384` in each dtype (softmax 1.21.0-1.23.0, GPU round 362: 4096
 spans the aligned body (4096 elements for a 4097-wide float32 row), not the row (8192, half of it
 masked). On an H200 it won `cols_le_16384` in each dtype (softmax 1.27.0-1.29.0, GPU rounds 388
 and 391: 4096x4097 from 0.89 to 0.94 of the copy bandwidth in float32, 0.49-0.51 to 0.80 in
-16-bit).
+16-bit), and log-softmax's (log_softmax 1.30.0-1.32.0, round 395: 16-bit 0.49 to 0.79-0.80).
 """
 
 from __future__ import annotations
