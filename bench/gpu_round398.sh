@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# GPU round 398 (H200; written 2026-11-29 after the session's device time was spent, NOT YET RUN):
+# GPU round 398 (H200; written 2026-11-29 after the session's device time was spent, run the same day):
 # full sweeps (no --knobs: DEFAULT, every served config of the dtype and its 118 softmax
 # SERVED_VARIANTS, and the other dtypes' served configs; 378 sources for log-softmax, 493 for
 # softmax, counted offline with tune_buckets.candidate_sources) of float32 softmax and
@@ -9,7 +9,10 @@
 # round 335 timed 120 configs there and kept both; today's variants (row_lag, ahead_depth,
 # split_maxnreg, col_split_per_sm, ...) came after it. Then those ops' float32 rows.
 #     device run, no carry:  bash bench/gpu_round398.sh
-# Outcome: not yet run.
+# Outcome (run 2026-11-29, third of the session, after rounds 400 and 401): softmax took config
+# 248 (body_tile, row_ahead, row_split 16; 69.9 against 70.7 us at 1024x32768; softmax 1.30.0),
+# log-softmax kept the H100's config (69.7 us); both rows stay at 0.88 and 0.89 of copy. 493 and
+# 378 sources swept in 58 and 50 s. bench/RESULTS.md, "Rounds 398-402".
 set -uo pipefail
 export PYTHONUNBUFFERED=1
 export KZOO_HOME=/tmp/kzoo-round398
