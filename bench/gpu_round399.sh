@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# GPU round 399 (H200; written 2026-11-29 after the session's device time was spent, NOT YET RUN):
+# GPU round 399 (H200; written 2026-11-29 after the session's device time was spent, run the same day):
 # full sweeps (no --knobs) of reduction buckets that no H200 sweep has timed and that serve the
 # H100's configs to the H200 today, at rows behind torch.compile in the standing: sum and mean
 # 16-bit `cols_le_16384` (8192x8192 at 0.995-0.998x; 108-111 sources each, counted offline) and
@@ -9,7 +9,10 @@
 # settings: 36 sources; a full sweep renders 379, most differing only in settings the inner-dim
 # kernel never reads). Then sum's, mean's and log-softmax's rows in the three dtypes.
 #     device run, no carry:  bash bench/gpu_round399.sh
-# Outcome: not yet run.
+# Outcome (run 2026-11-29): float16 mean (1.15.0) and bfloat16 sum (1.14.0) took body_tile
+# (4096x4097 14.1 -> 12.8 and 14.4 -> 12.9 us in the table), float16 sum (1.15.0) a config meeting
+# torch.compile at 8192x8192; bfloat16 mean, float32 mean over dim 1 and float32 log-softmax over
+# dim 1 kept theirs. bench/RESULTS.md, "Rounds 398-402".
 set -uo pipefail
 export PYTHONUNBUFFERED=1
 export KZOO_HOME=/tmp/kzoo-round399
