@@ -19,8 +19,15 @@ batch of calls: the GPU's work alone, without capturing a graph; memory-bound-<d
 numbers, and each callable's host_ahead time and its ratio to the replay's are kept beside them,
 summed up in "host_ahead_against_graphs".
 
+The copy bandwidth is a 1 GiB copy's; a row moves fewer bytes, and a smaller transfer pays its
+ramp-up and drain on more of its time (a 268 MB copy reads 0.96 of the 1 GiB one on an H200,
+round 354). `--own-copy` times, interleaved with the row's three callables, a device copy moving
+the row's own bytes (half read, half written, in its dtype): the row's "own_copy" and
+"vs_own_copy" (its time over the zoo's) say how far the zoo is from the copy of its own bytes,
+not only from the yardstick's (-own-copy in the file's name).
+
     python bench/memory_bound.py [--ops rms_norm,softmax] [--dtypes bfloat16,float32] [--graphs]
-                                 [--host-ahead] [--launches]
+                                 [--host-ahead] [--launches] [--own-copy]
 """
 
 from __future__ import annotations
@@ -82,6 +89,16 @@ def zoo_call(op: str, context: dict, model: torch.nn.Module, inputs: list):
     raise KeyError(op)
 
 
+def own_copy_call(nbytes: int, dtype: torch.dtype, device: torch.device):
+    """A device copy that moves `nbytes` (reads half, writes half) in `dtype`'s elements: the
+    copy of a row's own bytes (`--own-copy`), and the tensors it copies between."""
+    itemsize = torch.empty((), dtype=dtype).element_size()
+    numel = max(1, nbytes // (2 * itemsize))
+    src = torch.empty(numel, dtype=dtype, device=device).uniform_()
+    dst = torch.empty_like(src)
+    return (lambda: dst.copy_(src)), src, dst
+
+
 def task_case(task, shape: dict, dtype: torch.dtype, device: torch.device):
     """The task's Model and inputs at `shape` (seed 0, made on `device`), the Model and the
     floating-point inputs in `dtype`: what every row of the table times."""
@@ -135,18 +152,21 @@ def _entry_for(op: str, arch: str, dtype: str, bucket: str, gpu: str | None = No
 
 
 def result_name(op_filter: set[str] | None, dtypes: list[str], graphs: bool,
-                host_ahead: bool) -> str:
-    """memory-bound-<device>[-<ops>][-<dtypes>][-graphs][-host-ahead].json: the dtypes are named
-    unless they are the default pair, so runs of one dtype each do not overwrite each other."""
+                host_ahead: bool, own_copy: bool = False) -> str:
+    """memory-bound-<device>[-<ops>][-<dtypes>][-graphs][-host-ahead][-own-copy].json: the
+    dtypes are named unless they are the default pair, so runs of one dtype each do not
+    overwrite each other."""
     suffix = ("" if op_filter is None else "-" + "-".join(sorted(op_filter)))
     if list(dtypes) != DEFAULT_DTYPES:
         suffix += "-" + "-".join(dtypes)
     suffix += ("-graphs" if graphs else "") + ("-host-ahead" if host_ahead else "")
+    suffix += "-own-copy" if own_copy else ""
     return f"memory-bound-{device_label()}{suffix}.json"
 
 
 def run(op_filter: set[str] | None, dtypes: list[str], out_dir: Path,
-        graphs: bool = False, host_ahead: bool = False, launches: bool = False) -> dict:
+        graphs: bool = False, host_ahead: bool = False, launches: bool = False,
+        own_copy: bool = False) -> dict:
     if not torch.cuda.is_available():
         sys.exit("bench/memory_bound.py needs a CUDA GPU: it measures time")
     torch._dynamo.config.cache_size_limit = 256
@@ -171,6 +191,7 @@ def run(op_filter: set[str] | None, dtypes: list[str], out_dir: Path,
             for shape in task.shapes:
                 model, inputs = task_case(task, shape, dtype, device)
                 zoo = zoo_call(task.op, found.context, model, inputs)
+                nbytes = task.formula_value("bytes", itemsize)
                 started = time.monotonic()
                 with torch.no_grad():
                     err = _check(zoo(), model, inputs)
@@ -178,6 +199,8 @@ def run(op_filter: set[str] | None, dtypes: list[str], out_dir: Path,
                     compiled = torch.compile(model, dynamic=False)
                     fns = {"zoo": zoo, "eager": lambda: model(*inputs),
                            "compile": lambda: compiled(*inputs)}
+                    if own_copy:  # the copy of the row's own bytes, timed among them
+                        fns["own_copy"] = own_copy_call(nbytes, dtype, device)[0]
                     capture_failed, ahead = [], None
                     if graphs and host_ahead:  # the same callables, un-captured, the verifier's way
                         ahead = bench(fns, flusher=flusher, budget_ms=400.0, rounds=5,
@@ -186,7 +209,6 @@ def run(op_filter: set[str] | None, dtypes: list[str], out_dir: Path,
                         fns, capture_failed = graphed_where_possible(fns)
                     times = bench(fns, flusher=flusher, budget_ms=400.0, rounds=5,
                                   host_ahead=host_ahead and not graphs)
-                nbytes = task.formula_value("bytes", itemsize)
                 row = {
                     "task": path.stem, "op": task.op, "dtype": dtype_name, "shape": dict(shape),
                     "bytes": nbytes, "large": nbytes >= LARGE_L2_MULTIPLE * l2_bytes,
@@ -204,6 +226,8 @@ def run(op_filter: set[str] | None, dtypes: list[str], out_dir: Path,
                                  "n": t.n, "gbps": gbps, "fraction_of_copy": gbps / copy_gbps}
                 row["speedup_vs_eager"] = times["eager"].median_ms / times["zoo"].median_ms
                 row["speedup_vs_compile"] = times["compile"].median_ms / times["zoo"].median_ms
+                if own_copy:
+                    row["vs_own_copy"] = times["own_copy"].median_ms / times["zoo"].median_ms
                 if launches:  # the kernels one zoo call launched: grid, block, registers
                     from probe_inductor_glu import launch_dims
 
@@ -236,13 +260,14 @@ def run(op_filter: set[str] | None, dtypes: list[str], out_dir: Path,
                      "timed calls (the verifier's timer)" if host_ahead else ""),
         "cuda_graphs": graphs,
         "host_ahead": host_ahead,
+        "own_copy": own_copy,
         "rows": rows,
         "acceptance": acceptance(rows),
     }
     if graphs and host_ahead:
         result["host_ahead_against_graphs"] = timer_agreement(rows)
     out_dir.mkdir(parents=True, exist_ok=True)
-    path = out_dir / result_name(op_filter, dtypes, graphs, host_ahead)
+    path = out_dir / result_name(op_filter, dtypes, graphs, host_ahead, own_copy)
     path.write_text(json.dumps(result, indent=2) + "\n")
     print(f"\ncopy bandwidth {copy_gbps:.0f} GB/s on {env['gpu']}")
     print(json.dumps(result["acceptance"], indent=1))
@@ -310,7 +335,9 @@ def _print_row(r: dict) -> None:
     print(f"{r['task']:<18} {r['dtype']:<9} {shape:>16} zoo {r['zoo']['gbps']:6.0f} GB/s "
           f"({r['zoo']['fraction_of_copy']:.2f} copy)  eager {r['eager']['gbps']:6.0f}  "
           f"compile {r['compile']['gbps']:6.0f}  x{r['speedup_vs_eager']:.2f} eager "
-          f"x{r['speedup_vs_compile']:.2f} compile  err {r['zoo_rel_l2_err']:.1e}  {where}",
+          f"x{r['speedup_vs_compile']:.2f} compile  err {r['zoo_rel_l2_err']:.1e}  {where}"
+          + (f"  own copy {r['own_copy']['fraction_of_copy']:.2f} copy, zoo at "
+             f"{r['vs_own_copy']:.2f} of it" if "vs_own_copy" in r else ""),
           flush=True)
 
 
@@ -330,6 +357,10 @@ def main() -> None:
     parser.add_argument("--launches", action="store_true",
                         help="after timing each row, record the kernels one zoo call launches "
                              "(grid, block, registers, from a profiler trace) in its zoo_launches")
+    parser.add_argument("--own-copy", action="store_true",
+                        help="also time a device copy moving each row's own bytes, among the "
+                             "row's callables: its own_copy and vs_own_copy (the copy's time "
+                             "over the zoo's)")
     args = parser.parse_args()
     dtypes = [d.strip() for d in args.dtypes.split(",") if d.strip()]
     unknown = [d for d in dtypes if d not in DTYPES]
@@ -337,7 +368,7 @@ def main() -> None:
         parser.error(f"unknown dtypes {unknown}; choose from {list(DTYPES)}")
     op_filter = {o.strip() for o in args.ops.split(",")} if args.ops else None
     run(op_filter, dtypes, Path(args.out), graphs=args.graphs, host_ahead=args.host_ahead,
-        launches=args.launches)
+        launches=args.launches, own_copy=args.own_copy)
 
 
 if __name__ == "__main__":

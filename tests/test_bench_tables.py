@@ -65,6 +65,37 @@ def test_result_names_carry_the_dtypes_unless_they_are_the_default_pair(memory_b
         "memory-bound-h100-log_softmax-softmax-float16-graphs.json"
     assert name(None, ["float32"], False, True) == "memory-bound-h100-float32-host-ahead.json"
     assert len({name(None, [d], True, False) for d in ("float32", "float16", "bfloat16")}) == 3
+    assert name({"rms_norm"}, ["float16"], True, False, own_copy=True) == \
+        "memory-bound-h100-rms_norm-float16-graphs-own-copy.json"
+
+
+@pytest.mark.parametrize("dtype_name,nbytes", [("bfloat16", 4096 * 4097 * 2 * 2),
+                                               ("float32", 4096 * 4097 * 4 * 2), ("float16", 8)])
+def test_own_copy_moves_the_rows_bytes_half_read_half_written(memory_bound, dtype_name, nbytes):
+    """--own-copy's yardstick: a copy that reads nbytes / 2 and writes as many, in the row's
+    dtype, and really copies (the destination holds the source afterwards)."""
+    import torch
+
+    dtype = memory_bound.DTYPES[dtype_name]
+    call, src, dst = memory_bound.own_copy_call(nbytes, dtype, torch.device("cpu"))
+    assert src.dtype == dst.dtype == dtype and src.shape == dst.shape
+    assert src.numel() * src.element_size() + dst.numel() * dst.element_size() == nbytes
+    dst.fill_(-1.0)  # uniform_ fills src from [0, 1)
+    call()
+    assert torch.equal(src, dst)
+
+
+def test_a_row_timed_against_its_own_copy_prints_it(memory_bound, capsys):
+    row = {"task": "rms_norm", "dtype": "bfloat16", "shape": {"tokens": 4096, "hidden": 4097},
+           "zoo_entry": None, "zoo": {"gbps": 3000.0, "fraction_of_copy": 0.70},
+           "eager": {"gbps": 800.0}, "compile": {"gbps": 1400.0}, "speedup_vs_eager": 3.9,
+           "speedup_vs_compile": 2.1, "zoo_rel_l2_err": 1e-3,
+           "own_copy": {"fraction_of_copy": 0.80}, "vs_own_copy": 0.875}
+    memory_bound._print_row(row)
+    assert "own copy 0.80 copy, zoo at 0.88 of it" in capsys.readouterr().out
+    del row["own_copy"], row["vs_own_copy"]
+    memory_bound._print_row(row)
+    assert "own copy" not in capsys.readouterr().out
 
 
 def _table(gpu, rows, copy=4000.0, date="2026-11-28"):
