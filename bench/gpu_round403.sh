@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# GPU round 403 (H200; written 2026-11-29 after the session's device time was spent, NOT YET RUN):
+# how far the rows under the bars are from a copy of their own bytes. The tables' "copy" is a
+# 1 GiB copy's bandwidth; 16-bit LayerNorm and RMSNorm at 4096x4097 (67 MB) read 0.57 and 0.70
+# of it after rounds 393-401 and float32's 0.78 and 0.87, and a smaller transfer pays its
+# ramp-up and drain on more of its time. `bench/memory_bound.py --own-copy` times a copy of each
+# row's own bytes (half read, half written, in its dtype) among the row's callables: the norms'
+# and softmaxes' rows in the three dtypes, then `kzoo zoo verify --newest` for sum and mean
+# (promoted in round 399, not yet verified on the H200: round 402 ran out of device time) in
+# what is left.
+#     device run, no carry:  bash bench/gpu_round403.sh
+# Outcome: not yet run.
+set -uo pipefail
+export PYTHONUNBUFFERED=1
+export KZOO_HOME=/tmp/kzoo-round403
+. bench/gpu_lib.sh
+export PYTHONPATH=$PWD
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+start=$(date +%s)
+mkdir -p /tmp/r403/table
+timeout 300 python3 bench/memory_bound.py --ops layer_norm,rms_norm,add_rms_norm,softmax,log_softmax \
+    --dtypes float32,bfloat16,float16 --graphs --own-copy --out /tmp/r403/table \
+    > /tmp/r403/table/stdout.txt 2>&1
+echo "own-copy table: rc $? after $(( $(date +%s) - start )) s"
+grep -E "own copy" /tmp/r403/table/stdout.txt | grep -E "4097|32768|128256|65536|16384" | head -40
+zoo_verify_ops 570 /tmp/r403 sum mean
+tar czf "$OUT/round403.tgz" -C /tmp r403
+exit 0
