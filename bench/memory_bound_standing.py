@@ -4,8 +4,9 @@ A whole table (225 rows, three dtypes) takes a GPU call per dtype; a round that 
 re-times only their rows (`--ops`). This reads such tables in the order given, keeps each row's
 newest measurement (task, dtype, shape), and applies memory_bound.acceptance to the result: the
 geometric mean against torch.compile, the rows behind it, the large rows under 90% of the copy
-bandwidth. Nothing is timed here. Every row keeps its own run's baselines and copy bandwidth, and
-names the file it came from; tables of different GPUs are refused.
+bandwidth. Nothing is timed here. Every row keeps its own run's baselines and copy bandwidth (and,
+from an --own-copy table, the copy of its own bytes), and names the file it came from; tables of
+different GPUs are refused.
 
     python bench/memory_bound_standing.py bench/results/memory-bound-h200-graphs-float32-round332.json \
         ... --out bench/results/memory-bound-h200-standing.json
@@ -49,7 +50,9 @@ def standing(tables: list[tuple[str, dict]]) -> dict:
              "entry": {k: r["zoo_entry"].get(k) for k in ("version", "shape_bucket")}
              if r.get("zoo_entry") else None,
              **{name: {"ms": r[name]["ms"], "fraction_of_copy": r[name]["fraction_of_copy"]}
-                for name in ("zoo", "eager", "compile")}} for r in rows]
+                for name in ("zoo", "eager", "compile", "own_copy") if name in r},
+             # a row of an --own-copy table: the copy of its own bytes, timed beside it
+             **({"vs_own_copy": r["vs_own_copy"]} if "vs_own_copy" in r else {})} for r in rows]
     behind_by_1pct = [f"{r['task']} {r['dtype']} {r['shape']}: {r['speedup_vs_compile']:.3f}x"
                       for r in rows if r["speedup_vs_compile"] < 0.99]
     return {

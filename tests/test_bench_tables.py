@@ -132,3 +132,11 @@ def test_standing_keeps_each_rows_newest_measurement_and_refuses_two_gpus():
     assert [line.split(" ")[0] for line in bars["large_below_90pct_of_copy"]] == ["sum"]
     with pytest.raises(ValueError, match="more than one GPU"):
         standing.standing([("a.json", first), ("b.json", _table("H100", []))])
+    # a row timed beside a copy of its own bytes (memory_bound.py --own-copy) keeps that copy
+    own = _timed("sum", "float32", 0.99, 0.80)
+    own.update(own_copy={"ms": 0.9, "fraction_of_copy": 0.89}, vs_own_copy=0.9)
+    result = standing.standing([("round1.json", first), ("round3.json", _table("H200", [own]))])
+    rows = {r["task"]: r for r in result["rows"]}
+    assert rows["sum"]["own_copy"] == {"ms": 0.9, "fraction_of_copy": 0.89}
+    assert rows["sum"]["vs_own_copy"] == 0.9
+    assert "own_copy" not in rows["geglu"] and "vs_own_copy" not in rows["geglu"]
