@@ -616,6 +616,33 @@ def test_a_config_meeting_more_of_the_issues_bars_wins_a_near_tie(tune_buckets):
     assert tune_buckets.choose(slow_small)["inner_dim"]["config"] == 0  # 11% behind: no tie
 
 
+def test_a_bar_met_by_the_timers_spread_alone_does_not_take_the_bucket(tune_buckets):
+    """GPU round 401's float32 LayerNorm cols_le_16384 (runs/tune-buckets-h200-round401/): the
+    served config took 39.52 / 254.59 us at 4096x4097 and 16384x8192, another 40.72 / 252.22,
+    torch.compile 69.86 / 252.93. At 16384x8192 both run the same kernel (they differ in knobs of
+    the 4097-wide rows' kernel alone), so 0.95% there is the timer's; the other "met" the compile
+    bar there, and took the bucket on it (layer_norm 1.32.0), 3% slower at 4096x4097. Now the
+    served config keeps it; a config meeting that bar by more than MIN_GAIN still wins the tie."""
+    mb = 1 << 20
+    shapes = [("cols_le_16384", 0.100208, 0.069856), ("cols_le_16384", 0.408368, 0.252928)]
+    known = dict(served={"cols_le_16384": 0}, copy_gbps=4279.9, l2_bytes=50 * mb)
+    nbytes = (134283272, 1073807360)
+    result = _result_with_bytes(shapes, [[0.03952, 0.254592], [0.04072, 0.252224]], nbytes,
+                                **known)
+    assert [tune_buckets.bars_met(result, c, [0, 1]) for c in (0, 1)] == [2, 3]
+    assert tune_buckets.choose(result)["cols_le_16384"]["config"] == 0
+    clear = _result_with_bytes(shapes, [[0.03952, 0.254592], [0.04072, 0.2500]], nbytes, **known)
+    assert tune_buckets.choose(clear)["cols_le_16384"]["config"] == 1  # 1.8% faster there
+    # round 399's float16 sum cols_le_16384: 13.89 / 33.60 us served, 13.86 / 33.38 another,
+    # torch.compile 15.23 / 33.38 (0.66% at 8192x8192: promoted as sum 1.15.0 then; kept now)
+    sums = _result_with_bytes([("cols_le_16384", 0.016032, 0.015232),
+                               ("cols_le_16384", 0.054592, 0.033376)],
+                              [[0.013888, 0.0336], [0.013856, 0.033376]],
+                              (33570816, 134234112), **known)
+    assert [tune_buckets.bars_met(sums, c, [0, 1]) for c in (0, 1)] == [1, 2]
+    assert tune_buckets.choose(sums)["cols_le_16384"]["config"] == 0
+
+
 def test_a_tie_with_compile_at_the_bandwidth_limit_counts_as_its_bar_met(tune_buckets):
     """GPU round 237's GeGLU bfloat16 cols_gt_4096: the served config was 0.1% behind
     torch.compile at both large shapes (a tie: both at the bandwidth limit) and 17% behind at 16
