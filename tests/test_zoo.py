@@ -1217,6 +1217,67 @@ def test_restore_carries_a_models_replaced_configs_back_unchanged(tmp_path: Path
     assert restore.replaced_configs(zoo, "geglu", h100) == []
 
 
+def test_rollback_lands_an_earlier_versions_config_of_one_bucket_unchanged(tmp_path: Path,
+                                                                             capsys):
+    """bench/restore_model_configs.py --rollback on layer_norm 1.29.0-1.32.0 (1.32.0's float32
+    cols_le_16384 took the bucket on a bar met by the timer's spread, GPU round 401): one new
+    version serves the H200 1.29.0's config again, record and bytes unchanged and marked
+    `restored_from`; every other config is 1.32.0's; rolling back again, or to what is served,
+    or from a version or config that is not there, is a usage error naming it."""
+    import importlib.util
+
+    from conftest import copy_entry
+
+    spec = importlib.util.spec_from_file_location(
+        "restore_model_configs", REPO / "bench" / "restore_model_configs.py")
+    restore = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(restore)
+    zoo = tmp_path / "zoo"
+    for version in ("1.29.0", "1.30.0", "1.31.0", "1.32.0"):
+        copy_entry(REAL_SHIPPED_ZOO, "layer_norm", version, zoo)
+    h200 = "NVIDIA H200"
+    args = ["--device", h200, "--zoo", str(zoo), "--ops", "layer_norm"]
+    assert restore.main([*args, "--rollback", "float32:cols_le_16384:1.29.0"]) == 0
+    (entry,) = store.newest_entries("layer_norm", [zoo])
+    assert entry.version == "1.33.0"
+    origin = store.read_manifest(zoo / "layer_norm" / "1.29.0")
+    latest = store.read_manifest(zoo / "layer_norm" / "1.32.0")
+
+    def key(c):
+        return c["arch"], c["dtype"], c["shape_bucket"], c["device"]
+
+    def same(a, b):
+        return {k: v for k, v in a.items() if k not in ("file", "restored_from")} == \
+            {k: v for k, v in b.items() if k not in ("file", "restored_from")}
+
+    rolled = ("sm_90", "float32", "cols_le_16384", h200)
+    now = {key(c): c for c in entry.manifest["configs"]}
+    assert set(now) == {key(c) for c in latest["configs"]}
+    (before,) = [c for c in origin["configs"] if key(c) == rolled]
+    assert now[rolled]["restored_from"] == "1.29.0" and same(now[rolled], before)
+    assert store.read_entry_file(entry.path, entry.manifest, now[rolled]["file"]) == \
+        store.read_entry_file(zoo / "layer_norm" / "1.29.0", origin, before["file"])
+    replaced = [c for c in latest["configs"] if key(c) == rolled][0]
+    assert not same(replaced, before)  # 1.32.0 served another config there
+    for config in latest["configs"]:
+        if key(config) != rolled:
+            assert same(now[key(config)], config) and "restored_from" not in now[key(config)]
+            assert store.read_entry_file(entry.path, entry.manifest, now[key(config)]["file"]) \
+                == store.read_entry_file(zoo / "layer_norm" / "1.32.0", latest, config["file"])
+    _, served, _ = store.find_config("layer_norm", "sm_90", "float32", [zoo],
+                                     bucket="cols_le_16384", device=h200)
+    assert served["restored_from"] == "1.29.0"
+    capsys.readouterr()
+    for spec_, why in (("float32:cols_le_16384:1.29.0", "already"),
+                       ("float32:cols_le_16384:1.9.0", "no version 1.9.0"),
+                       ("float32:cols_gt_65536:1.29.0", "no float32 cols_gt_65536 config"),
+                       ("float32:cols_le_16384", "expected DTYPE:BUCKET:VERSION")):
+        with pytest.raises(SystemExit) as exit_:
+            restore.main([*args, "--rollback", spec_])
+        assert exit_.value.code == 2 and why in capsys.readouterr().err
+    assert store.newest_entries("layer_norm", [zoo])[0].version == "1.33.0"  # nothing landed
+
+
 def test_zoo_cli_names_the_gpu_model_where_a_bucket_holds_two(tmp_path: Path):
     """`kzoo zoo diff` matches configs by GPU model too where a bucket holds two models' configs
     (the H200's unchanged, the H100's added), and by label alone elsewhere (one model's config
