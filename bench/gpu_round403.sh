@@ -5,9 +5,12 @@
 # of it after rounds 393-401 and float32's 0.78 and 0.87, and a smaller transfer pays its
 # ramp-up and drain on more of its time. `bench/memory_bound.py --own-copy` times a copy of each
 # row's own bytes (half read, half written, in its dtype) among the row's callables: the norms'
-# and softmaxes' rows in the three dtypes, then `kzoo zoo verify --newest` for sum and mean
-# (promoted in round 399, not yet verified on the H200: round 402 ran out of device time) and
-# layer_norm (1.33.0, float32 cols_le_16384 rolled back to 1.29.0's config) in what is left.
+# and softmaxes' rows in the three dtypes. Then bench/probe_inner_block.py: softmax and
+# log-softmax over dim 1 at 32x1000x1024 float32 (0.84 of copy) with the one-pass column kernel's
+# block of 16 columns (64-byte runs) widened to 32 or 64. Then `kzoo zoo verify --newest` for
+# sum and mean (promoted in round 399, not yet verified on the H200: round 402 ran out of device
+# time) and layer_norm (1.33.0, float32 cols_le_16384 rolled back to 1.29.0's config) in what
+# is left.
 #     device run, no carry:  bash bench/gpu_round403.sh
 # Outcome: not yet run.
 set -uo pipefail
@@ -18,11 +21,16 @@ export PYTHONPATH=$PWD
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
 start=$(date +%s)
 mkdir -p /tmp/r403/table
-timeout 300 python3 bench/memory_bound.py --ops layer_norm,rms_norm,add_rms_norm,softmax,log_softmax \
+timeout 300 python3 bench/memory_bound.py \
+    --ops layer_norm,rms_norm,add_rms_norm,softmax,log_softmax \
     --dtypes float32,bfloat16,float16 --graphs --own-copy --out /tmp/r403/table \
     > /tmp/r403/table/stdout.txt 2>&1
 echo "own-copy table: rc $? after $(( $(date +%s) - start )) s"
 grep -E "own copy" /tmp/r403/table/stdout.txt | grep -E "4097|32768|128256|65536|16384" | head -40
+timeout 120 python3 bench/probe_inner_block.py > /tmp/r403/probe-inner-block.txt 2>&1
+echo "inner-block probe: rc $? after $(( $(date +%s) - start )) s"
+grep -v "^wrote" /tmp/r403/probe-inner-block.txt
+cp bench/results/probe-inner-block-*.json /tmp/r403/ 2>/dev/null
 zoo_verify_ops 570 /tmp/r403 sum mean layer_norm
 tar czf "$OUT/round403.tgz" -C /tmp r403
 exit 0

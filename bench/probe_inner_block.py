@@ -1,0 +1,170 @@
+"""Does a wider column block lift softmax and log-softmax over dim 1 at 32x1000x1024 float32?
+
+Both read 0.84 of the copy bandwidth on an H200 (the standing after round 399), two of the seven
+large rows under issue #3's 90%. Their served kernels (softmax 1.30.0, log_softmax 1.32.0,
+`inner_dim`) take the one-pass column kernel there: a program holds all 1000 rows (1024 with the
+mask) of BLOCK_I adjacent columns, and TILE_ELEMS (16384, the template's largest) makes BLOCK_I 16,
+so each of its loads is a 64-byte run of a row, 4 KB from the next. Neither `tile_elems` nor
+`one_pass_block_inner` (which only narrows the block) reaches 32 or 64 columns, 128- and 256-byte
+runs. This probe times the stored kernels as they are beside probe-only rewrites of their
+one-pass launch (not templates: a finding here becomes a template knob, tested and tuned): BLOCK_I
+and the warps set outright, with the served cap of 64 registers a thread or without it. Every
+variant is checked against float64 before it is timed (a wrong one is recorded, not timed);
+timed as CUDA-graph replays under the L2 flush, interleaved, with eager PyTorch; the compiled
+column kernel's registers and spills beside each. Writes
+bench/results/probe-inner-block-<device>.json.
+
+    python bench/probe_inner_block.py [--shape 32,1000,1024]
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+SHAPE = (32, 1000, 1024)
+OPS = ("softmax", "log_softmax")
+WARPS_LINE = "        warps = max(1, min(block_r * block_i // (32 * ELEMS_PER_THREAD), 16))\n"
+CAP = "                                             maxnreg=64))\n"
+# name -> (BLOCK_I, warps, keep the served 64-register cap): at 1024 rows a program of BLOCK_I
+# columns holds 1024 * BLOCK_I float32 values, BLOCK_I * 32 / warps a thread
+VARIANTS = {
+    "bi16_w16": (16, 16, True),     # what the served launch computes, set outright
+    "bi16_w32": (16, 32, True),     # 16 values a thread, 1024 threads a program
+    "bi32_w32": (32, 32, True),     # 128-byte runs, 32 values a thread (64 registers: 1 a SM)
+    "bi32_w16": (32, 16, False),    # 64 values a thread, uncapped
+    "bi32_w32_free": (32, 32, False),
+    "bi64_w32": (64, 32, True),     # 256-byte runs, 64 values a thread under the cap: spills
+}
+
+
+def served_source(op: str, dtype: str = "float32") -> tuple[str, str]:
+    """(version, source): the kernel file the zoo serves an H200 for `op` over dim 1."""
+    from kernel_zoo import store
+
+    found = store.find_config(op, "sm_90", dtype, bucket="inner_dim", device="NVIDIA H200")
+    if found is None:
+        raise SystemExit(f"the zoo serves no {op} {dtype} inner_dim config to an H200")
+    manifest, config, entry_dir = found
+    return manifest["version"], store.read_entry_file(entry_dir, manifest, config["file"]).decode()
+
+
+def rewrite(source: str, block_i: int, warps: int, keep_cap: bool) -> str:
+    """The served source with its one-pass launch's BLOCK_I and warps set outright (the grid
+    follows BLOCK_I), and its 64-register cap kept or dropped."""
+    for anchor in (WARPS_LINE, CAP):
+        if source.count(anchor) != 1:
+            raise ValueError(f"the served source has not one {anchor.strip()!r}: the template "
+                             "changed; update the probe's anchors")
+    source = source.replace(WARPS_LINE, f"        block_i, warps = {block_i}, {warps}\n")
+    if not keep_cap:
+        source = source.replace(CAP, "                                             ))\n")
+    return source
+
+
+def sources() -> dict[str, tuple[str, str]]:
+    """name -> (op, source): each op's served kernel and its rewrites."""
+    out = {}
+    for op in OPS:
+        version, source = served_source(op)
+        out[f"{op}_served_{version}"] = (op, source)
+        for name, (block_i, warps, keep_cap) in VARIANTS.items():
+            out[f"{op}_{name}"] = (op, rewrite(source, block_i, warps, keep_cap))
+    return out
+
+
+def _kernel_stats(module) -> dict:
+    """Registers and spills of the column kernel as compiled for this run (none under the
+    interpreter)."""
+    fn = module._softmax_columns_kernel
+    found = {}
+    for cache in getattr(fn, "device_caches", {}).values():
+        for compiled in cache[0].values():
+            compiled._init_handles()
+            found = {"n_regs": compiled.n_regs, "n_spills": compiled.n_spills,
+                     "num_warps": compiled.metadata.num_warps}
+    return found
+
+
+def check(shape: tuple[int, ...], device: str, cache: Path) -> tuple[dict, dict, object]:
+    """Each source run once on a (shape) float32 input: rows of its error against float64 (and
+    compile stats), the callables of the correct ones, and the input."""
+    import torch
+
+    from verifier.core import load_candidate
+
+    torch.manual_seed(0)
+    x = torch.randn(*shape, device=device) * 4.0
+    ref = {"softmax": torch.softmax(x.double(), dim=1),
+           "log_softmax": torch.log_softmax(x.double(), dim=1)}
+    rows, fns = {}, {}
+    for name, (op, source) in sources().items():
+        module = load_candidate(source, cache)
+        model = module.ModelNew()
+        out = model(x)
+        err = ((out.double() - ref[op]).norm() / ref[op].norm()).item()
+        rows[name] = {"op": op, "rel_l2_err": err, **_kernel_stats(module)}
+        if err < 1e-5:  # a wrong variant is recorded, not timed
+            fns[name] = (lambda m=model: m(x))
+    return rows, fns, x
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--shape", default=",".join(map(str, SHAPE)),
+                        help="batch,channels,positions (default %(default)s)")
+    args = parser.parse_args(argv)
+    try:
+        shape = tuple(int(v) for v in args.shape.split(","))
+    except ValueError:
+        parser.error(f"--shape {args.shape!r}: expected three integers, e.g. 32,1000,1024")
+    if len(shape) != 3 or min(shape) < 1:
+        parser.error(f"--shape {args.shape!r}: expected three positive integers")
+
+    import torch
+
+    from verifier.environment import device_label, environment
+    from verifier.timing import L2Flusher, bench, copy_bandwidth, graphed_where_possible
+
+    if not torch.cuda.is_available():
+        print("bench/probe_inner_block.py needs a CUDA GPU: it measures time", file=sys.stderr)
+        return 2
+    device = torch.device("cuda")
+    rows, fns, x = check(shape, "cuda", Path(tempfile.mkdtemp()))
+    fns["eager_softmax"] = lambda: torch.softmax(x, dim=1)
+    fns["eager_log_softmax"] = lambda: torch.log_softmax(x, dim=1)
+    fns, failed = graphed_where_possible(fns)
+    flusher = L2Flusher(device)
+    timings = bench(fns, flusher=flusher, budget_ms=1500.0)
+    copy = copy_bandwidth(device, flusher)
+    nbytes = 2 * x.numel() * x.element_size()
+    for name, timing in timings.items():
+        row = rows.setdefault(name, {})
+        row.update(us=timing.median_ms * 1e3, fraction_of_copy=nbytes / (timing.median_ms * 1e-3)
+                   / copy)
+        print(f"{name:32s} {row['us']:7.1f} us  {row['fraction_of_copy']:.2f} of copy  "
+              f"regs {row.get('n_regs')} spills {row.get('n_spills')}", flush=True)
+    for name, row in rows.items():
+        if "us" not in row:
+            print(f"{name:32s} wrong: rel_l2_err {row['rel_l2_err']:.1e}, not timed")
+    result = {"probe": "softmax and log-softmax over dim 1, float32: the one-pass column block",
+              "shape": list(shape), "environment": environment(),
+              "date": dt.datetime.now(dt.timezone.utc).isoformat(), "copy_gbps": copy / 1e9,
+              "variants": {k: dict(zip(("block_i", "warps", "keep_cap"), v))
+                           for k, v in VARIANTS.items()},
+              "graph_capture_failed": failed, "rows": rows}
+    out = ROOT / "bench" / "results" / f"probe-inner-block-{device_label()}.json"
+    out.write_text(json.dumps(result, indent=1) + "\n")
+    print(f"wrote {out}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
