@@ -41,7 +41,8 @@ min(eager, torch.compile), does not take the bucket, whatever its geometric mean
 is per shape), nor does one less than
 `MIN_GAIN` faster on it; one that meets more of the issue's per-shape bars (`bars_met`: at least
 torch.compile at a shape, at least 90% of the copy bandwidth at a large one) wins over a geometric
-mean at most `BAR_TIE` better. `--only-uncovered` leaves the buckets the target zoo's newest
+mean at most `BAR_TIE` better, where it is more than `MIN_GAIN` faster at one of the shapes it
+meets them at (`_bars_beyond_spread`). `--only-uncovered` leaves the buckets the target zoo's newest
 entry holds a config for (for this GPU and dtype) as they are.
 
     python bench/tune_buckets.py --ops rms_norm,sum --dtypes bfloat16 --samples 10 \
