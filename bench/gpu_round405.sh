@@ -1,34 +1,8 @@
 #!/usr/bin/env bash
 # GPU round 405 (H200; written 2026-11-29 after the session's device time was spent, NOT YET RUN):
-# the first H200 sweeps of float16 softmax and log-softmax over long rows and over dim 1. Their
-# cols_le_65536 and cols_gt_65536 buckets (and bfloat16's `any`, which serves its 32768-wide rows)
-# and their `inner_dim` ones still serve the H100's configs to the H200; float32's were re-swept on
-# the H200 (rounds 334-335, 373-378, 398) and took row_lag, row_ahead and body_tile. In the
-# standing these float16 rows read 0.68-0.69 of copy at 1024x32768, 0.51-0.59 at 256x128256 and
-# 0.52-0.59 at 32x1000x1024 over dim 1 (1.2-1.7x torch.compile; none is a "large" row, so none
-# is under the 90% bar, but all count in the geometric mean). Full sweeps of the two long-row
-# buckets (365 sources over 2 shapes an op, counted offline), then the inner-dim knobs over dim 1
-# (33-46 sources over 4 shapes, as round 399's float32 sweep), then those rows.
-# Run after gpu_round404.sh, with its entries in the tree (extract its entries.tgz and commit
-# first: the float16 sweeps start from the bfloat16 configs it promotes).
+# gpu_round404.sh's sweeps in float16. Run after round 404, with its entries in the tree
+# (extract its entries.tgz and commit first: the float16 sweeps start from the bfloat16 configs
+# it promotes).
 #     device run, no carry:  bash bench/gpu_round405.sh
 # Outcome: not yet run.
-set -uo pipefail
-export PYTHONUNBUFFERED=1
-export KZOO_HOME=/tmp/kzoo-round405
-. bench/gpu_lib.sh
-export PYTHONPATH=$PWD
-nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
-start=$(date +%s)
-entries_snapshot
-mkdir -p /tmp/r405/tune
-tune_pairs 260 180 /tmp/r405/tune "softmax:float16 log_softmax:float16" \
-    --buckets cols_le_65536,cols_gt_65536 --samples 0 --jobs 14
-tune_pairs 420 90 /tmp/r405/tune "softmax_dim1:float16 log_softmax_dim1:float16" \
-    --buckets inner_dim --samples 0 --jobs 14 \
-    --knobs col_block_inner,one_pass_block_inner,one_pass_maxnreg_inner,col_split_per_sm
-entries_pack_new
-table_rows 585 /tmp/r405 softmax,log_softmax float16
-grep -E "32768 |128256|1000x1024" /tmp/r405/table/stdout.txt | head -8
-tar czf "$OUT/round405.tgz" -C /tmp r405
-exit 0
+exec bash bench/gpu_round404.sh float16

@@ -28,6 +28,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
 
 SHAPE = (32, 1000, 1024)
 OPS = ("softmax", "log_softmax")
@@ -80,23 +81,11 @@ def sources() -> dict[str, tuple[str, str]]:
     return out
 
 
-def _kernel_stats(module) -> dict:
-    """Registers and spills of the column kernel as compiled for this run (none under the
-    interpreter)."""
-    fn = module._softmax_columns_kernel
-    found = {}
-    for cache in getattr(fn, "device_caches", {}).values():
-        for compiled in cache[0].values():
-            compiled._init_handles()
-            found = {"n_regs": compiled.n_regs, "n_spills": compiled.n_spills,
-                     "num_warps": compiled.metadata.num_warps}
-    return found
-
-
 def check(shape: tuple[int, ...], device: str, cache: Path) -> tuple[dict, dict, object]:
     """Each source run once on a (shape) float32 input: rows of its error against float64 (and
     compile stats), the callables of the correct ones, and the input."""
     import torch
+    from probe_log_softmax_dim1 import _kernel_stats  # the column kernel's registers, spills
 
     from verifier.core import load_candidate
 

@@ -1178,11 +1178,9 @@ def test_a_first_promotion_into_the_user_zoo_carries_the_shipped_configs():
     assert again["version"] == f"{major}.{minor + 2}.0"
 
 
-def test_restore_carries_a_models_replaced_configs_back_unchanged(tmp_path: Path):
-    """bench/restore_model_configs.py on geglu 1.17.0-1.20.0 (the H200's cols_gt_4096 configs took
-    the H100's places, one dtype a version): the H100's three come back in one new version beside
-    the H200's, each with its record and bytes and the version it came from; each GPU model is then
-    served its own; a second run finds nothing to restore."""
+def _restore_and_zoo(tmp_path: Path, op: str, versions: tuple[str, ...]):
+    """bench/restore_model_configs.py as a module, and a zoo in tmp_path holding copies of the
+    shipped `versions` of `op`."""
     import importlib.util
 
     from conftest import copy_entry
@@ -1192,8 +1190,17 @@ def test_restore_carries_a_models_replaced_configs_back_unchanged(tmp_path: Path
     restore = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(restore)
     zoo = tmp_path / "zoo"
-    for version in ("1.17.0", "1.18.0", "1.19.0", "1.20.0"):
-        copy_entry(REAL_SHIPPED_ZOO, "geglu", version, zoo)
+    for version in versions:
+        copy_entry(REAL_SHIPPED_ZOO, op, version, zoo)
+    return restore, zoo
+
+
+def test_restore_carries_a_models_replaced_configs_back_unchanged(tmp_path: Path):
+    """bench/restore_model_configs.py on geglu 1.17.0-1.20.0 (the H200's cols_gt_4096 configs took
+    the H100's places, one dtype a version): the H100's three come back in one new version beside
+    the H200's, each with its record and bytes and the version it came from; each GPU model is then
+    served its own; a second run finds nothing to restore."""
+    restore, zoo = _restore_and_zoo(tmp_path, "geglu", ("1.17.0", "1.18.0", "1.19.0", "1.20.0"))
     h100, h200 = "NVIDIA H100 80GB HBM3", "NVIDIA H200"
     assert restore.main(["--device", h100, "--zoo", str(zoo), "--ops", "geglu"]) == 0
     (entry,) = store.newest_entries("geglu", [zoo])
@@ -1224,17 +1231,8 @@ def test_rollback_lands_an_earlier_versions_config_of_one_bucket_unchanged(tmp_p
     version serves the H200 1.29.0's config again, record and bytes unchanged and marked
     `restored_from`; every other config is 1.32.0's; rolling back again, or to what is served,
     or from a version or config that is not there, is a usage error naming it."""
-    import importlib.util
-
-    from conftest import copy_entry
-
-    spec = importlib.util.spec_from_file_location(
-        "restore_model_configs", REPO / "bench" / "restore_model_configs.py")
-    restore = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(restore)
-    zoo = tmp_path / "zoo"
-    for version in ("1.29.0", "1.30.0", "1.31.0", "1.32.0"):
-        copy_entry(REAL_SHIPPED_ZOO, "layer_norm", version, zoo)
+    restore, zoo = _restore_and_zoo(tmp_path, "layer_norm",
+                                    ("1.29.0", "1.30.0", "1.31.0", "1.32.0"))
     h200 = "NVIDIA H200"
     args = ["--device", h200, "--zoo", str(zoo), "--ops", "layer_norm"]
     assert restore.main([*args, "--rollback", "float32:cols_le_16384:1.29.0"]) == 0
@@ -1257,7 +1255,7 @@ def test_rollback_lands_an_earlier_versions_config_of_one_bucket_unchanged(tmp_p
     assert now[rolled]["restored_from"] == "1.29.0" and same(now[rolled], before)
     assert store.read_entry_file(entry.path, entry.manifest, now[rolled]["file"]) == \
         store.read_entry_file(zoo / "layer_norm" / "1.29.0", origin, before["file"])
-    replaced = [c for c in latest["configs"] if key(c) == rolled][0]
+    replaced = next(c for c in latest["configs"] if key(c) == rolled)
     assert not same(replaced, before)  # 1.32.0 served another config there
     for config in latest["configs"]:
         if key(config) != rolled:
