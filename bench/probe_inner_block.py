@@ -118,9 +118,9 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--shape {args.shape!r}: expected three positive integers")
 
     import torch
+    from probe_log_softmax_dim1 import time_rows
 
     from verifier.environment import device_label, environment
-    from verifier.timing import L2Flusher, bench, copy_bandwidth, graphed_where_possible
 
     if not torch.cuda.is_available():
         print("bench/probe_inner_block.py needs a CUDA GPU: it measures time", file=sys.stderr)
@@ -129,17 +129,7 @@ def main(argv: list[str] | None = None) -> int:
     rows, fns, x = check(shape, "cuda", Path(tempfile.mkdtemp()))
     fns["eager_softmax"] = lambda: torch.softmax(x, dim=1)
     fns["eager_log_softmax"] = lambda: torch.log_softmax(x, dim=1)
-    fns, failed = graphed_where_possible(fns)
-    flusher = L2Flusher(device)
-    timings = bench(fns, flusher=flusher, budget_ms=1500.0)
-    copy = copy_bandwidth(device, flusher)
-    nbytes = 2 * x.numel() * x.element_size()
-    for name, timing in timings.items():
-        row = rows.setdefault(name, {})
-        row.update(us=timing.median_ms * 1e3, fraction_of_copy=nbytes / (timing.median_ms * 1e-3)
-                   / copy)
-        print(f"{name:32s} {row['us']:7.1f} us  {row['fraction_of_copy']:.2f} of copy  "
-              f"regs {row.get('n_regs')} spills {row.get('n_spills')}", flush=True)
+    copy, failed = time_rows(fns, rows, x, device, width=32)
     for name, row in rows.items():
         if "us" not in row:
             print(f"{name:32s} wrong: rel_l2_err {row['rel_l2_err']:.1e}, not timed")

@@ -54,14 +54,33 @@ def _kernel_stats(module) -> dict:
     return found
 
 
+def time_rows(fns: dict, rows: dict, x, device, width: int = 20) -> tuple[float, list]:
+    """Each callable of `fns` timed as a CUDA-graph replay under the L2 flush, interleaved; its
+    time and fraction of the copy bandwidth (reading x and writing as much) added to its row of
+    `rows`, and printed with its compile stats. Returns the copy bandwidth (bytes/s) and the
+    callables that could not be captured."""
+    from verifier.timing import L2Flusher, bench, copy_bandwidth, graphed_where_possible
+
+    fns, failed = graphed_where_possible(fns)
+    flusher = L2Flusher(device)
+    timings = bench(fns, flusher=flusher, budget_ms=1500.0)
+    copy = copy_bandwidth(device, flusher)
+    nbytes = 2 * x.numel() * x.element_size()
+    for name, timing in timings.items():
+        row = rows.setdefault(name, {})
+        row.update(us=timing.median_ms * 1e3, fraction_of_copy=nbytes / (timing.median_ms * 1e-3)
+                   / copy)
+        print(f"{name:{width}s} {row['us']:7.1f} us  {row['fraction_of_copy']:.2f} of copy  "
+              f"regs {row.get('n_regs')} spills {row.get('n_spills')}", flush=True)
+    return copy, failed
+
+
 def main() -> int:
     import torch
 
     from templates import get_template
     from verifier.core import load_candidate
     from verifier.environment import device_label, environment
-    from verifier.timing import L2Flusher, bench, copy_bandwidth, graphed_where_possible
-
     if not torch.cuda.is_available():
         print("bench/probe_log_softmax_dim1.py needs a CUDA GPU", file=sys.stderr)
         return 2
@@ -91,17 +110,7 @@ def main() -> int:
         if err < 1e-5:  # a wrong variant is recorded, not timed
             fns[name] = (lambda m=model: m(x))
     fns["eager_log_softmax"] = lambda: torch.log_softmax(x, dim=1)
-    fns, failed = graphed_where_possible(fns)
-    flusher = L2Flusher(device)
-    timings = bench(fns, flusher=flusher, budget_ms=1500.0)
-    copy = copy_bandwidth(device, flusher)
-    nbytes = 2 * x.numel() * x.element_size()
-    for name, timing in timings.items():
-        row = rows.setdefault(name, {})
-        row.update(us=timing.median_ms * 1e3, fraction_of_copy=nbytes / (timing.median_ms * 1e-3)
-                   / copy)
-        print(f"{name:20s} {row['us']:7.1f} us  {row['fraction_of_copy']:.2f} of copy  "
-              f"regs {row.get('n_regs')} spills {row.get('n_spills')}")
+    copy, failed = time_rows(fns, rows, x, device)
     result = {"probe": "log-softmax over dim 1, float32", "shape": list(SHAPE),
               "environment": environment(), "date": dt.datetime.now(dt.timezone.utc).isoformat(),
               "copy_gbps": copy / 1e9, "graph_capture_failed": failed, "rows": rows}
