@@ -42,8 +42,8 @@ is per shape), nor does one less than
 `MIN_GAIN` faster on it; one that meets more of the issue's per-shape bars (`bars_met`: at least
 torch.compile at a shape, at least 90% of the copy bandwidth at a large one) wins over a geometric
 mean at most `BAR_TIE` better, where it is more than `MIN_GAIN` faster at one of the shapes it
-meets them at (`_bars_beyond_spread`). `--only-uncovered` leaves the buckets the target zoo's newest
-entry holds a config for (for this GPU and dtype) as they are.
+meets them at (`_bars_beyond_spread`). `--only-uncovered` leaves the buckets the target zoo's
+newest entry holds a config for (for this GPU and dtype) as they are.
 
     python bench/tune_buckets.py --ops rms_norm,sum --dtypes bfloat16 --samples 10 \
         --zoo kernel_zoo/entries --out bench/results/runs
@@ -732,11 +732,10 @@ def bars_met(result: dict, c: int, idx: list[int]) -> int:
 def _bars_beyond_spread(result: dict, c: int, other: int, idx: list[int]) -> bool:
     """Whether config `c` is faster than `other` by more than MIN_GAIN at one or more of the
     shapes of `idx` where it meets more of the bars: more bars met by a timer's difference alone
-    are not more bars met. GPU round 401:
-    float32 LayerNorm's served config and another took 254.6 and 252.2 us at 16384x8192, where
-    both run the same kernel (they differ in knobs of the 4097-wide rows' kernel alone), against
-    torch.compile's 252.9; the other "met" that bar, took the bucket on it, and was 3% slower at
-    4096x4097 (40.7 against 39.5 us; layer_norm 1.32.0)."""
+    are not more bars met. GPU round 401: float32 LayerNorm's served config and another took
+    254.6 and 252.2 us at 16384x8192, where both run the same kernel (they differ in knobs of the
+    4097-wide rows' kernel alone), against torch.compile's 252.9; the other "met" that bar, took
+    the bucket on it, and was 3% slower at 4096x4097 (40.7 against 39.5 us; layer_norm 1.32.0)."""
     ms, theirs = result["rows"][c]["ms"], result["rows"][other]["ms"]
     return any(ms[s] * MIN_GAIN < theirs[s] for s in idx
                if _bars_at(result, c, s) > _bars_at(result, other, s))
