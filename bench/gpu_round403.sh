@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# GPU round 403 (H200; written 2026-11-29 after the session's device time was spent, NOT YET RUN):
+# GPU round 403 (H200; written 2026-11-29 after the session's device time was spent):
 # how far the rows under the bars are from a copy of their own bytes. The tables' "copy" is a
 # 1 GiB copy's bandwidth; 16-bit LayerNorm and RMSNorm at 4096x4097 (67 MB) read 0.57 and 0.70
 # of it after rounds 393-401 and float32's 0.78 and 0.87, and a smaller transfer pays its
@@ -12,7 +12,12 @@
 # time) and layer_norm (1.33.0, float32 cols_le_16384 rolled back to 1.29.0's config) in what
 # is left.
 #     device run, no carry:  bash bench/gpu_round403.sh
-# Outcome: not yet run.
+# Outcome (run 2026-11-29, 554 s): the own-copy table in 232 s (the seven large rows under 90%
+# reach 0.83-0.92 of their own bytes' copy, which reads 0.96-0.98 of the yardstick; the copy is
+# not steady across rows of one size, bench/RESULTS.md "Rounds 403-406"); the probe: no wider
+# block beat the served 16 columns (72.8-73.1 us; 32 columns 78.6-80.8, 64 spilled, 163-165);
+# zoo verify passed sum (165 s) and mean (134 s); layer_norm not run (16 s left; passed in
+# round 406).
 set -uo pipefail
 export PYTHONUNBUFFERED=1
 export KZOO_HOME=/tmp/kzoo-round403
