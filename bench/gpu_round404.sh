@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# GPU round 404 (H200; written 2026-11-29 after the session's device time was spent, NOT YET RUN):
+# GPU round 404 (H200; written 2026-11-29 after the session's device time was spent):
 # the first H200 sweeps of 16-bit softmax and log-softmax over long rows and over dim 1, bfloat16
 # here and float16 in round 405 (`bash bench/gpu_round404.sh float16`, which gpu_round405.sh
 # runs). Their cols_le_65536 and cols_gt_65536 buckets (and bfloat16's `any`, which serves its
@@ -13,7 +13,11 @@
 # those rows. Run bfloat16 first and commit its entries (extract entries.tgz) before float16: a
 # dtype's candidates include the other dtypes' served configs.
 #     device run, no carry:  bash bench/gpu_round404.sh [bfloat16|float16]
-# Outcome: not yet run.
+# Outcome (bfloat16, run 2026-11-29, 309 s): promoted softmax 1.31.0-1.33.0 (cols_gt_65536
+# 60.6 -> 48.4 us at 256x128256, cols_le_65536, inner_dim 54.0 -> 42.0 at 64x128x4096) and
+# log_softmax 1.33.0-1.34.0 (52.1 -> 43.6, 46.3 -> 42.9 at 1024x32768); log-softmax's inner_dim
+# kept. float16 (gpu_round405.sh, 318 s): softmax 1.34.0-1.36.0, log_softmax 1.35.0-1.36.0, the
+# same buckets; bench/RESULTS.md "Rounds 403-406".
 set -uo pipefail
 dtype=${1:-bfloat16}
 case $dtype in
