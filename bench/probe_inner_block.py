@@ -1,4 +1,4 @@
-"""Does a wider column block lift softmax and log-softmax over dim 1 at 32x1000x1024 float32?
+"""Does a wider column block lift softmax and log-softmax over dim 1 at 32x1000x1024?
 
 Both read 0.84 of the copy bandwidth on an H200 (the standing after round 399), two of the seven
 large rows under issue #3's 90%. Their served kernels (softmax 1.30.0, log_softmax 1.32.0,
@@ -14,7 +14,15 @@ timed as CUDA-graph replays under the L2 flush, interleaved, with eager PyTorch;
 column kernel's registers and spills beside each. Writes
 bench/results/probe-inner-block-<device>.json.
 
-    python bench/probe_inner_block.py [--shape 32,1000,1024]
+Round 403 (float32): no rewrite beat the served kernel (72.8-73.1 us; 32 columns 78.6-80.8, 64
+columns spilled, 163-165). `--dtype bfloat16` or `float16` asks the same of the 16-bit rows,
+which read 0.52-0.55 of copy there (rounds 404-405) with the same 16 columns: 32-byte runs, and
+half a float32 tile's bytes for the same registers (the kernel holds the tile as float32,
+bench/compile_softmax_columns.py), so 32 columns hold what float32's 16 do. The float16 configs
+served have no register cap; a variant's cap is set or not as it names, whatever the served
+kernel has. Writes bench/results/probe-inner-block-<device>-<dtype>.json for those.
+
+    python bench/probe_inner_block.py [--shape 32,1000,1024] [--dtype float32]
 """
 
 from __future__ import annotations
@@ -34,8 +42,13 @@ SHAPE = (32, 1000, 1024)
 OPS = ("softmax", "log_softmax")
 WARPS_LINE = "        warps = max(1, min(block_r * block_i // (32 * ELEMS_PER_THREAD), 16))\n"
 CAP = "                                             maxnreg=64))\n"
-# name -> (BLOCK_I, warps, keep the served 64-register cap): at 1024 rows a program of BLOCK_I
-# columns holds 1024 * BLOCK_I float32 values, BLOCK_I * 32 / warps a thread
+# how the served one-pass launch ends, with the cap (float32, bfloat16) or without (float16)
+UNCAPPED_TAIL = "                                             num_warps=warps, num_stages=NUM_STAGES))\n"
+CAPPED_TAIL = ("                                             num_warps=warps, num_stages=NUM_STAGES,\n"
+               + CAP)
+DTYPES = ("float32", "bfloat16", "float16")
+# name -> (BLOCK_I, warps, cap the registers at 64 a thread): at 1024 rows a program of BLOCK_I
+# columns holds 1024 * BLOCK_I values (as float32), BLOCK_I * 32 / warps a thread
 VARIANTS = {
     "bi16_w16": (16, 16, True),     # what the served launch computes, set outright
     "bi16_w32": (16, 32, True),     # 16 values a thread, 1024 threads a program
@@ -43,6 +56,8 @@ VARIANTS = {
     "bi32_w16": (32, 16, False),    # 64 values a thread, uncapped
     "bi32_w32_free": (32, 32, False),
     "bi64_w32": (64, 32, True),     # 256-byte runs, 64 values a thread under the cap: spills
+    "bi16_w16_free": (16, 16, False),
+    "bi32_w16_capped": (32, 16, True),  # two programs an SM, spilling (16-bit: 64-byte runs)
 }
 
 
@@ -57,50 +72,69 @@ def served_source(op: str, dtype: str = "float32") -> tuple[str, str]:
     return manifest["version"], store.read_entry_file(entry_dir, manifest, config["file"]).decode()
 
 
-def rewrite(source: str, block_i: int, warps: int, keep_cap: bool) -> str:
+def rewrite(source: str, block_i: int, warps: int, capped: bool) -> str:
     """The served source with its one-pass launch's BLOCK_I and warps set outright (the grid
-    follows BLOCK_I), and its 64-register cap kept or dropped."""
-    for anchor in (WARPS_LINE, CAP):
-        if source.count(anchor) != 1:
-            raise ValueError(f"the served source has not one {anchor.strip()!r}: the template "
-                             "changed; update the probe's anchors")
-    source = source.replace(WARPS_LINE, f"        block_i, warps = {block_i}, {warps}\n")
-    if not keep_cap:
-        source = source.replace(CAP, "                                             ))\n")
-    return source
+    follows BLOCK_I), and its registers capped at 64 a thread or not, whichever the served
+    launch did."""
+    if source.count(WARPS_LINE) != 1:
+        raise ValueError(f"the served source has not one {WARPS_LINE.strip()!r}: the template "
+                         "changed; update the probe's anchors")
+    start = source.index(WARPS_LINE)
+    end = source.index("        return y\n", start)
+    launch = source[start:end]
+    if launch.count(CAPPED_TAIL) + launch.count(UNCAPPED_TAIL) != 1:
+        raise ValueError("the served one-pass launch ends neither capped nor uncapped as the "
+                         "probe knows it: the template changed; update the probe's anchors")
+    launch = launch.replace(WARPS_LINE, f"        block_i, warps = {block_i}, {warps}\n")
+    launch = launch.replace(CAPPED_TAIL, UNCAPPED_TAIL)
+    if capped:
+        launch = launch.replace(UNCAPPED_TAIL, CAPPED_TAIL)
+    return source[:start] + launch + source[end:]
 
 
-def sources() -> dict[str, tuple[str, str]]:
-    """name -> (op, source): each op's served kernel and its rewrites."""
+def sources(dtype: str = "float32") -> dict[str, tuple[str, str]]:
+    """name -> (op, source): each op's served kernel for `dtype` and its rewrites."""
     out = {}
     for op in OPS:
-        version, source = served_source(op)
+        version, source = served_source(op, dtype)
         out[f"{op}_served_{version}"] = (op, source)
-        for name, (block_i, warps, keep_cap) in VARIANTS.items():
-            out[f"{op}_{name}"] = (op, rewrite(source, block_i, warps, keep_cap))
+        for name, (block_i, warps, capped) in VARIANTS.items():
+            out[f"{op}_{name}"] = (op, rewrite(source, block_i, warps, capped))
     return out
 
 
-def check(shape: tuple[int, ...], device: str, cache: Path) -> tuple[dict, dict, object]:
-    """Each source run once on a (shape) float32 input: rows of its error against float64 (and
-    compile stats), the callables of the correct ones, and the input."""
+def check(shape: tuple[int, ...], device: str, cache: Path,
+          dtype: str = "float32") -> tuple[dict, dict, object]:
+    """Each source run once on a (shape) input in `dtype`: rows of its error against float64
+    (and compile stats), the callables of the correct ones, and the input. Correct: within the
+    verifier's norm-wise bound for the dtype (its `rel_l2`, or `SAME_DTYPE_FACTOR` times eager
+    PyTorch's own error in that dtype where that is more)."""
     import torch
     from probe_log_softmax_dim1 import _kernel_stats  # the column kernel's registers, spills
 
     from verifier.core import load_candidate
+    from verifier.tolerance import SAME_DTYPE_FACTOR, TOLERANCES
 
     torch.manual_seed(0)
-    x = torch.randn(*shape, device=device) * 4.0
+    x = (torch.randn(*shape, device=device) * 4.0).to(getattr(torch, dtype))
     ref = {"softmax": torch.softmax(x.double(), dim=1),
            "log_softmax": torch.log_softmax(x.double(), dim=1)}
+    eager = {"softmax": torch.softmax(x, dim=1), "log_softmax": torch.log_softmax(x, dim=1)}
+
+    def rel_err(out, op):
+        return ((out.double() - ref[op]).norm() / ref[op].norm()).item()
+
+    tolerance = {op: max(TOLERANCES[dtype]["rel_l2"], SAME_DTYPE_FACTOR * rel_err(eager[op], op))
+                 for op in OPS}
     rows, fns = {}, {}
-    for name, (op, source) in sources().items():
+    for name, (op, source) in sources(dtype).items():
         module = load_candidate(source, cache)
         model = module.ModelNew()
         out = model(x)
-        err = ((out.double() - ref[op]).norm() / ref[op].norm()).item()
-        rows[name] = {"op": op, "rel_l2_err": err, **_kernel_stats(module)}
-        if err < 1e-5:  # a wrong variant is recorded, not timed
+        err = rel_err(out, op)
+        rows[name] = {"op": op, "rel_l2_err": err, "tolerance": tolerance[op],
+                      **_kernel_stats(module)}
+        if out.dtype == x.dtype and err < tolerance[op]:  # a wrong one is recorded, not timed
             fns[name] = (lambda m=model: m(x))
     return rows, fns, x
 
@@ -109,6 +143,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--shape", default=",".join(map(str, SHAPE)),
                         help="batch,channels,positions (default %(default)s)")
+    parser.add_argument("--dtype", default="float32", choices=DTYPES,
+                        help="the input's dtype and the served configs' (default %(default)s)")
     args = parser.parse_args(argv)
     try:
         shape = tuple(int(v) for v in args.shape.split(","))
@@ -126,20 +162,22 @@ def main(argv: list[str] | None = None) -> int:
         print("bench/probe_inner_block.py needs a CUDA GPU: it measures time", file=sys.stderr)
         return 2
     device = torch.device("cuda")
-    rows, fns, x = check(shape, "cuda", Path(tempfile.mkdtemp()))
+    rows, fns, x = check(shape, "cuda", Path(tempfile.mkdtemp()), args.dtype)
     fns["eager_softmax"] = lambda: torch.softmax(x, dim=1)
     fns["eager_log_softmax"] = lambda: torch.log_softmax(x, dim=1)
     copy, failed = time_rows(fns, rows, x, device, width=32)
     for name, row in rows.items():
         if "us" not in row:
             print(f"{name:32s} wrong: rel_l2_err {row['rel_l2_err']:.1e}, not timed")
-    result = {"probe": "softmax and log-softmax over dim 1, float32: the one-pass column block",
-              "shape": list(shape), "environment": environment(),
+    result = {"probe": f"softmax and log-softmax over dim 1, {args.dtype}: the one-pass column "
+                       "block", "shape": list(shape), "dtype": args.dtype,
+              "environment": environment(),
               "date": dt.datetime.now(dt.timezone.utc).isoformat(), "copy_gbps": copy / 1e9,
-              "variants": {k: dict(zip(("block_i", "warps", "keep_cap"), v))
+              "variants": {k: dict(zip(("block_i", "warps", "capped"), v))
                            for k, v in VARIANTS.items()},
               "graph_capture_failed": failed, "rows": rows}
-    out = ROOT / "bench" / "results" / f"probe-inner-block-{device_label()}.json"
+    suffix = "" if args.dtype == "float32" else f"-{args.dtype}"  # round 403's file: float32
+    out = ROOT / "bench" / "results" / f"probe-inner-block-{device_label()}{suffix}.json"
     out.write_text(json.dumps(result, indent=1) + "\n")
     print(f"wrote {out}")
     return 0
