@@ -120,6 +120,23 @@ _POINTER_TYPES = {"bfloat16": "*bf16", "float16": "*fp16", "float32": "*fp32", "
                   "int32": "*i32"}
 
 
+def write_compiled(path: str | Path, what: str, rows: list) -> None:
+    """Write compile-only rows to `path` as JSON, with the date and the compiling Triton and
+    ptxas (this machine's, which may differ from the GPU machine's)."""
+    import datetime
+    import json
+
+    ptxas = Path(triton.__file__).parent / "backends" / "nvidia" / "bin" / "ptxas"
+    version = subprocess.run([str(ptxas), "--version"], capture_output=True, text=True,
+                             check=True).stdout
+    result = {"what": what,
+              "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+              "triton": triton.__version__, "ptxas": version.strip().splitlines()[-1],
+              "target": "sm_90", "rows": rows}
+    Path(path).write_text(json.dumps(result, indent=1) + "\n")
+    print("wrote", path)
+
+
 def record_launches(module, sm_count: int | None = None) -> list:
     """Make a rendered module record its kernel launches instead of running them; returns the
     list they are appended to as `(kernel, args, kwargs)` (constexprs and launch options in

@@ -19,10 +19,8 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import datetime
 import json
 import os
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -33,9 +31,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-import triton  # noqa: E402
 
-from compile_pointwise import _import, compile_kernel  # noqa: E402
+from compile_pointwise import _import, compile_kernel, write_compiled  # noqa: E402
 from templates import get_template  # noqa: E402
 
 REGS_PER_SM = 65536
@@ -67,7 +64,6 @@ def main() -> None:
     args = parser.parse_args()
     template = get_template("softmax")
     cfg = dataclasses.replace(template.default, tile_elems=16384)
-    ptxas = Path(triton.__file__).parent / "backends" / "nvidia" / "bin" / "ptxas"
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         for op, log in (("softmax", False), ("log_softmax", True)):
@@ -94,18 +90,9 @@ def main() -> None:
                         row["kib_in_flight_per_sm"] = row["programs_per_sm"] * row["tile_kib"]
                         rows.append(row)
                         print(json.dumps(row), flush=True)
-    version = subprocess.run([str(ptxas), "--version"], capture_output=True, text=True,
-                             check=True).stdout
-    result = {
-        "what": "the softmax template's one-pass column kernel (dim 1, 1024 rows a tile) "
-                "compiled for sm_90: registers a thread, spill stack, programs per SM by "
-                "registers, and the tile bytes those programs hold",
-        "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-        "triton": triton.__version__, "ptxas": version.strip().splitlines()[-1],
-        "target": "sm_90", "rows": rows,
-    }
-    Path(args.out).write_text(json.dumps(result, indent=1) + "\n")
-    print("wrote", args.out)
+    write_compiled(args.out, "the softmax template's one-pass column kernel (dim 1, 1024 rows a "
+                   "tile) compiled for sm_90: registers a thread, spill stack, programs per SM "
+                   "by registers, and the tile bytes those programs hold", rows)
 
 
 if __name__ == "__main__":

@@ -15,10 +15,8 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import datetime
 import json
 import os
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -29,9 +27,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-import triton  # noqa: E402
 
-from compile_pointwise import _import, compile_kernel  # noqa: E402
+from compile_pointwise import _import, compile_kernel, write_compiled  # noqa: E402
 from templates import get_template  # noqa: E402
 
 REGS_PER_SM = 65536
@@ -44,7 +41,6 @@ def main() -> None:
                                              / "compile-split-ahead-sm90.json"))
     args = parser.parse_args()
     template = get_template("softmax")
-    ptxas = Path(triton.__file__).parent / "backends" / "nvidia" / "bin" / "ptxas"
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         for depth in (1, 2):
@@ -69,18 +65,9 @@ def main() -> None:
                            slice_kib=round(slice_len * 4 / 1024, 1))
                 rows.append(row)
                 print(json.dumps(row), flush=True)
-    version = subprocess.run([str(ptxas), "--version"], capture_output=True, text=True,
-                             check=True).stdout
-    result = {
-        "what": "the softmax split-row kernel (float32, rows of 128256) compiled for sm_90 a row "
-                "ahead and two rows ahead: registers a thread, spill stack, programs per SM by "
-                "registers",
-        "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-        "triton": triton.__version__, "ptxas": version.strip().splitlines()[-1],
-        "target": "sm_90", "rows": rows,
-    }
-    Path(args.out).write_text(json.dumps(result, indent=1) + "\n")
-    print("wrote", args.out)
+    write_compiled(args.out, "the softmax split-row kernel (float32, rows of 128256) compiled "
+                   "for sm_90 a row ahead and two rows ahead: registers a thread, spill stack, "
+                   "programs per SM by registers", rows)
 
 
 if __name__ == "__main__":

@@ -43,9 +43,9 @@ OPS = ("softmax", "log_softmax")
 WARPS_LINE = "        warps = max(1, min(block_r * block_i // (32 * ELEMS_PER_THREAD), 16))\n"
 CAP = "                                             maxnreg=64))\n"
 # how the served one-pass launch ends, with the cap (float32, bfloat16) or without (float16)
-UNCAPPED_TAIL = "                                             num_warps=warps, num_stages=NUM_STAGES))\n"
-CAPPED_TAIL = ("                                             num_warps=warps, num_stages=NUM_STAGES,\n"
-               + CAP)
+_INDENT = " " * 45
+UNCAPPED_TAIL = _INDENT + "num_warps=warps, num_stages=NUM_STAGES))\n"
+CAPPED_TAIL = _INDENT + "num_warps=warps, num_stages=NUM_STAGES,\n" + CAP
 DTYPES = ("float32", "bfloat16", "float16")
 # name -> (BLOCK_I, warps, cap the registers at 64 a thread): at 1024 rows a program of BLOCK_I
 # columns holds 1024 * BLOCK_I values (as float32), BLOCK_I * 32 / warps a thread
