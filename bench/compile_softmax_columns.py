@@ -8,9 +8,10 @@ flight, and a 16-bit value takes a float32 register here, so the 16-bit rows hav
 bytes in flight. This compiles the kernel for float32 and bfloat16 pointers at 16 and 32
 columns, 16 and 32 warps, with and without the 64-register cap the served configs set, as the
 template renders it ("as_rendered") and rewritten to keep the loaded tile in the input's dtype,
-converting it at each use ("convert_at_use", a probe's rewrite, not a template knob). Writes
-bench/results/runs/compile-softmax-columns-sm90.json (the compiling Triton and ptxas are this
-machine's, which may differ from the GPU machine's: read the counts as indicative).
+converting it at each use ("convert_at_use"), and, for bfloat16, holding adjacent columns in
+pairs as 32-bit words unpacked at each use ("bf16_pairs"): rewrites here, not template knobs.
+Writes bench/results/runs/compile-softmax-columns-sm90.json (the compiling Triton and ptxas are
+this machine's, which may differ from the GPU machine's: read the counts as indicative).
 
     python bench/compile_softmax_columns.py [--out FILE]
 """
@@ -31,30 +32,13 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-
 from compile_pointwise import _import, compile_kernel, write_compiled  # noqa: E402
+from softmax_columns_rewrites import bf16_pairs, convert_at_use  # noqa: E402
 from templates import get_template  # noqa: E402
 
 REGS_PER_SM = 65536
 BLOCK_R = 1024  # 1000 channels reduced, as at 32x1000x1024
 LAUNCHES = ((16, 16, 64), (16, 16, 0), (32, 16, 0), (32, 16, 64), (32, 32, 64))
-LOAD = '        x = tl.load(x_ptr + off, mask=mask, other=float("-inf")).to(tl.float32)\n'
-STORE = "        tl.store(y_ptr + off, y.to(y_ptr.dtype.element_ty), mask=mask)\n        return\n"
-
-
-def convert_at_use(source: str, log: bool) -> str:
-    """The one-pass branch rewritten to hold the tile as loaded and convert it where it is used
-    (the max in the input's dtype, the exponentials' sum, the output from the max plus the log
-    of the sum), so that no float32 copy of the tile needs to live across the reductions."""
-    start = source.index(LOAD)
-    end = source.index(STORE, start)
-    body = ('        xr = tl.load(x_ptr + off, mask=mask, other=float("-inf"))\n'
-            "        col_max = tl.max(xr, axis=0).to(tl.float32)\n"
-            "        total = tl.sum(tl.exp(xr.to(tl.float32) - col_max[None, :]), axis=0)\n"
-            "        shift = col_max + tl.log(total)\n")
-    body += ("        y = xr.to(tl.float32) - shift[None, :]\n" if log else
-             "        y = tl.exp(xr.to(tl.float32) - shift[None, :])\n")
-    return source[:start] + body + source[end:]
 
 
 def main() -> None:
@@ -69,9 +53,12 @@ def main() -> None:
         for op, log in (("softmax", False), ("log_softmax", True)):
             rendered = template.render(cfg, op=op, log=log, dim=1, params=[])
             for form, source in (("as_rendered", rendered),
-                                 ("convert_at_use", convert_at_use(rendered, log))):
+                                 ("convert_at_use", convert_at_use(rendered, log)),
+                                 ("bf16_pairs", bf16_pairs(rendered, log))):
                 module = _import(source, Path(tmp), f"{op}_{form}")
                 for pointer in ("*fp32", "*bf16"):
+                    if form == "bf16_pairs" and pointer != "*bf16":
+                        continue
                     for block_i, warps, cap in LAUNCHES:
                         options = type("Options", (), dict(num_warps=warps, num_stages=3,
                                                            maxnreg=cap or None))
