@@ -1,0 +1,75 @@
+"""bench/unswept_buckets.py: the buckets the shipped zoo serves an H200 with another GPU's config,
+and the sweeps (tune_buckets' JSONs, in round folders or loose) that timed them on an H200."""
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+ZOO = ROOT / "kernel_zoo" / "entries"
+
+
+@pytest.fixture(scope="module")
+def tool():
+    spec = importlib.util.spec_from_file_location("unswept_buckets",
+                                                  ROOT / "bench" / "unswept_buckets.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["unswept_buckets"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def _sweep(path: Path, *keys):
+    path.parent.mkdir(parents=True, exist_ok=True)
+    results = [{"op": op, "dtype": dtype, "buckets": {bucket: {}}} for op, dtype, bucket in keys]
+    path.write_text(json.dumps({"results": results}))
+
+
+def test_a_bucket_is_listed_with_the_sweeps_that_timed_it_on_that_gpu(tool, tmp_path):
+    runs = tmp_path / "runs"
+    runs.mkdir()
+    rows = tool.foreign_buckets(ZOO, "NVIDIA H200", runs)
+    assert rows and all(not r["swept_in"] for r in rows)  # no sweeps read: none swept
+    assert all(r["served_from"] != "NVIDIA H200" for r in rows)
+    first, second = rows[0], rows[1]
+    key = (first["op"], first["dtype"], first["bucket"])
+    _sweep(runs / "tune-buckets-h200-round7" / "a.json", key)
+    _sweep(runs / "tune-buckets-h200-round9" / "b.json", key)
+    _sweep(runs / "tune-buckets-h200-20260101-000000.json",
+           (second["op"], second["dtype"], second["bucket"]))
+    _sweep(runs / "tune-buckets-h100-round8" / "c.json", key)  # another GPU's sweep: not counted
+    (runs / "tune-buckets-h200-round10").mkdir()
+    (runs / "tune-buckets-h200-round10" / "cut.json").write_text('{"results": [')  # ran out
+    found = {(r["op"], r["dtype"], r["bucket"]): r["swept_in"]
+             for r in tool.foreign_buckets(ZOO, "NVIDIA H200", runs)}
+    assert found[key] == ["round7", "round9"]
+    assert found[(second["op"], second["dtype"], second["bucket"])] == ["20260101-000000"]
+    assert sum(1 for v in found.values() if v) == 2
+
+
+def test_a_bucket_served_its_own_gpus_config_is_not_listed(tool, tmp_path):
+    from kernel_zoo import store
+
+    listed = {(r["op"], r["dtype"], r["bucket"])
+              for r in tool.foreign_buckets(ZOO, "NVIDIA H200", tmp_path)}
+    own = [(op, config["dtype"], config["shape_bucket"])
+           for op in store.op_names([ZOO])
+           for config in store.newest_entries(op, [ZOO])[0].manifest["configs"]
+           if config["device"] == "NVIDIA H200" and config["arch"] == "sm_90"]
+    assert own  # the shipped zoo holds H200 configs (rounds 334-405)
+    assert not listed & set(own)
+
+
+def test_the_cli_prints_a_summary_and_json_and_names_a_missing_folder(tool, tmp_path, capsys):
+    assert tool.main(["--runs", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "buckets serve NVIDIA H200 a config tuned elsewhere" in out and "swept: never" in out
+    assert tool.main(["--runs", str(tmp_path), "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert rows and {"op", "version", "dtype", "bucket", "served_from", "swept_in"} <= set(rows[0])
+    with pytest.raises(SystemExit) as exit_:
+        tool.main(["--runs", str(tmp_path / "nope")])
+    assert exit_.value.code == 2 and "--runs" in capsys.readouterr().err
