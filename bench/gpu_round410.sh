@@ -5,8 +5,9 @@
 # torch.compile in the standing) and, but for bfloat16 sum, in `inner_dim` (4x4099x1000 over dim
 # 1 and two more shapes: 0.41-0.45 of copy, 1.04-1.11x); `bench/unswept_buckets.py` finds no H200
 # sweep of them. Full sweeps of both buckets (102-132 sources over 4 shapes, counted offline;
-# round 399's sweeps of 108-127 sources fitted four into one call with a table), bfloat16 before
-# float16 of each op so that float16 starts from what bfloat16 promotes, then those rows.
+# round 399 ran six sweeps of 108-127 sources over 1-3 shapes and a table in one call, so amin's
+# may not start before 420 s), bfloat16 before float16 of each op so that float16 starts from
+# what bfloat16 promotes, then those rows.
 #     device run, no carry:  bash bench/gpu_round410.sh
 # Outcome: not yet run.
 set -uo pipefail
