@@ -74,8 +74,8 @@ def served_source(op: str, dtype: str = "float32") -> tuple[str, str]:
 
 def rewrite(source: str, block_i: int, warps: int, capped: bool) -> str:
     """The served source with its one-pass launch's BLOCK_I and warps set outright (the grid
-    follows BLOCK_I), and its registers capped at 64 a thread or not, whichever the served
-    launch did."""
+    follows BLOCK_I), and its registers capped at 64 a thread where `capped`, uncapped where
+    not, whichever the served launch did."""
     if source.count(WARPS_LINE) != 1:
         raise ValueError(f"the served source has not one {WARPS_LINE.strip()!r}: the template "
                          "changed; update the probe's anchors")
