@@ -73,3 +73,26 @@ def test_the_cli_prints_a_summary_and_json_and_names_a_missing_folder(tool, tmp_
     with pytest.raises(SystemExit) as exit_:
         tool.main(["--runs", str(tmp_path / "nope")])
     assert exit_.value.code == 2 and "--runs" in capsys.readouterr().err
+
+
+def test_output_piped_into_a_reader_that_stops_early_ends_quietly(tool, tmp_path, monkeypatch):
+    import os
+
+    read_end, write_end = os.pipe()
+
+    class Closed:  # a stdout whose reader has gone, as `| head` leaves it
+        def write(self, text):
+            raise BrokenPipeError(32, "Broken pipe")
+
+        def flush(self):
+            pass
+
+        def fileno(self):
+            return write_end
+
+    monkeypatch.setattr(sys, "stdout", Closed())
+    assert tool.cli(["--runs", str(tmp_path), "--json"]) == 0
+    os.close(read_end)
+    os.close(write_end)
+    with pytest.raises(BrokenPipeError):  # and `main` alone does raise it
+        tool.main(["--runs", str(tmp_path), "--json"])
