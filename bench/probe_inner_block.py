@@ -106,35 +106,30 @@ def sources(dtype: str = "float32") -> dict[str, tuple[str, str]]:
 def check(shape: tuple[int, ...], device: str, cache: Path,
           dtype: str = "float32") -> tuple[dict, dict, object]:
     """Each source run once on a (shape) input in `dtype`: rows of its error against float64
-    (and compile stats), the callables of the correct ones, and the input. Correct: within the
-    verifier's norm-wise bound for the dtype (its `rel_l2`, or `SAME_DTYPE_FACTOR` times eager
-    PyTorch's own error in that dtype where that is more)."""
+    (and compile stats), the callables of the correct ones, and the input. Correct: as the
+    verifier judges an output (`verifier.tolerance.compare`: element-wise, and norm-wise within
+    the dtype's `rel_l2` or `SAME_DTYPE_FACTOR` times eager PyTorch's own error, if more)."""
     import torch
     from probe_log_softmax_dim1 import _kernel_stats  # the column kernel's registers, spills
 
     from verifier.core import load_candidate
-    from verifier.tolerance import SAME_DTYPE_FACTOR, TOLERANCES
+    from verifier.tolerance import compare, tolerance_for
 
     torch.manual_seed(0)
     x = (torch.randn(*shape, device=device) * 4.0).to(getattr(torch, dtype))
     ref = {"softmax": torch.softmax(x.double(), dim=1),
            "log_softmax": torch.log_softmax(x.double(), dim=1)}
     eager = {"softmax": torch.softmax(x, dim=1), "log_softmax": torch.log_softmax(x, dim=1)}
-
-    def rel_err(out, op):
-        return ((out.double() - ref[op]).norm() / ref[op].norm()).item()
-
-    tolerance = {op: max(TOLERANCES[dtype]["rel_l2"], SAME_DTYPE_FACTOR * rel_err(eager[op], op))
-                 for op in OPS}
     rows, fns = {}, {}
     for name, (op, source) in sources(dtype).items():
         module = load_candidate(source, cache)
         model = module.ModelNew()
         out = model(x)
-        err = rel_err(out, op)
-        rows[name] = {"op": op, "rel_l2_err": err, "tolerance": tolerance[op],
+        judged = compare(out, ref[op], eager[op], tolerance_for(dtype))
+        rows[name] = {"op": op, "rel_l2_err": judged.rel_l2_err,
+                      "tolerance": judged.rel_l2_bound, "n_bad": judged.n_bad,
                       **_kernel_stats(module)}
-        if out.dtype == x.dtype and err < tolerance[op]:  # a wrong one is recorded, not timed
+        if out.dtype == x.dtype and judged.ok:  # a wrong one is recorded, not timed
             fns[name] = (lambda m=model: m(x))
     return rows, fns, x
 
