@@ -27,19 +27,11 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from kernel_zoo import store  # noqa: E402
+from verifier.environment import label_of  # noqa: E402
 
 ARCH = "sm_90"
 DTYPES = ("float32", "bfloat16", "float16")
 ROUND = re.compile(r"round(\d+)")
-
-
-def label_of(device: str) -> str:
-    """The short label the bench scripts give `device` (`verifier.environment.device_label`)."""
-    name = device.lower()
-    for known in ("h200", "h100", "a100", "l40s", "l4", "a10g", "b200", "gb200"):
-        if known in name:
-            return known
-    return "".join(c if c.isalnum() else "-" for c in name).strip("-")
 
 
 def swept(runs: Path, label: str) -> dict[tuple[str, str, str], list[str]]:

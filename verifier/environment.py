@@ -65,7 +65,12 @@ def device_label() -> str:
 
     if not torch.cuda.is_available():
         return "cpu-interpreter"
-    name = torch.cuda.get_device_name().lower()
+    return label_of(torch.cuda.get_device_name())
+
+
+def label_of(device_name: str) -> str:
+    """`device_label` for a GPU model named as torch.cuda.get_device_name() names it."""
+    name = device_name.lower()
     for known in ("h200", "h100", "a100", "l40s", "l4", "a10g", "b200", "gb200"):
         if known in name:
             return known
