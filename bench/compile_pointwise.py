@@ -120,6 +120,15 @@ _POINTER_TYPES = {"bfloat16": "*bf16", "float16": "*fp16", "float32": "*fp32", "
                   "int32": "*i32"}
 
 
+REGS_PER_SM = 65536  # an sm_90 SM's register file, 32-bit registers
+
+
+def programs_per_sm(registers: int, warps: int) -> int:
+    """How many programs of `warps` warps at `registers` a thread fit an SM's register file
+    (registers are allocated to a thread in units of 8)."""
+    return REGS_PER_SM // (-(-registers // 8) * 8 * 32 * warps)
+
+
 def write_compiled(path: str | Path, what: str, rows: list) -> None:
     """Write compile-only rows to `path` as JSON, with the date and the compiling Triton and
     ptxas (this machine's, which may differ from the GPU machine's)."""

@@ -32,11 +32,11 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from compile_pointwise import _import, compile_kernel, write_compiled  # noqa: E402
+from compile_pointwise import (  # noqa: E402
+    _import, compile_kernel, programs_per_sm, write_compiled)
 from softmax_columns_rewrites import bf16_pairs, convert_at_use  # noqa: E402
 from templates import get_template  # noqa: E402
 
-REGS_PER_SM = 65536
 BLOCK_R = 1024  # 1000 channels reduced, as at 32x1000x1024
 LAUNCHES = ((16, 16, 64), (16, 16, 0), (32, 16, 0), (32, 16, 64), (32, 32, 64))
 
@@ -67,12 +67,11 @@ def main() -> None:
                             dict(x_ptr=pointer, y_ptr=pointer, n_red="i32", n_inner="i32"),
                             dict(BLOCK_R=BLOCK_R, BLOCK_I=block_i, ONE_PASS=True),
                             ["x_ptr", "y_ptr", "n_inner"], options)
-                        per_program = -(-found["registers"] // 8) * 8 * 32 * warps
                         itemsize = 4 if pointer == "*fp32" else 2
                         row = dict(op=op, form=form, dtype=pointer[1:], block_i=block_i,
                                    num_warps=warps, maxnreg=cap, registers=found["registers"],
                                    stack=found["stack"], loads=found["loads"],
-                                   programs_per_sm=REGS_PER_SM // per_program,
+                                   programs_per_sm=programs_per_sm(found["registers"], warps),
                                    tile_kib=BLOCK_R * block_i * itemsize // 1024)
                         row["kib_in_flight_per_sm"] = row["programs_per_sm"] * row["tile_kib"]
                         rows.append(row)

@@ -28,10 +28,10 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 
-from compile_pointwise import _import, compile_kernel, write_compiled  # noqa: E402
+from compile_pointwise import (  # noqa: E402
+    _import, compile_kernel, programs_per_sm, write_compiled)
 from templates import get_template  # noqa: E402
 
-REGS_PER_SM = 65536
 COLS = 128256  # the float32 row that reads 0.75-0.79 of copy on an H200
 
 
@@ -58,10 +58,10 @@ def main() -> None:
                 options = type("Options", (), dict(num_warps=warps, num_stages=1))
                 found = compile_kernel(module._softmax_split_ahead_kernel, types, constexprs,
                                        ["x_ptr", "y_ptr", "slot_ptr"], options)
-                per_program = -(-found["registers"] // 8) * 8 * 32 * warps
                 row = dict(ahead_depth=depth, row_split=split, elems_per_thread=per_thread,
                            block=block, num_warps=warps, registers=found["registers"],
-                           stack=found["stack"], programs_per_sm=REGS_PER_SM // per_program,
+                           stack=found["stack"],
+                           programs_per_sm=programs_per_sm(found["registers"], warps),
                            slice_kib=round(slice_len * 4 / 1024, 1))
                 rows.append(row)
                 print(json.dumps(row), flush=True)
