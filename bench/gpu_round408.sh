@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# GPU round 408 (H200; written 2026-11-29 after the session's device time was spent, NOT YET RUN):
+# GPU round 408 (H200; written 2026-11-29 after the session's device time was spent; run 2026-11-29):
 # the norms' 65536-wide rows with `row_lag`. LayerNorm, RMSNorm and add + RMSNorm at 256x65536
 # (their `cols_le_65536` bucket) still serve the H100's configs in every dtype but float32 add +
 # RMSNorm (swept in rounds 335, 373 and 378, where `row_lag` tied it): in the standing they read
@@ -13,7 +13,11 @@
 # configs, so both run in one call), float32 LayerNorm and RMSNorm in round 409
 # (`bash bench/gpu_round409.sh`), then those rows.
 #     device run, no carry:  bash bench/gpu_round408.sh [16bit|float32]
-# Outcome: not yet run.
+# Outcome (2026-11-29, 16bit 310 s, float32 123 s): every sweep promoted a `row_lag` config
+# (with `row_ahead`; layer_norm 1.34.0-1.36.0, rms_norm 1.39.0-1.41.0, add_rms_norm 1.29.0-1.30.0).
+# 256x65536 of copy: LayerNorm 0.67 -> 0.77 (float32), 0.53 -> 0.58 (16-bit); RMSNorm 0.78 -> 0.81,
+# 0.62-0.65 -> 0.65-0.68; 16-bit add + RMSNorm 0.80-0.81 -> 0.82. bench/RESULTS.md "Rounds 407-411";
+# memory-bound-h200-graphs-{16bit,float32}-norms-row-lag-round40{8,9}.json.
 set -uo pipefail
 which=${1:-16bit}
 case $which in
