@@ -531,6 +531,25 @@ def served_configs(zoo: Path, op: str, arch: str, dtype_name: str, template) -> 
     return found
 
 
+def serving_configs(zoo: Path, op: str, arch: str, dtype_name: str, template,
+                    bucket_names: list[str], device: str | None = None) -> list:
+    """The configs `zoo`'s newest entry of `op` serves `bucket_names` with on the GPU model
+    `device` (`served_file`'s pick for each), as configs of today's template; those of an older
+    space that no longer names a config are left out."""
+    found = []
+    for bucket in bucket_names:
+        stored = served_file(zoo, op, arch, dtype_name, bucket, device)
+        if stored is None:
+            continue
+        try:
+            cfg = template.config(stored[0])
+        except InvalidConfig:
+            continue
+        if not template.violations(cfg) and cfg not in found:
+            found.append(cfg)
+    return found
+
+
 def served_file(zoo: Path, op: str, arch: str, dtype_name: str, bucket: str,
                 device: str | None = None) -> tuple[dict, str] | None:
     """The params and source of the kernel file `zoo`'s newest entry serves `bucket` with on the
@@ -563,11 +582,20 @@ def candidate_sources(op: str, dtype_name: str, args, task, found, arch: str | N
     template = get_template(found.template)
     configs, sources, index_of = [], [], {}  # index_of: code -> its place in configs, sources
     knobs = frozenset(getattr(args, "knobs", ()) or ())
+    local = getattr(args, "local", False)
     candidates = candidate_configs(template, args.samples, args.seed, knobs)
+    dim = found.context.get("dim")
+    in_bucket = [(shape, shape_bucket(op, task, shape, dim)) for shape in task.shapes]
+    in_bucket = [(s, b) for s, b in in_bucket if not args.buckets or b in args.buckets]
     if args.zoo:  # what serves now competes too: a bucket changes hands only to a faster config
         served_now = served_configs(Path(args.zoo), op, arch, dtype_name, template)
+        # the configs the variants start from: every served one, or with `local` only those
+        # serving the swept buckets on this GPU model
+        roots = (serving_configs(Path(args.zoo), op, arch, dtype_name, template,
+                                 sorted({b for _, b in in_bucket}), device)
+                 if local else served_now)
         derived = []
-        for cfg in served_now:
+        for cfg in roots:
             for idea in SERVED_VARIANTS.get(template.name, []):
                 if not _sets(idea, knobs):
                     continue
@@ -576,7 +604,7 @@ def candidate_sources(op: str, dtype_name: str, args, task, found, arch: str | N
                     derived.append(new)
         # and what it serves in the other dtypes: a dtype's first configs start from its
         # neighbours' tuned ones (float16 from bfloat16's, whose elements are as wide)
-        elsewhere = [] if knobs else [
+        elsewhere = [] if knobs or local else [
             cfg for other in DTYPES if other != dtype_name
             for cfg in served_configs(Path(args.zoo), op, arch, other, template)]
         if getattr(args, "siblings", False):  # and for the other ops of this template
@@ -592,9 +620,6 @@ def candidate_sources(op: str, dtype_name: str, args, task, found, arch: str | N
             index_of[code] = len(sources)
             configs.append(cfg)
             sources.append(source)
-    dim = found.context.get("dim")
-    in_bucket = [(shape, shape_bucket(op, task, shape, dim)) for shape in task.shapes]
-    in_bucket = [(s, b) for s, b in in_bucket if not args.buckets or b in args.buckets]
     served = {}  # bucket -> index of the source the zoo serves it with, its stored file itself
     if args.zoo:
         for bucket in sorted({b for _, b in in_bucket}):
@@ -974,6 +999,11 @@ def main(argv: list[str] | None = None) -> int:
                                          "those that set one of these knobs (e.g. row_ahead), "
                                          "beside what the zoo serves; no DEFAULT, no other "
                                          "dtype's configs")
+    parser.add_argument("--local", action="store_true",
+                        help="with --zoo: derive the served configs' variants only from the "
+                             "configs serving the swept buckets on this GPU (not from every "
+                             "bucket's), and leave the other dtypes' configs out: a search "
+                             "around what each bucket runs, a few times fewer kernels")
     parser.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "runs")
     args = parser.parse_args(argv)
     ops = [o for o in args.ops.split(",") if o]
@@ -992,6 +1022,8 @@ def main(argv: list[str] | None = None) -> int:
                      f"spaces of these ops' templates)")
     if args.siblings and not args.zoo:
         parser.error("--siblings needs --zoo: the zoo whose configs for the other ops compete")
+    if args.local and not args.zoo:
+        parser.error("--local needs --zoo: the zoo whose served configs the search starts from")
     if args.only_uncovered and not args.zoo:
         parser.error("--only-uncovered needs --zoo: the zoo whose buckets it leaves as they are")
     if not torch.cuda.is_available():

@@ -305,6 +305,49 @@ def test_knobs_time_only_the_variants_that_set_them_beside_what_serves(tune_buck
     assert set(configs) < set(every) and tpl.default in every
 
 
+def test_local_derives_variants_only_from_what_serves_the_swept_bucket(tune_buckets, tmp_path,
+                                                                      capsys):
+    """--local: the variants start from the config serving the swept bucket on this GPU model
+    alone, every served config still competes, and no other dtype's configs come in."""
+    import argparse
+    import dataclasses
+
+    import tasks
+    from agent.plan import plan
+
+    zoo = tmp_path / "zoo"
+    copy_entry(ROOT / "kernel_zoo" / "entries", "rms_norm", "1.41.0", zoo)
+    task = tasks.load(ROOT / "tasks" / "rms_norm.py")
+    found = plan(task)
+    tpl = get_template("norm")
+    kw = dict(samples=0, seed=0, zoo=str(zoo), buckets=["cols_le_1024"], knobs=[])
+    _, local, _, served = tune_buckets.candidate_sources(
+        "rms_norm", "bfloat16", argparse.Namespace(local=True, **kw), task, found, "sm_90",
+        "NVIDIA H200")
+    _, every, _, _ = tune_buckets.candidate_sources(
+        "rms_norm", "bfloat16", argparse.Namespace(local=False, **kw), task, found, "sm_90",
+        "NVIDIA H200")
+    (root,) = tune_buckets.serving_configs(zoo, "rms_norm", "sm_90", "bfloat16", tpl,
+                                           ["cols_le_1024"], "NVIDIA H200")
+    assert local[served["cols_le_1024"]] == root
+    served_now = tune_buckets.served_configs(zoo, "rms_norm", "sm_90", "bfloat16", tpl)
+    assert len(served_now) > 1 and all(cfg in local for cfg in served_now)
+    assert set(local) < set(every) and 2 * len(local) < len(every)
+    start = tune_buckets.candidate_configs(tpl, 0, 0)
+    from_root = {dataclasses.replace(root, **idea)
+                 for idea in tune_buckets.SERVED_VARIANTS["norm"]}
+    rest = [cfg for cfg in local if cfg not in served_now and cfg not in start]
+    assert rest and all(cfg in from_root for cfg in rest)
+    # another bucket's served config is not a root: its variants are timed only without --local
+    other = next(cfg for cfg in served_now if cfg != root)
+    theirs = {dataclasses.replace(other, **idea)
+              for idea in tune_buckets.SERVED_VARIANTS["norm"]} - from_root - set(start)
+    assert theirs & set(every) and not theirs & set(local)
+    with pytest.raises(SystemExit) as stopped:
+        tune_buckets.main(["--ops", "rms_norm", "--local"])
+    assert stopped.value.code == 2 and "--local needs --zoo" in capsys.readouterr().err
+
+
 def test_geglus_served_configs_compete_with_the_fit_and_small_call_variants(tune_buckets,
                                                                             tmp_path):
     """--knobs gelu_erf_fit,small_per_thread on GeGLU (gpu_round336.sh): each served config with
