@@ -43,7 +43,10 @@ is per shape), nor does one less than
 torch.compile at a shape, at least 90% of the copy bandwidth at a large one) wins over a geometric
 mean at most `BAR_TIE` better, where it is more than `MIN_GAIN` faster at one of the shapes it
 meets them at (`_bars_beyond_spread`). `--only-uncovered` leaves the buckets the target zoo's
-newest entry holds a config for (for this GPU and dtype) as they are.
+newest entry holds a config for (for this GPU and dtype) as they are. `--knobs` times only the
+variants that set the knobs named; `--local` derives the variants from the config serving each
+swept bucket on this GPU only (not every bucket's) and leaves the other dtypes' configs out: a
+search around what the bucket runs now, a few times fewer kernels.
 
     python bench/tune_buckets.py --ops rms_norm,sum --dtypes bfloat16 --samples 10 \
         --zoo kernel_zoo/entries --out bench/results/runs
