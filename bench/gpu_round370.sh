@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# GPU round 370 (H200; written 2026-11-28 after the session's device time was spent, NOT YET RUN):
+# GPU round 370 (H200; written 2026-11-28 after the session's device time was spent; run 2026-11-28):
 # (1) the GPU tests of the served paths under torch's ptxas (kernel_zoo.toolchain, round 365),
 # which round 369 tried in one 320 s call that ran out with no summary: here each file in a call
 # of its own, its output kept in $OUT whatever happens; (2) the float32 dim-1 softmax rows
