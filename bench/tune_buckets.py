@@ -1043,6 +1043,9 @@ def main(argv: list[str] | None = None) -> int:
     record = {
         "benchmark": "tune-buckets", "environment": env, "copy_gbps": copy_gbps,
         "cuda_graphs": args.graphs, "buckets": args.buckets or "all",
+        # what was searched: a sweep of a few knobs or around the served configs is not a full one
+        "search": {"samples": args.samples, "seed": args.seed, "knobs": args.knobs,
+                   "local": args.local, "siblings": args.siblings},
         "method": ("CUDA-graph replays of each callable under " if args.graphs else "")
                   + "verifier timer (L2 flushed before each run, CUDA events, median), candidates, "
                   "eager and torch.compile(dynamic=False) interleaved in one process; configs "

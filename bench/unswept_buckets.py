@@ -37,7 +37,9 @@ ROUND = re.compile(r"round(\d+)")
 def swept(runs: Path, label: str) -> dict[tuple[str, str, str], list[str]]:
     """(op, dtype, bucket) -> the sweeps on `label` that timed it: "round<N>" for a round's
     folder (tune-buckets-<label>-round<N>/) or a file named for its round, else the file's name
-    (tune-buckets-<label>-<date>.json, written before rounds were numbered in folders)."""
+    (tune-buckets-<label>-<date>.json, written before rounds were numbered in folders); with
+    " (knobs a,b)" or " (local)" where the record says the sweep timed only the variants of
+    those knobs or those around the served configs (`tune_buckets.py --knobs`, `--local`)."""
     found: dict[tuple[str, str, str], list[str]] = {}
     paths = [p for p in sorted(runs.glob(f"tune-buckets-{label}-*")) if p.suffix == ".json"]
     for folder in sorted(runs.glob(f"tune-buckets-{label}-round*")):
@@ -50,11 +52,14 @@ def swept(runs: Path, label: str) -> dict[tuple[str, str, str], list[str]]:
             record = json.loads(path.read_text())
         except (OSError, json.JSONDecodeError):
             continue  # a truncated file from a call that ran out of time
+        search = record.get("search") or {}  # written by tune_buckets since round 412
+        label = (f"{name} (knobs {','.join(search['knobs'])})" if search.get("knobs")
+                 else f"{name} (local)" if search.get("local") else name)
         for result in record.get("results", []):
             for bucket in result.get("buckets", {}):
                 sweeps = found.setdefault((result.get("op"), result.get("dtype"), bucket), [])
-                if name not in sweeps:
-                    sweeps.append(name)
+                if label not in sweeps:
+                    sweeps.append(label)
     return found
 
 

@@ -22,10 +22,10 @@ def tool():
     return module
 
 
-def _sweep(path: Path, *keys):
+def _sweep(path: Path, *keys, search=None):
     path.parent.mkdir(parents=True, exist_ok=True)
     results = [{"op": op, "dtype": dtype, "buckets": {bucket: {}}} for op, dtype, bucket in keys]
-    path.write_text(json.dumps({"results": results}))
+    path.write_text(json.dumps({"results": results, **({"search": search} if search else {})}))
 
 
 def test_a_bucket_is_listed_with_the_sweeps_that_timed_it_on_that_gpu(tool, tmp_path):
@@ -48,6 +48,27 @@ def test_a_bucket_is_listed_with_the_sweeps_that_timed_it_on_that_gpu(tool, tmp_
     assert found[key] == ["round7", "round9"]
     assert found[(second["op"], second["dtype"], second["bucket"])] == ["20260101-000000"]
     assert sum(1 for v in found.values() if v) == 2
+
+
+def test_a_partial_sweep_is_named_for_what_it_searched(tool, tmp_path):
+    """A sweep of a few knobs' variants, or of those around the served configs, is not a full
+    one: the record's `search` says so, and the listing keeps it apart from a full sweep."""
+    runs = tmp_path / "runs"
+    (first, second, third) = tool.foreign_buckets(ZOO, "NVIDIA H200", runs.parent / "none")[:3]
+    keys = [(r["op"], r["dtype"], r["bucket"]) for r in (first, second, third)]
+    _sweep(runs / "tune-buckets-h200-round7" / "a.json", keys[0],
+           search={"samples": 0, "knobs": ["row_lag", "row_ahead"], "local": False})
+    _sweep(runs / "tune-buckets-h200-round8" / "b.json", keys[1],
+           search={"samples": 0, "knobs": [], "local": True})
+    _sweep(runs / "tune-buckets-h200-round8" / "c.json", keys[1],
+           search={"samples": 0, "knobs": [], "local": False})
+    _sweep(runs / "tune-buckets-h200-round9" / "d.json", keys[2],
+           search={"samples": 10, "knobs": [], "local": False})
+    found = {(r["op"], r["dtype"], r["bucket"]): r["swept_in"]
+             for r in tool.foreign_buckets(ZOO, "NVIDIA H200", runs)}
+    assert found[keys[0]] == ["round7 (knobs row_lag,row_ahead)"]
+    assert found[keys[1]] == ["round8 (local)", "round8"]
+    assert found[keys[2]] == ["round9"]
 
 
 def test_a_bucket_served_its_own_gpus_config_is_not_listed(tool, tmp_path):
