@@ -53,13 +53,13 @@ def swept(runs: Path, label: str) -> dict[tuple[str, str, str], list[str]]:
         except (OSError, json.JSONDecodeError):
             continue  # a truncated file from a call that ran out of time
         search = record.get("search") or {}  # written by tune_buckets since round 412
-        label = (f"{name} (knobs {','.join(search['knobs'])})" if search.get("knobs")
+        shown = (f"{name} (knobs {','.join(search['knobs'])})" if search.get("knobs")
                  else f"{name} (local)" if search.get("local") else name)
         for result in record.get("results", []):
             for bucket in result.get("buckets", {}):
                 sweeps = found.setdefault((result.get("op"), result.get("dtype"), bucket), [])
-                if label not in sweeps:
-                    sweeps.append(label)
+                if shown not in sweeps:
+                    sweeps.append(shown)
     return found
 
 

@@ -64,11 +64,15 @@ def test_a_partial_sweep_is_named_for_what_it_searched(tool, tmp_path):
            search={"samples": 0, "knobs": [], "local": False})
     _sweep(runs / "tune-buckets-h200-round9" / "d.json", keys[2],
            search={"samples": 10, "knobs": [], "local": False})
+    # loose files (named for their date), the first a partial sweep: each keeps its own name
+    _sweep(runs / "tune-buckets-h200-20260101-000000.json", keys[2],
+           search={"samples": 0, "knobs": [], "local": True})
+    _sweep(runs / "tune-buckets-h200-20260102-000000.json", keys[2])
     found = {(r["op"], r["dtype"], r["bucket"]): r["swept_in"]
              for r in tool.foreign_buckets(ZOO, "NVIDIA H200", runs)}
     assert found[keys[0]] == ["round7 (knobs row_lag,row_ahead)"]
     assert found[keys[1]] == ["round8 (local)", "round8"]
-    assert found[keys[2]] == ["round9"]
+    assert found[keys[2]] == ["20260101-000000 (local)", "20260102-000000", "round9"]
 
 
 def test_a_bucket_served_its_own_gpus_config_is_not_listed(tool, tmp_path):
