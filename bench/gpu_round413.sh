@@ -8,7 +8,8 @@
 # A full sweep is 515-849 sources a bucket (every bucket's served config with each variant, and
 # the other dtypes' configs), too many for a call; `tune_buckets.py --local` derives the variants
 # from the config serving the swept bucket alone: 161-166 sources a sweep (counted offline), about
-# 65 s at round 408's pace. Then the rows.
+# 65 s at round 408's pace (narrow32's two buckets: 194-302 sources, so 180 s a sweep at most).
+# Then the rows.
 #     device run, no carry:  bash bench/gpu_round413.sh narrow16    (cols_le_1024, 16-bit: 413)
 #                            bash bench/gpu_round413.sh narrow32    (cols_le_1024 float32 and
 #                                                                   cols_le_4096 float32: 414)
@@ -17,12 +18,12 @@
 set -uo pipefail
 which=${1:-narrow16}
 case $which in
-    narrow16) n=413 buckets=cols_le_1024 dtypes=bfloat16,float16
+    narrow16) n=413 buckets=cols_le_1024 dtypes=bfloat16,float16 secs=140
               pairs="rms_norm:bfloat16 rms_norm:float16 layer_norm:bfloat16 layer_norm:float16
                      add_rms_norm:bfloat16 add_rms_norm:float16" ;;
-    narrow32) n=414 buckets=cols_le_1024,cols_le_4096 dtypes=float32
+    narrow32) n=414 buckets=cols_le_1024,cols_le_4096 dtypes=float32 secs=180
               pairs="rms_norm:float32 layer_norm:float32 add_rms_norm:float32" ;;
-    wide16) n=415 buckets=cols_le_4096 dtypes=bfloat16,float16
+    wide16) n=415 buckets=cols_le_4096 dtypes=bfloat16,float16 secs=140
             pairs="layer_norm:bfloat16 layer_norm:float16 add_rms_norm:bfloat16
                    add_rms_norm:float16" ;;
     *) echo "usage: bash bench/gpu_round413.sh [narrow16|narrow32|wide16]" >&2; exit 2 ;;
@@ -35,7 +36,7 @@ nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
 start=$(date +%s)
 entries_snapshot
 mkdir -p /tmp/r$n/tune
-tune_pairs 470 140 /tmp/r$n/tune "$pairs" --buckets $buckets --samples 0 --jobs 14 --local
+tune_pairs 470 $secs /tmp/r$n/tune "$pairs" --buckets $buckets --samples 0 --jobs 14 --local
 entries_pack_new
 table_rows 585 /tmp/r$n layer_norm,rms_norm,add_rms_norm "$dtypes"
 grep -E "4099x1000|8192x4096" /tmp/r$n/table/stdout.txt | head -12
