@@ -534,18 +534,16 @@ def served_configs(zoo: Path, op: str, arch: str, dtype_name: str, template) -> 
     return found
 
 
-def serving_configs(zoo: Path, op: str, arch: str, dtype_name: str, template,
-                    bucket_names: list[str], device: str | None = None) -> list:
-    """The configs `zoo`'s newest entry of `op` serves `bucket_names` with on the GPU model
-    `device` (`served_file`'s pick for each), as configs of today's template; those of an older
-    space that no longer names a config are left out."""
+def serving_configs(stored: dict[str, tuple[dict, str] | None], template) -> list:
+    """The configs of the stored files that serve some buckets (bucket -> `served_file`'s pick,
+    or None), as configs of today's template; those of an older space that no longer names a
+    config are left out."""
     found = []
-    for bucket in bucket_names:
-        stored = served_file(zoo, op, arch, dtype_name, bucket, device)
-        if stored is None:
+    for picked in stored.values():
+        if picked is None:
             continue
         try:
-            cfg = template.config(stored[0])
+            cfg = template.config(picked[0])
         except InvalidConfig:
             continue
         if not template.violations(cfg) and cfg not in found:
@@ -590,13 +588,14 @@ def candidate_sources(op: str, dtype_name: str, args, task, found, arch: str | N
     dim = found.context.get("dim")
     in_bucket = [(shape, shape_bucket(op, task, shape, dim)) for shape in task.shapes]
     in_bucket = [(s, b) for s, b in in_bucket if not args.buckets or b in args.buckets]
+    # bucket -> the params and stored file the zoo serves it with on `device` (None: none)
+    stored = ({bucket: served_file(Path(args.zoo), op, arch, dtype_name, bucket, device)
+               for bucket in sorted({b for _, b in in_bucket})} if args.zoo else {})
     if args.zoo:  # what serves now competes too: a bucket changes hands only to a faster config
         served_now = served_configs(Path(args.zoo), op, arch, dtype_name, template)
         # the configs the variants start from: every served one, or with `local` only those
         # serving the swept buckets on this GPU model
-        roots = (serving_configs(Path(args.zoo), op, arch, dtype_name, template,
-                                 sorted({b for _, b in in_bucket}), device)
-                 if local else served_now)
+        roots = serving_configs(stored, template) if local else served_now
         derived = []
         for cfg in roots:
             for idea in SERVED_VARIANTS.get(template.name, []):
@@ -624,22 +623,20 @@ def candidate_sources(op: str, dtype_name: str, args, task, found, arch: str | N
             configs.append(cfg)
             sources.append(source)
     served = {}  # bucket -> index of the source the zoo serves it with, its stored file itself
-    if args.zoo:
-        for bucket in sorted({b for _, b in in_bucket}):
-            stored = served_file(Path(args.zoo), op, arch, dtype_name, bucket, device)
-            if stored is None:
+    for bucket, picked in stored.items():
+        if picked is None:
+            continue
+        params, source = picked
+        code = _code_of(source)
+        if code not in index_of:  # rendered before today's template: timed as it is stored
+            try:
+                cfg = template.config(params)
+            except InvalidConfig:  # an older space: nothing to name it by, so not timed
                 continue
-            params, source = stored
-            code = _code_of(source)
-            if code not in index_of:  # rendered before today's template: timed as it is stored
-                try:
-                    cfg = template.config(params)
-                except InvalidConfig:  # an older space: nothing to name it by, so not timed
-                    continue
-                index_of[code] = len(sources)
-                configs.append(cfg)
-                sources.append(source)
-            served[bucket] = index_of[code]
+            index_of[code] = len(sources)
+            configs.append(cfg)
+            sources.append(source)
+        served[bucket] = index_of[code]
     return [s for s, _ in in_bucket], configs, sources, served
 
 

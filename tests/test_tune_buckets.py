@@ -327,8 +327,9 @@ def test_local_derives_variants_only_from_what_serves_the_swept_bucket(tune_buck
     _, every, _, _ = tune_buckets.candidate_sources(
         "rms_norm", "bfloat16", argparse.Namespace(local=False, **kw), task, found, "sm_90",
         "NVIDIA H200")
-    (root,) = tune_buckets.serving_configs(zoo, "rms_norm", "sm_90", "bfloat16", tpl,
-                                           ["cols_le_1024"], "NVIDIA H200")
+    stored = {"cols_le_1024": tune_buckets.served_file(zoo, "rms_norm", "sm_90", "bfloat16",
+                                                       "cols_le_1024", "NVIDIA H200")}
+    (root,) = tune_buckets.serving_configs(stored, tpl)
     assert local[served["cols_le_1024"]] == root
     served_now = tune_buckets.served_configs(zoo, "rms_norm", "sm_90", "bfloat16", tpl)
     assert len(served_now) > 1 and all(cfg in local for cfg in served_now)
