@@ -27,7 +27,6 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-
 from compile_pointwise import (  # noqa: E402
     _import, compile_kernel, programs_per_sm, write_compiled)
 from templates import get_template  # noqa: E402

@@ -50,10 +50,8 @@ def test_a_rewrite_sets_the_block_and_warps_and_the_cap(probe):
         probe.rewrite(source.replace(probe.CAP, ""), 32, 32, capped=True)
 
 
-def test_a_served_kernel_without_the_cap_gets_it_where_a_variant_asks():
+def test_a_served_kernel_without_the_cap_gets_it_where_a_variant_asks(probe):
     # float16's served inner_dim configs launch the one-pass kernel uncapped (rounds 404-405)
-    import importlib
-    probe = importlib.import_module("probe_inner_block")
     _, source = probe.served_source("softmax", "float16")
     assert probe.UNCAPPED_TAIL in source.split(probe.WARPS_LINE)[1].split("return y")[0]
     capped = probe.rewrite(source, 32, 16, capped=True)
