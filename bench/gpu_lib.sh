@@ -22,15 +22,20 @@ entries_pack_new() {
 
 # Tune one op's buckets with bench/tune_buckets.py under the CUDA-graph timer, promoting winners
 # into the shipped zoo; print its per-bucket lines, exit status and the seconds since the calling
-# script's $start.
+# script's $start. Its whole output goes to OUTDIR/tune-OP-DTYPE.log; on a failed exit the last
+# three lines of it are printed too (round 416: a refused argument showed only as "exit 2").
 # Usage: tune_op SECONDS OP DTYPE OUTDIR [more tune_buckets.py arguments...]
 tune_op() {
-    local secs=$1 op=$2 dtype=$3 out=$4
+    local secs=$1 op=$2 dtype=$3 out=$4 rc log
     shift 4
+    mkdir -p "$out"
+    log="$out/tune-$op-$dtype.log"
     timeout "$secs" python3 bench/tune_buckets.py --ops "$op" --dtypes "$dtype" --graphs \
-        --zoo kernel_zoo/entries --out "$out" "$@" 2>&1 | grep -v -i warn \
-        | grep -E "^[a-z_0-9]+ $dtype \[" | tail -8
-    echo "tune $op $dtype: exit ${PIPESTATUS[0]} after $(( $(date +%s) - start )) s"
+        --zoo kernel_zoo/entries --out "$out" "$@" > "$log" 2>&1
+    rc=$?
+    grep -v -i warn "$log" | grep -E "^[a-z_0-9]+ $dtype \[" | tail -8
+    [ $rc -ne 0 ] && grep -v -i warn "$log" | tail -3 | sed 's/^/    /'
+    echo "tune $op $dtype: exit $rc after $(( $(date +%s) - start )) s"
 }
 
 # tune_op each OP:DTYPE pair in turn (SECONDS at most each), skipping those that would start

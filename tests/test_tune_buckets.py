@@ -709,3 +709,22 @@ def test_a_tie_with_compile_at_the_bandwidth_limit_counts_as_its_bar_met(tune_bu
     assert tune_buckets.bars_met(behind, 0, [0, 1, 2]) == 2  # 1.7-2% behind: no tie
     assert tune_buckets.choose(behind)["cols_gt_4096"]["config"] == 1
 
+
+
+def test_gpu_libs_tune_op_shows_why_a_sweep_exited_early(tmp_path):
+    """bench/gpu_lib.sh's tune_op keeps tune_buckets' whole output in a log, and when the sweep
+    fails prints its last lines beside the exit status (round 416 showed only "exit 2" for a
+    bucket float32 add + RMSNorm does not have)."""
+    import os
+    import subprocess
+
+    script = ('. bench/gpu_lib.sh; start=$(date +%s); '
+              f'tune_op 120 add_rms_norm float32 {tmp_path} --buckets inner_dim --samples 0')
+    env = dict(os.environ, OUT=str(tmp_path), PYTHONPATH=str(ROOT),
+               PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}")
+    done = subprocess.run(["bash", "-c", script], cwd=ROOT, env=env, capture_output=True,
+                          text=True, timeout=180)
+    lines = done.stdout.splitlines()
+    assert lines[-1].startswith("tune add_rms_norm float32: exit 2 after "), done.stdout
+    assert any("unknown bucket: inner_dim" in line for line in lines[:-1]), done.stdout
+    assert "unknown bucket: inner_dim" in (tmp_path / "tune-add_rms_norm-float32.log").read_text()
