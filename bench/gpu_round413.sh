@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# GPU round 413 (H200; written 2026-11-29 after the session's device time was spent, NOT YET RUN):
+# GPU round 413 (H200; written 2026-11-29 after the session's device time was spent):
 # the norms' narrow rows, never swept on the H200. LayerNorm's, RMSNorm's and add + RMSNorm's
 # `cols_le_1024` (4099x1000) and LayerNorm's and add + RMSNorm's `cols_le_4096` (8192x4096) serve
 # the H100's configs in every dtype (`bench/unswept_buckets.py`). Their rows are where the norms
@@ -14,7 +14,12 @@
 #                            bash bench/gpu_round413.sh narrow32    (cols_le_1024 float32 and
 #                                                                   cols_le_4096 float32: 414)
 #                            bash bench/gpu_round413.sh wide16      (cols_le_4096, 16-bit: 415)
-# Outcome: not yet run.
+# Outcome: narrow16 ran as round 413 (2026-11-29, 315 s): all six pairs took configs (rms_norm
+# 1.42.0-1.43.0, layer_norm 1.37.0-1.38.0, add_rms_norm 1.31.0-1.32.0); at 4099x1000 in the
+# sweeps RMSNorm 9.0 -> 8.2 us (0.997x / 1.01x -> 1.11x `torch.compile` in the table), LayerNorm
+# 8.8 -> 8.4 (bfloat16) and 8.5 -> 8.4, add + RMSNorm 11.2 -> 11.1 and 11.6 -> 11.4
+# (`memory-bound-h200-graphs-16bit-narrow-norms-local-round413.json`). narrow32 and wide16: not
+# yet run.
 set -uo pipefail
 which=${1:-narrow16}
 case $which in

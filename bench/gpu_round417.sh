@@ -6,7 +6,10 @@
 # its rows, then `kzoo zoo verify --newest` for amin (1.23.0, round 412), sum 1.16.0 and mean
 # 1.17.0 (round 410), which no verify has run on yet, in what is left of BUDGET seconds.
 #     device run, no carry:  BUDGET=470 bash bench/gpu_round417.sh
-# Outcome: not yet run.
+# Outcome (2026-11-29, BUDGET=465, 465 s): the sweep kept add + RMSNorm's served config (#20 of
+# 153 sources, 70.9 us; the row still reads 0.89 of copy,
+# `memory-bound-h200-graphs-float32-add-rms-norm-local-round417.json`); `zoo verify` passed for
+# amin 1.23.0 (217 s); sum's ran out of time (killed at the budget, no verdict); mean's not run.
 set -uo pipefail
 export PYTHONUNBUFFERED=1
 export KZOO_HOME=/tmp/kzoo-round417
