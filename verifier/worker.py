@@ -121,41 +121,67 @@ def _child(conn, mode: str, cache_dir: str, request: VerifyRequest) -> None:
     conn.close()
 
 
+class VerifyProcess:
+    """One request verified in a fresh spawned process, started at once: a crash or a hang
+    becomes a failed verdict. `conn` becomes readable when the process answers or dies (for
+    `multiprocessing.connection.wait` over several); `verdict` waits for the answer, the death or
+    `deadline` and returns the verdict; `close` kills a process still running."""
+
+    def __init__(self, request: VerifyRequest, mode: str, cache_dir: str,
+                 timeout_s: float = DEFAULT_TIMEOUT_S) -> None:
+        import time
+
+        self.request, self.mode, self.timeout_s = request, mode, timeout_s
+        ctx = mp.get_context("spawn")
+        self.conn, child = ctx.Pipe(duplex=False)
+        self._proc = ctx.Process(target=_child, args=(child, mode, cache_dir, request),
+                                 daemon=True)
+        self._proc.start()
+        child.close()
+        self.deadline = time.monotonic() + timeout_s
+
+    def verdict(self) -> dict:
+        import time
+
+        from verifier.verdict import Verdict
+
+        proc, dtype = self._proc, self.request.dtype
+        try:
+            if self.conn.poll(max(0.0, self.deadline - time.monotonic())):
+                try:
+                    data = self.conn.recv()
+                except EOFError:
+                    pass
+                else:
+                    # Let it exit on its own: one killed here leaves its semaphores to the
+                    # resource tracker, which warns about them at shutdown.
+                    proc.join(EXIT_GRACE_S)
+                    return data
+            else:
+                proc.kill()
+                proc.join(5)
+                return Verdict.failure(
+                    "timeout", self.mode, dtype,
+                    f"the candidate did not finish within {self.timeout_s:.0f} s (hang or far "
+                    "too slow)",
+                ).to_dict()
+            proc.join(10)
+            return Verdict.failure(
+                "crash", self.mode, dtype,
+                f"the worker process died (exit code {proc.exitcode}) while running the candidate",
+            ).to_dict()
+        finally:
+            self.close()
+
+    def close(self) -> None:
+        self.conn.close()
+        if self._proc.is_alive():
+            self._proc.kill()
+            self._proc.join(5)
+
+
 def verify_in_subprocess(
     request: VerifyRequest, mode: str, cache_dir: str, timeout_s: float = DEFAULT_TIMEOUT_S
 ) -> dict:
-    """Verify in a fresh spawned process; a crash or a hang becomes a failed verdict."""
-    from verifier.verdict import Verdict
-
-    ctx = mp.get_context("spawn")
-    parent, child = ctx.Pipe(duplex=False)
-    proc = ctx.Process(target=_child, args=(child, mode, cache_dir, request), daemon=True)
-    proc.start()
-    child.close()
-    try:
-        if parent.poll(timeout_s):
-            try:
-                data = parent.recv()
-            except EOFError:
-                pass
-            else:
-                # Let it exit on its own: one killed here leaves its semaphores to the resource
-                # tracker, which warns about them at shutdown.
-                proc.join(EXIT_GRACE_S)
-                return data
-        else:
-            proc.kill()
-            proc.join(5)
-            return Verdict.failure(
-                "timeout", mode, request.dtype,
-                f"the candidate did not finish within {timeout_s:.0f} s (hang or far too slow)",
-            ).to_dict()
-        proc.join(10)
-        return Verdict.failure(
-            "crash", mode, request.dtype,
-            f"the worker process died (exit code {proc.exitcode}) while running the candidate",
-        ).to_dict()
-    finally:
-        parent.close()
-        if proc.is_alive():
-            proc.kill()
+    """Verify in a fresh spawned process (`VerifyProcess`) and wait for its verdict."""
+    return VerifyProcess(request, mode, cache_dir, timeout_s).verdict()
