@@ -353,7 +353,9 @@ def main(argv: list[str] | None = None) -> int:
               file=sys.stderr)
         return 130
     except KeyboardInterrupt:
-        print("kzoo: interrupted; completed trials are kept in the study", file=sys.stderr)
+        kept = ("; completed trials are kept in the study"
+                if args.command in ("optimize", "sweep") else "")
+        print(f"kzoo: interrupted{kept}", file=sys.stderr)
         return 130
 
 
