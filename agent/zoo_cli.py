@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from agent import zoo_task
-from agent.argtypes import positive_float
+from agent.argtypes import positive_float, positive_int
 from kernel_zoo import _home, bundle, store
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
@@ -102,6 +102,11 @@ def add_zoo_parser(subparsers: Any) -> None:
     verify.add_argument(
         "--timeout", type=positive_float, default=600.0, metavar="SECONDS",
         help="limit per kernel check before its process is killed (default 600)",
+    )
+    verify.add_argument(
+        "--workers", type=positive_int, default=1, metavar="N",
+        help="check up to N kernels at once, each in its own process (default 1); the report "
+        "keeps entry order, with a line as each check ends",
     )
     export = command(
         "export", "write one version as a single bundle file",
@@ -498,36 +503,87 @@ class _Verifier:
         self.cache_dir = _home.kzoo_home() / "candidates"
         self._done: dict[tuple[str, str, str], tuple[dict[str, Any], str]] = {}
 
-    def check(
-        self, label: str, config: dict[str, Any], source: bytes, report: TextIO
-    ) -> dict[str, Any]:
-        """One config's result: status "correct", "wrong" or "error", with what was found."""
-        from verifier.worker import VerifyRequest, verify_in_subprocess
-
+    def _resolve(
+        self, config: dict[str, Any], source: bytes
+    ) -> tuple[dict[str, Any], Any, str | None, tuple[str, str, str] | None]:
+        """The config's task, its source text and the key its verdict is kept under; or, where
+        the task or the source cannot be read, the error result (and None for the rest)."""
         result: dict[str, Any] = {"status": "error", "task_path": None, "task_warning": None}
         try:
             task = zoo_task.config_task(config, self.tasks_dir)
         except zoo_task.TaskFileError as err:
             path = None if err.path is None else str(err.path)
-            return {**result, "task_path": path, "reason": str(err)}
+            return {**result, "task_path": path, "reason": str(err)}, None, None, None
         result.update(task_path=str(task.path), task_warning=task.warning)
-        if task.warning:
-            print(f"    warning: {task.warning}", file=report, flush=True)
         try:
             source_text = source.decode("utf-8")
         except UnicodeDecodeError as err:
-            return {**result, "reason": f"the kernel file is not UTF-8 text: {err}"}
-        key = (task.sha256, store.sha256_bytes(source), config["dtype"])
+            return ({**result, "reason": f"the kernel file is not UTF-8 text: {err}"}, task, None,
+                    None)
+        return result, task, source_text, (task.sha256, store.sha256_bytes(source),
+                                           config["dtype"])
+
+    def _start(self, task: Any, source_text: str, dtype: str) -> Any:
+        from verifier.worker import VerifyProcess, VerifyRequest
+
+        request = VerifyRequest(str(task.path), task.source, source_text, dtype, time=False)
+        return VerifyProcess(request, self.mode, str(self.cache_dir), self.timeout_s)
+
+    def run_ahead(
+        self, checks: list[tuple[str, dict[str, Any], bytes]], workers: int, report: TextIO
+    ) -> None:
+        """Verify the distinct kernels of `checks` (label, config, source), up to `workers` at
+        once, each in its own process, printing a line as each ends; `check` then answers them
+        from what was kept. Those whose task or source cannot be read are left to `check`. On
+        an interruption the processes still running are killed."""
+        import time
+        from multiprocessing.connection import wait
+
+        todo: dict[tuple[str, str, str], tuple[str, Any, str, str]] = {}
+        for label, config, source in checks:
+            _, task, source_text, key = self._resolve(config, source)
+            if key is not None and key not in self._done and key not in todo:
+                todo[key] = (label, task, source_text, config["dtype"])
+        if not todo:
+            return
+        print(f"  running {len(todo)} distinct kernel(s), {workers} at a time", file=report,
+              flush=True)
+        waiting, running, ended = list(todo), {}, 0
+        try:
+            while waiting or running:
+                while waiting and len(running) < workers:
+                    key = waiting.pop(0)
+                    running[key] = self._start(*todo[key][1:])
+                soonest = min(proc.deadline for proc in running.values())
+                ready = wait([proc.conn for proc in running.values()],
+                             timeout=max(0.0, soonest - time.monotonic()))
+                for key, proc in list(running.items()):
+                    if proc.conn in ready or time.monotonic() >= proc.deadline:
+                        verdict = running.pop(key).verdict()  # answered, died or out of time
+                        self._done[key] = (verdict, todo[key][0])
+                        ended += 1
+                        status = "correct" if verdict.get("accepted") else "WRONG"
+                        print(f"  [{ended}/{len(todo)}] {todo[key][0]}: {status}", file=report,
+                              flush=True)
+        finally:
+            for proc in running.values():
+                proc.close()
+
+    def check(
+        self, label: str, config: dict[str, Any], source: bytes, report: TextIO
+    ) -> dict[str, Any]:
+        """One config's result: status "correct", "wrong" or "error", with what was found."""
+        result, task, source_text, key = self._resolve(config, source)
+        if task is not None and task.warning:
+            print(f"    warning: {task.warning}", file=report, flush=True)
+        if key is None:
+            return result
         if key in self._done:
             verdict, first = self._done[key]
-            result["same_as"] = first
+            if first != label:
+                result["same_as"] = first
         else:
-            request = VerifyRequest(
-                str(task.path), task.source, source_text, config["dtype"], time=False
-            )
-            verdict = verify_in_subprocess(
-                request, self.mode, str(self.cache_dir), self.timeout_s
-            )
+            verdict = self._start(task, source_text, config["dtype"]).verdict()
             self._done[key] = (verdict, label)
         status = "correct" if verdict.get("accepted") else "wrong"
         return {**result, "status": status, "verdict": verdict}
@@ -554,10 +610,22 @@ def _verify_entry(
             )
         print(f"  file {check['name']}: FAILED: {problem}", file=report, flush=True)
         failures.append(f"{name}: {problem}")
+    selected = {label: config for label, config in _labels(entry.manifest["configs"]).items()
+                if _selected(args, config)}
+    sources: dict[str, bytes | store.ZooIntegrityError] = {}
+    for label, config in selected.items():
+        if config["file"] in intact:
+            try:
+                # re-read and re-hash: what runs is exactly what was checked
+                sources[label] = store.read_entry_file(entry.path, entry.manifest, config["file"])
+            except store.ZooIntegrityError as err:
+                sources[label] = err
+    if getattr(args, "workers", 1) > 1:
+        checker.run_ahead([(f"{name} {label}", selected[label], source)
+                           for label, source in sources.items() if isinstance(source, bytes)],
+                          args.workers, report)
     configs = []
-    for label, config in _labels(entry.manifest["configs"]).items():
-        if not _selected(args, config):
-            continue
+    for label, config in selected.items():
         where = f"{name} {label}"
         if config["file"] not in intact:
             result: dict[str, Any] = {
@@ -565,11 +633,9 @@ def _verify_entry(
             }
             print(f"  {label}: not run ({result['reason']})", file=report, flush=True)
         else:
-            try:
-                # re-read and re-hash: what runs is exactly what was checked
-                source = store.read_entry_file(entry.path, entry.manifest, config["file"])
-            except store.ZooIntegrityError as err:
-                result = {"status": "error", "reason": str(err)}
+            source = sources[label]
+            if isinstance(source, store.ZooIntegrityError):
+                result = {"status": "error", "reason": str(source)}
             else:
                 result = checker.check(where, config, source, report)
             print(f"  {label}: {_config_status(result, checker.mode)}", file=report, flush=True)

@@ -463,6 +463,131 @@ def test_verify_fails_a_wrong_kernel_and_a_missing_task_and_a_broken_manifest(
     assert failures[3].startswith("  softmax 1.1.0 (custom) sm_90/bfloat16/any (")
 
 
+def test_verify_with_workers_runs_kernels_at_once_and_reports_what_one_at_a_time_does(
+    shipped_copy: Path, capsys
+):
+    """--workers N runs an entry's distinct kernels N at a time, each in its own process; the
+    report (entry order, statuses, what was checked once) is what --workers 1 gives, and a wrong
+    kernel among them is still caught."""
+    shipped_f32 = kernel_path(shipped_copy / "softmax/1.1.0", "softmax_sm_90_float32.py")
+    wrong = shipped_f32.read_text().replace("    y = e * inv[:, None]\n",
+                                            "    y = e * inv[:, None] * 1.01\n")
+    assert wrong != shipped_f32.read_text()
+    store.promote("softmax", wrong, make_record(dtype="float32", shape_bucket="cols_le_1024"),
+                  zoo_dir=shipped_copy)
+    reports = {}
+    for workers in ("1", "3"):
+        argv = ["zoo", "verify", "softmax", "--newest", "--zoo", str(shipped_copy),
+                "--workers", workers]
+        code, report, err = run_json([*argv, "--json"], capsys)
+        assert code == 1 and report["ok"] is False, err
+        reports[workers] = [(e["version"], c["dtype"], c["shape_bucket"], c["status"],
+                             c.get("same_as"), c["verdict"]["stage"])
+                            for e in report["entries"] for c in e["configs"]]
+        progress = [line for line in err.splitlines() if line.startswith("  [")]
+        if workers == "1":
+            assert progress == []
+        else:
+            assert "  running 3 distinct kernel(s), 3 at a time" in err.splitlines()
+            # one line as each ends, in the order they end
+            assert [line.split("] ")[0] for line in progress] == ["  [1/3", "  [2/3", "  [3/3"]
+            assert {line.split("] ", 1)[1] for line in progress} == {
+                "softmax 1.2.0 (custom) sm_90/bfloat16/any: correct",
+                "softmax 1.2.0 (custom) sm_90/float32/any: correct",
+                "softmax 1.2.0 (custom) sm_90/float32/cols_le_1024: WRONG",
+            }
+    assert [row[:4] for row in reports["1"]] == [
+        ("1.2.0", "bfloat16", "any", "correct"), ("1.2.0", "float32", "any", "correct"),
+        ("1.2.0", "float32", "cols_le_1024", "wrong"),
+    ]
+    assert reports["3"] == reports["1"]
+    with pytest.raises(SystemExit) as usage:
+        run_cli(["zoo", "verify", "--workers", "0"], capsys)
+    assert usage.value.code == 2
+    assert "argument --workers: must be at least 1, got 0" in capsys.readouterr().err
+
+
+def test_verify_with_workers_fails_a_hanging_kernel_at_its_timeout(shipped_copy: Path, capsys):
+    """A kernel that never returns, checked beside others with --workers: its process is killed
+    at --timeout and it fails as a timeout; the others are unaffected."""
+    shipped_f32 = kernel_path(shipped_copy / "softmax/1.1.0", "softmax_sm_90_float32.py")
+    doc = '    """Softmax over the last dimension of `x` (any rank)'
+    source = shipped_f32.read_text()
+    head, tail = source.split(doc)
+    line_end = tail.index("\n") + 1
+    hanging = head + doc + tail[:line_end] + "    while True:\n        pass\n" + tail[line_end:]
+    store.promote("softmax", hanging, make_record(dtype="float32", shape_bucket="cols_le_1024"),
+                  zoo_dir=shipped_copy)
+    argv = ["zoo", "verify", "softmax", "--newest", "--zoo", str(shipped_copy), "--workers", "3",
+            "--timeout", "20", "--json"]
+    code, report, err = run_json(argv, capsys)
+    assert code == 1 and report["ok"] is False, err
+    assert [(c["dtype"], c["shape_bucket"], c["status"], c["verdict"]["stage"])
+            for e in report["entries"] for c in e["configs"]][2] == (
+        "float32", "cols_le_1024", "wrong", "timeout")
+    assert [c["status"] for e in report["entries"] for c in e["configs"]][:2] == [
+        "correct", "correct"]
+    assert "did not finish within 20 s" in err
+
+
+def _processes_with_home(home: Path) -> list[int]:
+    """The pids of live processes whose environment names KZOO_HOME=`home` (Linux /proc)."""
+    mine = f"KZOO_HOME={home}".encode()
+    pids = []
+    for proc in Path("/proc").iterdir():
+        try:
+            if proc.name.isdigit() and mine in (proc / "environ").read_bytes().split(b"\0"):
+                pids.append(int(proc.name))
+        except OSError:
+            continue
+    return pids
+
+
+@pytest.mark.skipif(not Path("/proc/self/environ").exists(), reason="needs Linux /proc")
+def test_ctrl_c_during_verify_with_workers_ends_every_check_process(shipped_copy: Path,
+                                                                    tmp_path: Path):
+    """Ctrl-C while kernels are checked N at a time: the command ends at once with 130 and says
+    it was interrupted (no study is involved), and no check process outlives it."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from conftest import ROOT
+
+    # a third kernel in a new version, so that the newest holds more than two to check
+    shipped_f32 = kernel_path(shipped_copy / "softmax/1.1.0", "softmax_sm_90_float32.py")
+    store.promote("softmax", shipped_f32.read_text() + "\n# another file\n",
+                  make_record(dtype="float32", shape_bucket="cols_le_1024"), zoo_dir=shipped_copy)
+    home = tmp_path / "home"
+    env = dict(os.environ, KZOO_HOME=str(home), PYTHONPATH=str(ROOT), PYTHONUNBUFFERED="1")
+    proc = subprocess.Popen([sys.executable, "-m", "agent", "zoo", "verify", "softmax",
+                             "--newest", "--zoo", str(shipped_copy), "--workers", "2"], cwd=ROOT,
+                            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        said = []
+        for line in proc.stdout:
+            said.append(line)
+            if line.startswith("  running 3 distinct kernel(s), 2 at a time"):
+                break
+        assert said[-1].startswith("  running 3 distinct"), "".join(said)
+        deadline = time.monotonic() + 10
+        while len(_processes_with_home(home)) < 3 and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert len(_processes_with_home(home)) >= 3  # the command and its two checks, running
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=30)
+    finally:
+        proc.kill()
+    assert proc.returncode == 130, err
+    assert err.splitlines()[-1] == "kzoo: interrupted", err
+    deadline = time.monotonic() + 10
+    while _processes_with_home(home) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert _processes_with_home(home) == []
+
+
 def test_verify_of_an_empty_zoo(tmp_path: Path, capsys):
     empty = tmp_path / "empty"
     empty.mkdir()
@@ -569,7 +694,7 @@ def test_kzoo_zoo_verify_passes_for_every_shipped_op_on_the_gpu(tmp_path: Path, 
     took longer than one device call's 10 minutes (GPU round 163); older versions were checked
     on the GPU when promoted."""
     proc = run_kzoo("zoo", "verify", op, "--newest", "--json", "--zoo", str(REAL_SHIPPED_ZOO),
-                    env_home=tmp_path / "home")
+                    "--workers", "4", env_home=tmp_path / "home")
     assert proc.returncode == 0, proc.stdout + proc.stderr
     report = json.loads(proc.stdout)
     assert report["mode"] == "gpu" and report["ok"] is True
