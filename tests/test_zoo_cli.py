@@ -564,7 +564,9 @@ def test_ctrl_c_during_verify_with_workers_ends_every_check_process(shipped_copy
     env = dict(os.environ, KZOO_HOME=str(home), PYTHONPATH=str(ROOT), PYTHONUNBUFFERED="1")
     proc = subprocess.Popen([sys.executable, "-m", "agent", "zoo", "verify", "softmax",
                              "--newest", "--zoo", str(shipped_copy), "--workers", "2"], cwd=ROOT,
-                            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            # a background job's shell hands SIGINT down ignored (CI's runs)
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         said = []
         for line in proc.stdout:
