@@ -514,41 +514,35 @@ def _code_of(source: str) -> str:
                      if not line.startswith(("Params: ", "PARAMS = ")))
 
 
-def served_configs(zoo: Path, op: str, arch: str, dtype_name: str, template) -> list:
-    """The configs `zoo`'s newest entry of `op` serves for this arch and dtype (every bucket's),
-    as configs of today's template (a knob added since takes its legacy choice); those of
-    another template or an older space that no longer names a config are left out."""
-    from kernel_zoo.store import newest_entries
-
+def _as_configs(params: list[dict], template) -> list:
+    """`params` as distinct valid configs of today's template (a knob added since takes its
+    legacy choice); params of an older space that no longer name a config are left out."""
     found = []
-    for entry in newest_entries(op, [zoo]):
-        for c in entry.manifest["configs"]:
-            if (c["arch"], c["dtype"], c["template"]) != (arch, dtype_name, template.name):
-                continue
-            try:
-                cfg = template.config(c["params"])
-            except InvalidConfig:
-                continue
-            if not template.violations(cfg) and cfg not in found:
-                found.append(cfg)
-    return found
-
-
-def serving_configs(stored: dict[str, tuple[dict, str] | None], template) -> list:
-    """The configs of the stored files that serve some buckets (bucket -> `served_file`'s pick,
-    or None), as configs of today's template; those of an older space that no longer names a
-    config are left out."""
-    found = []
-    for picked in stored.values():
-        if picked is None:
-            continue
+    for p in params:
         try:
-            cfg = template.config(picked[0])
+            cfg = template.config(p)
         except InvalidConfig:
             continue
         if not template.violations(cfg) and cfg not in found:
             found.append(cfg)
     return found
+
+
+def served_configs(zoo: Path, op: str, arch: str, dtype_name: str, template) -> list:
+    """The configs `zoo`'s newest entry of `op` serves for this arch and dtype (every bucket's),
+    as configs of today's template (`_as_configs`); those of another template are left out."""
+    from kernel_zoo.store import newest_entries
+
+    return _as_configs([c["params"] for entry in newest_entries(op, [zoo])
+                        for c in entry.manifest["configs"]
+                        if (c["arch"], c["dtype"], c["template"])
+                        == (arch, dtype_name, template.name)], template)
+
+
+def serving_configs(stored: dict[str, tuple[dict, str] | None], template) -> list:
+    """The configs of the stored files that serve some buckets (bucket -> `served_file`'s pick,
+    or None), as configs of today's template (`_as_configs`)."""
+    return _as_configs([picked[0] for picked in stored.values() if picked is not None], template)
 
 
 def served_file(zoo: Path, op: str, arch: str, dtype_name: str, bucket: str,
