@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import copy_entry, run_kzoo
+from conftest import copy_entry, of_this_run, run_kzoo
 from test_zoo import REAL_SHIPPED_ZOO, kernel_path, kernel_source, make_record, run_cli
 from test_zoo_blobs import as_schema_1, promote_three
 
@@ -531,16 +531,9 @@ def test_verify_with_workers_fails_a_hanging_kernel_at_its_timeout(shipped_copy:
 
 
 def _processes_with_home(home: Path) -> list[int]:
-    """The pids of live processes whose environment names KZOO_HOME=`home` (Linux /proc)."""
-    mine = f"KZOO_HOME={home}".encode()
-    pids = []
-    for proc in Path("/proc").iterdir():
-        try:
-            if proc.name.isdigit() and mine in (proc / "environ").read_bytes().split(b"\0"):
-                pids.append(int(proc.name))
-        except OSError:
-            continue
-    return pids
+    """The pids of live processes of the run under KZOO_HOME=`home` (`conftest.of_this_run`)."""
+    return [int(proc.name) for proc in Path("/proc").iterdir()
+            if proc.name.isdigit() and of_this_run(proc, home)]
 
 
 @pytest.mark.skipif(not Path("/proc/self/environ").exists(), reason="needs Linux /proc")
