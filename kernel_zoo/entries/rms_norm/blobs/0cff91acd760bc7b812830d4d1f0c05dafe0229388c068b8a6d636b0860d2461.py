@@ -1,0 +1,489 @@
+"""rms_norm rendered by kernel-zoo from template `norm` (rms norm).
+
+Params: {"affine_table": false, "ahead_depth": 2, "align_edges": false, "align_rows": false, "body_tile": false, "edges_maxnreg": 0, "edges_persist": false, "elems_per_thread": 16, "hint_affine": false, "keep_in_l2": true, "loop_block": 4096, "loop_const_cols": false, "loop_full_from": 4096, "loop_warps": 16, "num_stages": 1, "one_pass_stats": false, "persist_full_rows": false, "programs_per_sm": 2, "reverse_last_pass": false, "row_ahead": true, "row_lag": false, "row_prefetch": false, "row_split": 8, "single_pass_max": 32768, "split_maxnreg": 0, "tile_elems": 4096}
+Rows up to SINGLE_PASS_MAX wide (after rounding to a power of two) are read once, normalized in
+registers in float32 and written once; wider rows take the looped kernel (statistics passes, then
+a normalize pass).
+"""
+import functools
+
+import torch
+import triton
+import triton.language as tl
+
+
+def _cdiv(a: int, b: int) -> int:
+    """ceil(a / b) for non-negative ints, on the host."""
+    return -(-a // b)
+
+
+def _next_pow2(n: int) -> int:
+    """The smallest power of two >= n, 0 for 0 (as triton.next_power_of_2), on the host."""
+    return 1 << (n - 1).bit_length() if n > 0 else 0
+
+
+def _unit(values, data_ptr: int, itemsize: int) -> int:
+    """The widest vector (elements, at most 16 bytes) that every offset and the base align to.
+    A kernel takes its widths and strides divided by it and multiplies them back by the
+    constexpr: Triton marks an int argument only when it is divisible by 16, so a 1000-wide
+    bf16 row (2000 bytes, 16-byte aligned) would otherwise get 2-byte loads and stores."""
+    unit = 16 // itemsize
+    while unit > 1 and (any(v % unit for v in values) or data_ptr % (unit * itemsize)):
+        unit //= 2
+    return unit
+
+
+def _direct(compiled, kernel, grid, n_args: int, kwargs):
+    """A recorded launch through the compiled kernel's own launcher: (the launcher over `grid`,
+    the values of the kernel's parameters after its first `n_args`, all passed as keywords), or
+    None in Triton's interpreter or where a parameter was left to its default.
+    `kernel[grid](...)` binds and specializes every argument again on each call; a recipe's key
+    (shapes, strides, dtypes, device, 16-byte alignment) already fixes all that specialization
+    depends on, and its sizes and strides are the first call's. The verifier counts these
+    launches as it counts `kernel[grid](...)` (verifier/runtime.py)."""
+    if compiled is None:
+        return None
+    rest = kernel.arg_names[n_args:]
+    if any(name not in kwargs for name in rest):
+        return None
+    return compiled[(*grid, 1, 1)[:3]], tuple(kwargs[name] for name in rest)
+
+
+def _run(kernel, grid, direct, args, kwargs):
+    """kernel[grid](*args, **kwargs), through `direct` (from _direct) where there is one."""
+    if direct is None:
+        kernel[grid](*args, **kwargs)
+    else:
+        run, consts = direct
+        run(*args, *consts)
+
+
+# Compiled kernels' own launchers (`_direct`), by what Triton's JIT specializes a launch on: each
+# tensor's dtype, device and 16-byte alignment, each int's value (stricter than Triton's ==1 and
+# divisible-by-16), each float's type, the grid and the keywords. A repeat launches through the
+# compiled kernel's launcher and skips the JIT's binding of every argument.
+_LAUNCHERS = {}
+_MAX_LAUNCHERS = 256
+
+
+def _arg_key(v):
+    if isinstance(v, torch.Tensor):
+        return (v.dtype, v.device, v.data_ptr() % 16)
+    if isinstance(v, float):
+        return float
+    return (type(v), v)
+
+
+def _launch(kernel, grid, args, kwargs):
+    """kernel[grid](*args, **kwargs), through the compiled kernel's own launcher when a launch
+    Triton would specialize the same way ran before."""
+    key = (kernel, grid, tuple(_arg_key(v) for v in args), tuple(kwargs.items()))
+    direct = _LAUNCHERS.get(key)
+    if direct is not None:
+        _run(kernel, grid, direct, args, kwargs)
+        return
+    direct = _direct(kernel[grid](*args, **kwargs), kernel, grid, len(args), kwargs)
+    if direct is not None:
+        if len(_LAUNCHERS) >= _MAX_LAUNCHERS:
+            _LAUNCHERS.clear()
+        _LAUNCHERS[key] = direct
+
+
+PARAMS = {'single_pass_max': 32768, 'tile_elems': 4096, 'elems_per_thread': 16, 'loop_block': 4096, 'loop_warps': 16, 'num_stages': 1, 'programs_per_sm': 2, 'keep_in_l2': True, 'align_rows': False, 'persist_full_rows': False, 'one_pass_stats': False, 'reverse_last_pass': False, 'row_split': 8, 'row_prefetch': False, 'row_ahead': True, 'loop_full_from': 4096, 'hint_affine': False, 'loop_const_cols': False, 'align_edges': False, 'ahead_depth': 2, 'row_lag': False, 'split_maxnreg': 0, 'body_tile': False, 'edges_persist': False, 'affine_table': False, 'edges_maxnreg': 0}
+SUPPORTS_ANY_DIM = False
+SINGLE_PASS_MAX = 32768
+TILE_ELEMS = 4096
+ELEMS_PER_THREAD = 16
+LOOP_BLOCK = 4096
+LOOP_WARPS = 16
+NUM_STAGES = 1
+PROGRAMS_PER_SM = 2
+PERSIST_FULL_ROWS = False  # without one: moot
+ALIGN_ROWS = False
+MAX_ROWS_PER_PROGRAM = 64
+ROW_SPLIT = 8
+
+
+@triton.jit
+def _norm_one_pass_kernel(
+    x_ptr, r_ptr, w_ptr, b_ptr, y_ptr, s_ptr, n_rows, n_cols_u, x_stride_u, r_stride_u, eps,
+    BLOCK: tl.constexpr, ROWS: tl.constexpr, HAS_W: tl.constexpr, HAS_B: tl.constexpr,
+    ALIGN: tl.constexpr, UNIT: tl.constexpr, PERSISTENT: tl.constexpr,
+):
+    # The width and strides arrive divided by UNIT (`_unit`), so the compiler sees that rows
+    # start 16-byte aligned and keeps loads and stores vectorized.
+    n_cols = n_cols_u * UNIT
+    x_stride = x_stride_u * UNIT
+    r_stride = r_stride_u * UNIT
+    pid = tl.program_id(0)
+    cols = tl.arange(0, BLOCK)
+    col_mask = cols < n_cols
+    if ALIGN == 1:
+        # The affine vectors are loaded once per program and reused for every row it normalizes.
+        if HAS_W:
+            w_tile = tl.load(w_ptr + cols, mask=col_mask, other=0.0).to(tl.float32)[None, :]
+        if HAS_B:
+            b_tile = tl.load(b_ptr + cols, mask=col_mask, other=0.0).to(tl.float32)[None, :]
+    if PERSISTENT:
+        n_tiles = tl.cdiv(n_rows, ROWS)
+        for tile in tl.range(pid, n_tiles, tl.num_programs(0), num_stages=1):
+            rows = tile * ROWS + tl.arange(0, ROWS)
+            rows64 = rows.to(tl.int64)
+            if ALIGN > 1:
+                # The row stride breaks 16-byte alignment (a width of 4097, say): each row's tile starts at
+                # the aligned address below the row and masks the lanes outside it, so loads and stores stay
+                # 16 bytes wide. The launcher makes every operand's row stride n_cols, so one shift serves
+                # them all; the affine vectors are read at the shifted column of each lane.
+                start = rows64 * n_cols
+                shift = start % ALIGN
+                base = tl.multiple_of(start - shift, ALIGN)
+                col = cols[None, :] - shift[:, None]
+                mask = (rows < n_rows)[:, None] & (col >= 0) & (col < n_cols)
+                in_off = base[:, None] + cols[None, :]
+                out_off = in_off
+                r_off = in_off
+                if HAS_W:
+                    w_tile = tl.load(w_ptr + col, mask=mask, other=0.0).to(tl.float32)
+                if HAS_B:
+                    b_tile = tl.load(b_ptr + col, mask=mask, other=0.0).to(tl.float32)
+            else:
+                mask = (rows < n_rows)[:, None] & col_mask[None, :]
+                in_off = rows64[:, None] * x_stride + cols[None, :]
+                r_off = rows64[:, None] * r_stride + cols[None, :]
+                # Outputs are contiguous (n_rows, n_cols), allocated by the launcher.
+                out_off = rows64[:, None] * n_cols + cols[None, :]
+            x = tl.load(x_ptr + in_off, mask=mask, other=0.0)
+            xf = x.to(tl.float32)
+            rstd = 1.0 / tl.sqrt(tl.sum(xf * xf, axis=1) / n_cols + eps)
+            y = xf * rstd[:, None]
+            if HAS_W:
+                y = y * w_tile
+            if HAS_B:
+                y = y + b_tile
+            tl.store(y_ptr + out_off, y.to(y_ptr.dtype.element_ty), mask=mask)
+    else:
+        # A full row's tile (GPU round 121): the persistent walk, even one step long, made
+        # 16384x8192 7% slower than this plain tile.
+        tile = pid
+        rows = tile * ROWS + tl.arange(0, ROWS)
+        rows64 = rows.to(tl.int64)
+        if ALIGN > 1:
+            # The row stride breaks 16-byte alignment (a width of 4097, say): each row's tile starts at
+            # the aligned address below the row and masks the lanes outside it, so loads and stores stay
+            # 16 bytes wide. The launcher makes every operand's row stride n_cols, so one shift serves
+            # them all; the affine vectors are read at the shifted column of each lane.
+            start = rows64 * n_cols
+            shift = start % ALIGN
+            base = tl.multiple_of(start - shift, ALIGN)
+            col = cols[None, :] - shift[:, None]
+            mask = (rows < n_rows)[:, None] & (col >= 0) & (col < n_cols)
+            in_off = base[:, None] + cols[None, :]
+            out_off = in_off
+            r_off = in_off
+            if HAS_W:
+                w_tile = tl.load(w_ptr + col, mask=mask, other=0.0).to(tl.float32)
+            if HAS_B:
+                b_tile = tl.load(b_ptr + col, mask=mask, other=0.0).to(tl.float32)
+        else:
+            mask = (rows < n_rows)[:, None] & col_mask[None, :]
+            in_off = rows64[:, None] * x_stride + cols[None, :]
+            r_off = rows64[:, None] * r_stride + cols[None, :]
+            # Outputs are contiguous (n_rows, n_cols), allocated by the launcher.
+            out_off = rows64[:, None] * n_cols + cols[None, :]
+        x = tl.load(x_ptr + in_off, mask=mask, other=0.0)
+        xf = x.to(tl.float32)
+        rstd = 1.0 / tl.sqrt(tl.sum(xf * xf, axis=1) / n_cols + eps)
+        y = xf * rstd[:, None]
+        if HAS_W:
+            y = y * w_tile
+        if HAS_B:
+            y = y + b_tile
+        tl.store(y_ptr + out_off, y.to(y_ptr.dtype.element_ty), mask=mask)
+
+
+@triton.jit
+def _norm_looped_kernel(
+    x_ptr, r_ptr, w_ptr, b_ptr, y_ptr, s_ptr, n_cols_u, x_stride_u, r_stride_u, eps,
+    BLOCK: tl.constexpr, HAS_W: tl.constexpr, HAS_B: tl.constexpr, UNIT: tl.constexpr,
+):
+    n_cols = n_cols_u * UNIT
+    x_stride = x_stride_u * UNIT
+    r_stride = r_stride_u * UNIT
+    row = tl.program_id(0).to(tl.int64)
+    cols = tl.arange(0, BLOCK)
+    # Pass 1 reads x (and the residual, writing their rounded sum); the passes after it read the
+    # row again: from x, or from the sum just written, kept in L2 where the hint allows.
+    src_ptr = x_ptr + row * x_stride
+    acc = tl.zeros([1, BLOCK], tl.float32)
+    for start in tl.range(0, n_cols, BLOCK, num_stages=1):
+        offs = start + cols[None, :]
+        m = offs < n_cols
+        x = tl.load(x_ptr + row * x_stride + offs, mask=m, other=0.0, eviction_policy="evict_last")
+        xf = x.to(tl.float32)
+        acc += xf * xf
+    rstd = 1.0 / tl.sqrt(tl.sum(acc, axis=1) / n_cols + eps)
+    for start in tl.range(0, n_cols, BLOCK, num_stages=1):
+        offs = start + cols[None, :]
+        m = offs < n_cols
+        xf = tl.load(src_ptr + offs, mask=m, other=0.0, eviction_policy="evict_first").to(tl.float32)
+        y = xf * rstd[:, None]
+        if HAS_W:
+            y = y * tl.load(w_ptr + offs, mask=m, other=0.0).to(tl.float32)
+        if HAS_B:
+            y = y + tl.load(b_ptr + offs, mask=m, other=0.0).to(tl.float32)
+        tl.store(y_ptr + row * n_cols + offs, y.to(y_ptr.dtype.element_ty), mask=m)
+
+
+
+@triton.jit
+def _norm_slice_stats(xf, mask, n_here):
+    # a slice's sum of squares (twice: the split-row kernels hand over pairs)
+    ss = tl.sum(xf * xf, axis=0)
+    return ss, ss
+
+
+@triton.jit
+def _norm_slice_out(xf, stat_a, stat_b, counts, n_cols, eps):
+    # a slice normalized by its row's statistics, from every slice's pair (`counts`: the
+    # slices' element counts)
+    return xf * (1.0 / tl.sqrt(tl.sum(stat_a, axis=0) / n_cols + eps))
+
+
+@triton.jit
+def _publish_pair(slot_ptr, a, b):
+    a = tl.where(a != a, float("nan"), a)
+    high = a.to(tl.int32, bitcast=True).to(tl.int64) << 32
+    low = b.to(tl.int32, bitcast=True).to(tl.int64) & 0xFFFFFFFF
+    tl.atomic_xchg(slot_ptr, ~(high | low), sem="relaxed")
+
+
+@triton.jit
+def _gather_pairs(slot_ptr, lanes):
+    words = tl.load(slot_ptr + lanes, volatile=True)
+    while tl.sum((words == 0).to(tl.int32), axis=0) > 0:
+        words = tl.load(slot_ptr + lanes, volatile=True)
+    words = ~words
+    a = (words >> 32).to(tl.int32).to(tl.float32, bitcast=True)
+    b = words.to(tl.int32).to(tl.float32, bitcast=True)
+    return a, b
+
+
+@triton.jit
+def _norm_split_ahead_kernel(
+    x_ptr, r_ptr, w_ptr, b_ptr, y_ptr, s_ptr, slot_ptr, n_rows, n_cols_u, x_stride_u,
+    r_stride_u, slice_u, eps,
+    SPLIT: tl.constexpr, BLOCK: tl.constexpr, HAS_W: tl.constexpr, HAS_B: tl.constexpr,
+    UNIT: tl.constexpr, SYNC: tl.constexpr, PHASE: tl.constexpr,
+):
+    # The split-row kernel's slices, with each program one row ahead: as soon as its slice of
+    # its next row is loaded (and, fused, the sum stored), it publishes the slice's statistics
+    # as a slot word (slot_ptr[row * SPLIT + part], `_publish_pair`), before it writes this row;
+    # a program that comes to a row finds its partners' words there already, with no counter.
+    # Every program publishes its first row before it reads any word: no cycle.
+    n_cols = n_cols_u * UNIT
+    x_stride = x_stride_u * UNIT
+    r_stride = r_stride_u * UNIT
+    slice_len = slice_u * UNIT
+    part = tl.program_id(0) % SPLIT
+    lane = tl.arange(0, BLOCK)
+    cols = part * slice_len + lane
+    mask = (lane < slice_len) & (cols < n_cols)
+    parts = tl.arange(0, SPLIT)
+    if HAS_W:
+        w = tl.load(w_ptr + cols, mask=mask, other=0.0).to(tl.float32)
+    if HAS_B:
+        b = tl.load(b_ptr + cols, mask=mask, other=0.0).to(tl.float32)
+    # every slice's element count (LayerNorm merges the slices' statistics by them), this one's
+    counts = tl.minimum(tl.maximum(n_cols - parts * slice_len, 0), slice_len).to(tl.float32)
+    n_here = tl.maximum(tl.sum(mask.to(tl.float32), axis=0), 1.0)
+    first = tl.program_id(0) // SPLIT
+    stride = tl.num_programs(0) // SPLIT
+    first64 = tl.cast(first, tl.int64)
+    # (a row index is compared lane by lane: the interpreter rejects a scalar mask in `&`)
+    next_ok = mask & (lane * 0 + first < n_rows)
+    x_next = tl.load(x_ptr + first64 * x_stride + cols, mask=next_ok, other=0.0)
+    # two rows ahead: the slice after next is in flight for a whole row's work, and the next
+    # one's statistics are taken from a load issued a row earlier
+    far_ok = mask & (lane * 0 + first + stride < n_rows)
+    x_far = tl.load(x_ptr + (first64 + stride) * x_stride + cols, mask=far_ok, other=0.0)
+    xf_next = x_next.to(tl.float32)
+    if (SYNC or PHASE == 0) and first < n_rows:
+        next_a, next_b = _norm_slice_stats(xf_next, mask, n_here)
+        _publish_pair(slot_ptr + first64 * SPLIT + part, next_a, next_b)
+    for row32 in tl.range(first, n_rows, stride):
+        row = tl.cast(row32, tl.int64)
+        xf = xf_next
+        x_next = x_far
+        far_ok = mask & (lane * 0 + row + 2 * stride < n_rows)
+        x_far = tl.load(x_ptr + (row + 2 * stride) * x_stride + cols, mask=far_ok, other=0.0)
+        if SYNC or PHASE == 1:
+            stat_a, stat_b = _gather_pairs(slot_ptr + row * SPLIT, parts)
+            y = _norm_slice_out(xf, stat_a, stat_b, counts, n_cols, eps)
+            if HAS_W:
+                y = y * w
+            if HAS_B:
+                y = y + b
+            tl.store(y_ptr + row * n_cols + cols, y.to(y_ptr.dtype.element_ty),
+                     mask=mask)
+        xf_next = x_next.to(tl.float32)
+        if (SYNC or PHASE == 0) and row + stride < n_rows:
+            next_a, next_b = _norm_slice_stats(xf_next, mask, n_here)
+            _publish_pair(slot_ptr + (row + stride) * SPLIT + part, next_a, next_b)
+
+@functools.lru_cache(maxsize=None)
+def _sm_count(device_index: int) -> int:
+    if not torch.cuda.is_available():
+        return 4  # Triton's interpreter: a small machine, so small grids reach every path
+    return torch.cuda.get_device_properties(device_index).multi_processor_count
+
+
+# Programs per SM the split-row kernel keeps resident, by device and launch keywords.
+_SPLIT_RESIDENT = {}
+REGS_PER_SM = 65536  # 32-bit registers, on every NVIDIA GPU since Kepler
+
+
+def _resident_per_sm(compiled, device_index: int) -> int:
+    compiled._init_handles()  # loads the binary, which sets its register count
+    props = torch.cuda.get_device_properties(device_index)
+    threads = 32 * compiled.metadata.num_warps
+    per_sm = min(REGS_PER_SM // (_cdiv(compiled.n_regs, 8) * 8 * threads),
+                 props.max_threads_per_multi_processor // threads,
+                 props.shared_memory_per_multiprocessor // (compiled.metadata.shared + 1024))
+    return max(per_sm, 1)
+
+
+def _split_rows(kernel, tensors, n_rows: int, ints, unit: int, trailing=(), kwargs=None) -> bool:
+    """Rows too wide for one program, each read once by ROW_SPLIT programs of `kernel` that share
+    their slices' statistics; False where a slice would not fit SINGLE_PASS_MAX or the GPU cannot
+    hold one group at once, and the caller's looped kernel runs then."""
+    n_cols = ints[0] * unit
+    slice_u = _cdiv(_cdiv(n_cols, ROW_SPLIT), unit)
+    block = _next_pow2(slice_u * unit)
+    if block > SINGLE_PASS_MAX:
+        return False
+    device = tensors[0].device
+    # one slot per program and row, zeroed (empty) for every call (two calls on two streams never
+    # share them); a program's word replaces its 0
+    partials = torch.zeros(n_rows * ROW_SPLIT, dtype=torch.int64, device=device)
+    kwargs = dict(kwargs or {}, SPLIT=ROW_SPLIT, BLOCK=block, UNIT=unit, num_stages=1,
+                  num_warps=max(1, min(block // (32 * ELEMS_PER_THREAD), 32)))
+    device_index = device.index if device.index is not None else 0
+    sms = _sm_count(device_index)
+    if device.type not in ("cuda", "meta"):
+        # Triton's interpreter: programs run one after another, so no barrier; two launches
+        grid = (max(1, min(n_rows, sms // ROW_SPLIT)) * ROW_SPLIT,)
+        args = (*tensors, partials, n_rows, *ints, slice_u, *trailing)
+        for phase in (0, 1):
+            _launch(kernel, grid, args, dict(kwargs, SYNC=False, PHASE=phase))
+        return True
+    kwargs.update(SYNC=True, PHASE=0, launch_cooperative_grid=True)
+    args = (*tensors, partials, n_rows, *ints, slice_u, *trailing)
+    if device.type == "meta":
+        # the prepare stage (verifier.prepare: meta tensors, compile-only Triton) builds the
+        # kernel a GPU call launches, and launches nothing; the residency asks a GPU
+        kernel.warmup(*args, grid=(ROW_SPLIT,), **kwargs)
+        return True
+    key = (device_index, tuple(kwargs.items()))
+    per_sm = _SPLIT_RESIDENT.get(key)
+    if per_sm is None:
+        compiled = kernel.warmup(*args, grid=(ROW_SPLIT,), **kwargs)
+        per_sm = _SPLIT_RESIDENT[key] = _resident_per_sm(compiled, device_index)
+    groups = min(n_rows, per_sm * sms // ROW_SPLIT)
+    if groups == 0:
+        return False
+    _launch(kernel, (groups * ROW_SPLIT,), args, kwargs)
+    return True
+
+
+def _rows(x: torch.Tensor, n_cols: int) -> torch.Tensor:
+    # a 2-D input with unit column stride is its own row view (no reshape: host time per call)
+    x2 = x if x.dim() == 2 and x.shape[1] == n_cols else x.reshape(-1, n_cols)
+    if x2.stride(-1) != 1:
+        x2 = x2.contiguous()
+    return x2
+
+
+def _norm(x, residual, weight, bias, n_cols: int, eps: float):
+    if x.dtype not in (torch.float32, torch.float16, torch.bfloat16):
+        raise TypeError(f"rms_norm: unsupported dtype {x.dtype}")
+    for name, vec in (("weight", weight), ("bias", bias)):
+        if vec is not None and vec.numel() != n_cols:
+            raise ValueError(f"rms_norm: {name} has {vec.numel()} elements, expected {n_cols}")
+    x2 = _rows(x, n_cols)
+    r2 = _rows(residual, n_cols) if residual is not None else x2
+    w = x2 if weight is None else weight if weight.dim() == 1 else weight.reshape(-1)
+    b = x2 if bias is None else bias if bias.dim() == 1 else bias.reshape(-1)
+    n_rows = x2.shape[0]
+    # outputs in x's shape, contiguous: the kernels write them as n_rows x n_cols, row-major
+    y = torch.empty(x.shape, dtype=x.dtype, device=x.device)
+    s = torch.empty(x.shape, dtype=x.dtype, device=x.device) if residual is not None else y
+    if n_rows == 0 or n_cols == 0:
+        return y, s
+    vec = 16 // x.element_size()
+    align = vec if ALIGN_ROWS and n_cols % vec != 0 else 1
+    if align > 1 and _next_pow2(n_cols + align - 1) <= SINGLE_PASS_MAX:
+        # the aligned one-pass tile shares one shift between operands: same row strides
+        if x2.stride(0) != n_cols:
+            x2 = x2.contiguous()
+        if residual is not None and r2.stride(0) != n_cols:
+            r2 = r2.contiguous()
+    else:
+        align = 1
+    block = _next_pow2(n_cols + align - 1)
+    unit = _unit((n_cols, x2.stride(0), r2.stride(0)), x2.data_ptr(), x.element_size())
+    ints = (n_cols // unit, x2.stride(0) // unit, r2.stride(0) // unit)
+    # full rows this wide take the looped kernel (loop_full_from), emptier ones the one pass
+    loop_full = n_cols >= 4096 and 4 * n_cols >= 3 * block
+    if block <= SINGLE_PASS_MAX and not loop_full:
+        rows = max(1, min(TILE_ELEMS // block, MAX_ROWS_PER_PROGRAM, _next_pow2(n_rows)))
+        warps = max(1, min(block * rows // (32 * ELEMS_PER_THREAD), 32))
+        n_tiles = _cdiv(n_rows, rows)
+        persistent = PROGRAMS_PER_SM > 0 and (PERSIST_FULL_ROWS or 4 * n_cols < 3 * block)
+        if persistent:
+            device_index = x.device.index if x.device.index is not None else 0
+            grid = (min(n_tiles, _sm_count(device_index) * PROGRAMS_PER_SM),)
+        else:
+            grid = (n_tiles,)
+        _launch(_norm_one_pass_kernel, grid,
+                (x2, r2, w, b, y, s, n_rows, *ints, eps),
+                dict(BLOCK=block, ROWS=rows, HAS_W=weight is not None, HAS_B=bias is not None,
+                     ALIGN=align, UNIT=unit, PERSISTENT=persistent, num_warps=warps,
+                     num_stages=NUM_STAGES))
+    else:
+        if block > SINGLE_PASS_MAX and _split_rows(_norm_split_ahead_kernel,
+                       (x2, r2, w, b, y, s), n_rows, ints, unit, (eps,),
+                       dict(HAS_W=weight is not None, HAS_B=bias is not None)):
+            return y, s
+        _launch(_norm_looped_kernel, (n_rows,),
+                (x2, r2, w, b, y, s, *ints, eps),
+                dict(BLOCK=LOOP_BLOCK, HAS_W=weight is not None, HAS_B=bias is not None,
+                     UNIT=unit, num_warps=LOOP_WARPS, num_stages=NUM_STAGES))
+    return y, s
+
+
+def _numel(normalized_shape) -> int:
+    n = 1
+    for size in ([normalized_shape] if isinstance(normalized_shape, int) else normalized_shape):
+        n *= int(size)
+    return n
+
+
+def launch_rms_norm(x, normalized_shape, weight=None, eps=None):
+    """RMSNorm over the trailing `normalized_shape` dims (eps None: the dtype's machine epsilon)."""
+    if eps is None:
+        eps = torch.finfo(x.dtype).eps
+    y, _ = _norm(x, None, weight, None, _numel(normalized_shape), float(eps))
+    return y
+
+
+class ModelNew(torch.nn.Module):
+    """Drop-in for the task's Model: rms_norm over the last 1 dim(s)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__()
+        self.norm = torch.nn.Module()
+        self.norm.weight = torch.nn.UninitializedParameter()
+
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return launch_rms_norm(x, x.shape[-1:], self.norm.weight, 1e-06)
