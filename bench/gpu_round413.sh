@@ -18,8 +18,12 @@
 # 1.42.0-1.43.0, layer_norm 1.37.0-1.38.0, add_rms_norm 1.31.0-1.32.0); at 4099x1000 in the
 # sweeps RMSNorm 9.0 -> 8.2 us (0.997x / 1.01x -> 1.11x `torch.compile` in the table), LayerNorm
 # 8.8 -> 8.4 (bfloat16) and 8.5 -> 8.4, add + RMSNorm 11.2 -> 11.1 and 11.6 -> 11.4
-# (`memory-bound-h200-graphs-16bit-narrow-norms-local-round413.json`). narrow32 and wide16: not
-# yet run.
+# (`memory-bound-h200-graphs-16bit-narrow-norms-local-round413.json`). narrow32 ran as round 414
+# (2026-11-29, 205 s): all six (op, bucket) pairs took configs (rms_norm 1.44.0-1.45.0,
+# layer_norm 1.39.0-1.40.0, add_rms_norm 1.33.0-1.34.0); in the table LayerNorm 8192x4096
+# 0.993x -> 1.011x `torch.compile`, add + RMSNorm 4099x1000 1.010x -> 1.056x, RMSNorm 8192x4096
+# 0.99x as before (`memory-bound-h200-graphs-float32-norms-narrow-local-round414.json`).
+# wide16: not yet run.
 set -uo pipefail
 which=${1:-narrow16}
 case $which in
