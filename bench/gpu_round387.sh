@@ -16,7 +16,14 @@
 # attention_relpos, attention_softcap and the six linear_bias_* ops.
 # Round 411 (2026-11-29): `BUDGET=455 bash bench/gpu_round387.sh layer_norm rms_norm add_rms_norm`:
 # layer_norm 1.36.0 (194 s) and rms_norm 1.41.0 (219 s) passed; add_rms_norm not reached.
-# bench/results/runs/gpu-tests-h200-round387/, -round392/, -round411/.
+# Rounds 420-422 (2026-11-29; the GPU test now passes `--workers 4`): `bash
+# bench/gpu_round387.sh sum mean rms_norm layer_norm add_rms_norm softmax log_softmax` (all
+# passed, 50-75 s each, 461 s in all), `BUDGET=540 ... geglu swiglu attention_relpos
+# attention_softcap matmul linear_bias_{gelu,relu,silu,gelu_tanh,sigmoid,tanh}` (all passed,
+# 17-39 s each), `BUDGET=430 ... rms_norm layer_norm add_rms_norm cross_entropy argmax` (round
+# 414's new norm entries among them; all passed, 29-72 s each). Every shipped op's newest entry
+# has now passed on the H200.
+# bench/results/runs/gpu-tests-h200-round387/, -round392/, -round411/, -round420/ to -round422/.
 set -uo pipefail
 export PYTHONUNBUFFERED=1
 export KZOO_HOME=/tmp/kzoo-round387
