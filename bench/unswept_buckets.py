@@ -6,7 +6,7 @@ sweep on the H200 that keeps that config leaves its H100 label on it: "served an
 does not tell a bucket never swept on the H200 from one whose sweep found nothing faster. This
 reads the newest version of each op in the zoo (`store.device_configs`: the config each bucket
 serves that GPU) and the sweeps `bench/tune_buckets.py` wrote for it
-(bench/results/runs/tune-buckets-<label>-round<N>/), and lists the buckets served a config from
+(bench/results/runs/tune-buckets-<label>-round<N>/, stored gzipped: `.json.gz`), and lists the buckets served a config from
 another GPU, each with the sweeps that timed it (none: never swept there). Only tune_buckets'
 sweeps count (a `kzoo optimize` run that promoted nothing left no bucket record), and it says
 nothing about a bucket's speed: read the standing (memory-bound-<label>-standing.json) for that.
@@ -17,6 +17,7 @@ nothing about a bucket's speed: read the standing (memory-bound-<label>-standing
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
 import os
 import re
@@ -34,6 +35,12 @@ DTYPES = ("float32", "bfloat16", "float16")
 ROUND = re.compile(r"round(\d+)")
 
 
+def _is_record(path: Path) -> bool:
+    """A sweep's JSON as tune_buckets wrote it, or gzipped (`gzip -9n`; the round folders
+    under bench/results/runs/ are kept that way, which keeps the tree a device call sends small)."""
+    return path.is_file() and path.name.endswith((".json", ".json.gz"))
+
+
 def swept(runs: Path, label: str) -> dict[tuple[str, str, str], list[str]]:
     """(op, dtype, bucket) -> the sweeps on `label` that timed it: "round<N>" for a round's
     folder (tune-buckets-<label>-round<N>/) or a file named for its round, else the file's name
@@ -41,16 +48,19 @@ def swept(runs: Path, label: str) -> dict[tuple[str, str, str], list[str]]:
     " (knobs a,b)" or " (local)" where the record says the sweep timed only the variants of
     those knobs or those around the served configs (`tune_buckets.py --knobs`, `--local`)."""
     found: dict[tuple[str, str, str], list[str]] = {}
-    paths = [p for p in sorted(runs.glob(f"tune-buckets-{label}-*")) if p.suffix == ".json"]
+    paths = [p for p in sorted(runs.glob(f"tune-buckets-{label}-*")) if _is_record(p)]
     for folder in sorted(runs.glob(f"tune-buckets-{label}-round*")):
         if folder.is_dir():
-            paths += sorted(folder.glob("*.json"))
+            paths += sorted(p for p in folder.iterdir() if _is_record(p))
     for path in paths:
-        where = ROUND.search(path.parent.name if path.parent != runs else path.stem)
-        name = f"round{where[1]}" if where else path.stem.removeprefix(f"tune-buckets-{label}-")
+        stem = path.name.removesuffix(".gz").removesuffix(".json")
+        where = ROUND.search(path.parent.name if path.parent != runs else stem)
+        name = f"round{where[1]}" if where else stem.removeprefix(f"tune-buckets-{label}-")
         try:
-            record = json.loads(path.read_text())
-        except (OSError, json.JSONDecodeError):
+            text = (gzip.decompress(path.read_bytes()).decode() if path.suffix == ".gz"
+                    else path.read_text())
+            record = json.loads(text)
+        except (OSError, EOFError, json.JSONDecodeError):
             continue  # a truncated file from a call that ran out of time
         search = record.get("search") or {}  # written by tune_buckets since round 412
         shown = (f"{name} (knobs {','.join(search['knobs'])})" if search.get("knobs")

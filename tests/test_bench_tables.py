@@ -140,3 +140,25 @@ def test_standing_keeps_each_rows_newest_measurement_and_refuses_two_gpus():
     assert rows["sum"]["own_copy"] == {"ms": 0.9, "fraction_of_copy": 0.89}
     assert rows["sum"]["vs_own_copy"] == 0.9
     assert "own_copy" not in rows["geglu"] and "vs_own_copy" not in rows["geglu"]
+
+
+def test_the_tree_a_device_call_sends_stays_under_its_limit():
+    """A GPU call sends the tracked tree, 64 MiB at most (the device tool's limit; it refuses the
+    call above that). The sweeps' raw records under bench/results/runs/tune-buckets-*/ are kept
+    gzipped (`gzip -9n`; bench/unswept_buckets.py reads both), which took the tree from 65 to 52
+    MiB on 2026-11-29; this fails at 60 MiB, while a call still goes through."""
+    import os
+    import subprocess
+
+    if not (ROOT / ".git").exists():
+        pytest.skip("not a git checkout: no tracked tree to measure")
+    listed = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True,
+                            check=True).stdout.split(b"\0")
+    paths = [ROOT / os.fsdecode(name) for name in listed if name]
+    total = sum(p.stat().st_size for p in paths if p.is_file())
+    assert total < 60 * 2**20, (
+        f"the tracked tree is {total / 2**20:.1f} MiB; gzip bulky raw records under "
+        f"bench/results/runs/ before a GPU call is refused at 64 MiB")
+    loose = sorted(p.relative_to(ROOT) for p in (ROOT / "bench" / "results" / "runs")
+                   .glob("tune-buckets-*/*.json"))
+    assert not loose, f"gzip -9n these sweep records: {[str(p) for p in loose[:5]]}"

@@ -1,6 +1,7 @@
 """bench/unswept_buckets.py: the buckets the shipped zoo serves an H200 with another GPU's config,
 and the sweeps (tune_buckets' JSONs, in round folders or loose) that timed them on an H200."""
 
+import gzip
 import importlib.util
 import json
 import sys
@@ -25,7 +26,11 @@ def tool():
 def _sweep(path: Path, *keys, search=None):
     path.parent.mkdir(parents=True, exist_ok=True)
     results = [{"op": op, "dtype": dtype, "buckets": {bucket: {}}} for op, dtype, bucket in keys]
-    path.write_text(json.dumps({"results": results, **({"search": search} if search else {})}))
+    text = json.dumps({"results": results, **({"search": search} if search else {})})
+    if path.name.endswith(".gz"):  # as the round folders under bench/results/runs/ keep them
+        path.write_bytes(gzip.compress(text.encode(), mtime=0))
+    else:
+        path.write_text(text)
 
 
 def test_a_bucket_is_listed_with_the_sweeps_that_timed_it_on_that_gpu(tool, tmp_path):
@@ -37,12 +42,16 @@ def test_a_bucket_is_listed_with_the_sweeps_that_timed_it_on_that_gpu(tool, tmp_
     first, second = rows[0], rows[1]
     key = (first["op"], first["dtype"], first["bucket"])
     _sweep(runs / "tune-buckets-h200-round7" / "a.json", key)
-    _sweep(runs / "tune-buckets-h200-round9" / "b.json", key)
-    _sweep(runs / "tune-buckets-h200-20260101-000000.json",
+    _sweep(runs / "tune-buckets-h200-round9" / "b.json.gz", key)
+    _sweep(runs / "tune-buckets-h200-20260101-000000.json.gz",
            (second["op"], second["dtype"], second["bucket"]))
-    _sweep(runs / "tune-buckets-h100-round8" / "c.json", key)  # another GPU's sweep: not counted
+    _sweep(runs / "tune-buckets-h100-round8" / "c.json.gz", key)  # another GPU's: not counted
+    _sweep(runs / "tune-buckets-h200-round9" / "notes.txt", (second["op"], second["dtype"],
+                                                             second["bucket"]))  # not a record
     (runs / "tune-buckets-h200-round10").mkdir()
     (runs / "tune-buckets-h200-round10" / "cut.json").write_text('{"results": [')  # ran out
+    whole = gzip.compress(b'{"results": [{"op": "x", "dtype": "float32", "buckets": {}}]}')
+    (runs / "tune-buckets-h200-round10" / "cut.json.gz").write_bytes(whole[:len(whole) // 2])
     found = {(r["op"], r["dtype"], r["bucket"]): r["swept_in"]
              for r in tool.foreign_buckets(ZOO, "NVIDIA H200", runs)}
     assert found[key] == ["round7", "round9"]
