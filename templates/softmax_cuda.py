@@ -11,10 +11,7 @@ and cache_vecs packs are then loaded per step); rows up to `narrow_row_max` wide
 `narrow_row_threads` threads each (a warp, or a few), block_threads / narrow_row_threads rows per
 block, held in registers (0: every row gets the whole block); `min_blocks_per_sm` the
 `__launch_bounds__` occupancy hint (it caps registers); `persistent` a grid of sm_count * min_blocks_per_sm blocks walking the rows; `cache_hint` "stream"
-marks single-use loads and the stores evict-first (`__ldcs`/`__stcs`); `cluster_ctas` above 1
-sends rows too wide for one block's registers but within cluster_ctas blocks' to a cluster of
-that many blocks (sm_90 thread-block clusters), each holding a slice of the row and trading its
-partial max and sum through distributed shared memory: such a row is read once, not twice.
+marks single-use loads and the stores evict-first (`__ldcs`/`__stcs`).
 """
 
 from __future__ import annotations
@@ -39,7 +36,6 @@ class SoftmaxCudaConfig:
     min_blocks_per_sm: int
     persistent: bool
     cache_hint: str
-    cluster_ctas: int = 1
 
 
 SPACE = (
@@ -51,13 +47,11 @@ SPACE = (
     Param("min_blocks_per_sm", (1, 2, 4)),
     Param("persistent", (False, True)),
     Param("cache_hint", ("none", "stream")),
-    # 8 is the largest cluster every sm_90 part schedules without opting in (a "portable" size)
-    Param("cluster_ctas", (1, 2, 4, 8), legacy=1),
 )
 
 DEFAULT = SoftmaxCudaConfig(
     block_threads=256, vec_bytes=16, cache_vecs=4, narrow_row_max=4096, narrow_row_threads=128,
-    min_blocks_per_sm=4, persistent=False, cache_hint="stream", cluster_ctas=1,
+    min_blocks_per_sm=4, persistent=False, cache_hint="stream",
 )
 
 
