@@ -6,10 +6,11 @@ sweep on the H200 that keeps that config leaves its H100 label on it: "served an
 does not tell a bucket never swept on the H200 from one whose sweep found nothing faster. This
 reads the newest version of each op in the zoo (`store.device_configs`: the config each bucket
 serves that GPU) and the sweeps `bench/tune_buckets.py` wrote for it
-(bench/results/runs/tune-buckets-<label>-round<N>/, stored gzipped: `.json.gz`), and lists the buckets served a config from
-another GPU, each with the sweeps that timed it (none: never swept there). Only tune_buckets'
-sweeps count (a `kzoo optimize` run that promoted nothing left no bucket record), and it says
-nothing about a bucket's speed: read the standing (memory-bound-<label>-standing.json) for that.
+(bench/results/runs/tune-buckets-<label>-round<N>/, kept gzipped there: `.json.gz`), and lists
+the buckets served a config from another GPU, each with the sweeps that timed it (none: never
+swept there). Only tune_buckets' sweeps count (a `kzoo optimize` run that promoted nothing left
+no bucket record), and it says nothing about a bucket's speed: read the standing
+(memory-bound-<label>-standing.json) for that.
 
     python bench/unswept_buckets.py [--device "NVIDIA H200"] [--json]
 """
