@@ -11,11 +11,7 @@ and cache_vecs packs are then loaded per step); rows up to `narrow_row_max` wide
 `narrow_row_threads` threads each (a warp, or a few), block_threads / narrow_row_threads rows per
 block, held in registers (0: every row gets the whole block); `min_blocks_per_sm` the
 `__launch_bounds__` occupancy hint (it caps registers); `persistent` a grid of sm_count * min_blocks_per_sm blocks walking the rows; `cache_hint` "stream"
-marks single-use loads and the stores evict-first (`__ldcs`/`__stcs`); `smem_vecs` packs per
-thread more, beside the cache_vecs in registers, copied asynchronously into shared memory
-(`cp.async`) for rows wider than the registers hold: a row of up to block_threads * (cache_vecs +
-smem_vecs) packs is then read once, not twice, and an SM can hold a row per block while another
-block's row is written (0: no staging).
+marks single-use loads and the stores evict-first (`__ldcs`/`__stcs`).
 """
 
 from __future__ import annotations
@@ -28,9 +24,6 @@ REGISTERS_PER_SM = 65536
 MAX_REGISTERS_PER_THREAD = 255
 REGISTERS_BESIDE_CACHE = 24  # indices, pointers, max and sum; at a 64 cap ptxas spills tens of bytes
 MIN_ITEMSIZE = 2  # bfloat16/float16: the most elements a pack of vec_bytes holds
-SMEM_PER_SM = 228 * 1024  # sm_90; sm_80's is 164 KB
-SMEM_PER_BLOCK = 227 * 1024  # the most one block may opt into on sm_90
-SMEM_RESERVED_PER_BLOCK = 1024 + 128  # the system's share per block and the reduction's smem[32]
 
 
 @dataclass(frozen=True)
@@ -43,7 +36,6 @@ class SoftmaxCudaConfig:
     min_blocks_per_sm: int
     persistent: bool
     cache_hint: str
-    smem_vecs: int = 0
 
 
 SPACE = (
@@ -55,12 +47,11 @@ SPACE = (
     Param("min_blocks_per_sm", (1, 2, 4)),
     Param("persistent", (False, True)),
     Param("cache_hint", ("none", "stream")),
-    Param("smem_vecs", (0, 4, 8, 12, 16), legacy=0),
 )
 
 DEFAULT = SoftmaxCudaConfig(
     block_threads=256, vec_bytes=16, cache_vecs=4, narrow_row_max=4096, narrow_row_threads=128,
-    min_blocks_per_sm=4, persistent=False, cache_hint="stream", smem_vecs=0,
+    min_blocks_per_sm=4, persistent=False, cache_hint="stream",
 )
 
 
@@ -85,21 +76,9 @@ def constraints(cfg: SoftmaxCudaConfig) -> list[str]:
                         f"holds {narrow_cached} values per thread, over {cap} registers (spills)")
     if cfg.narrow_row_max and cfg.narrow_row_threads > cfg.block_threads:
         problems.append("narrow_row_threads exceeds block_threads")
-    stage = stage_bytes(cfg)
-    if stage > SMEM_PER_BLOCK:
-        problems.append(f"{stage} bytes of staged packs exceed a block's {SMEM_PER_BLOCK} bytes of "
-                        "shared memory")
-    elif stage and cfg.min_blocks_per_sm * (stage + SMEM_RESERVED_PER_BLOCK) > SMEM_PER_SM:
-        problems.append(f"{cfg.min_blocks_per_sm} blocks of {stage} bytes of staged packs exceed "
-                        f"an SM's {SMEM_PER_SM} bytes of shared memory")
     if cfg.persistent and cfg.block_threads * cfg.min_blocks_per_sm < 512:
         problems.append("a persistent grid of under 512 threads per SM cannot hide memory latency")
     return problems
-
-
-def stage_bytes(cfg: SoftmaxCudaConfig) -> int:
-    """Dynamic shared memory a block of the staged row kernel asks for."""
-    return cfg.block_threads * cfg.smem_vecs * cfg.vec_bytes
 
 
 def bytes_moved(n_rows: int, n_cols: int, itemsize: int) -> int:

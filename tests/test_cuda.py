@@ -11,13 +11,10 @@ from __future__ import annotations
 import ast
 import dataclasses
 import random
-import re
-import subprocess
 from pathlib import Path
 
 import jinja2
 import pytest
-import torch
 
 import search
 import tasks
@@ -26,7 +23,7 @@ from kernel_zoo import cuda_ext
 from templates import InvalidConfig, get_template, params_of
 from verifier import guards, runtime
 from verifier.cuda_guards import check_cuda_source
-from verifier.core import Verifier, load_candidate
+from verifier.core import Verifier
 from verifier.exploits import EXPLOITS
 from verifier.worker import detect_mode
 
@@ -258,15 +255,6 @@ def test_constraints_prune_spilling_and_oversubscribed_configs():
     assert any("2048 threads" in p for p in SOFTMAX_CUDA.violations(crowded))
     with pytest.raises(InvalidConfig):
         SOFTMAX_CUDA.render(spill, **SOFTMAX_LAST)
-    # smem_vecs: two blocks of 512 threads staging 16 packs of 16 bytes ask 256 KB of an SM's 228
-    staged = dataclasses.replace(SOFTMAX_CUDA.default, block_threads=512, cache_vecs=4,
-                                 min_blocks_per_sm=2, smem_vecs=12)
-    assert SOFTMAX_CUDA.violations(staged) == []
-    over = dataclasses.replace(staged, smem_vecs=16)
-    assert any("an SM's" in p for p in SOFTMAX_CUDA.violations(over))
-    too_big = dataclasses.replace(staged, block_threads=1024, cache_vecs=1, smem_vecs=16,
-                                  min_blocks_per_sm=1)
-    assert any("a block's" in p for p in SOFTMAX_CUDA.violations(too_big))
     fat = dataclasses.replace(POINTWISE_CUDA.default, vec_bytes=16, items_per_thread=8)
     assert any("spill" in p for p in POINTWISE_CUDA.violations(fat))
 
@@ -341,35 +329,6 @@ def test_sampled_configs_compile_for_sm90(cuda_home):
     assert not list((cuda_home / "cuda").glob("build-*"))  # no half-written builds left
 
 
-STAGED = dataclasses.replace(SOFTMAX_CUDA.default, block_threads=512, cache_vecs=4,
-                             min_blocks_per_sm=2, smem_vecs=12)
-
-
-@needs_nvcc
-def test_staged_rows_compile_for_sm90_within_the_register_cap(cuda_home):
-    """smem_vecs: the rows too wide for a block's registers land partly in shared memory through
-    cp.async (the one header the guards admit for it); the staged kernel keeps __launch_bounds__'
-    64 registers a thread without spilling, or two blocks would not fit an SM."""
-    for context in (SOFTMAX_LAST, dict(SOFTMAX_LAST, op="log_softmax")):
-        module = SOFTMAX_CUDA.render(STAGED, **context)
-        source = cuda_source_of(module)
-        assert "__pipeline_memcpy_async" in source and check_cuda_source(source) == []
-        assert cuda_ext.compile_source(source, arch="90").is_file()
-    plain = cuda_source_of(SOFTMAX_CUDA.render(SOFTMAX_CUDA.default, **SOFTMAX_LAST))
-    assert "cuda_pipeline_primitives" not in plain  # smem_vecs 0 renders as before
-    cu = cuda_home / "staged.cu"
-    cu.write_text(source)
-    ptxas = subprocess.run([str(NVCC), "-O3", "-std=c++17", "-cubin", "-Xptxas", "-v",
-                            "-gencode", "arch=compute_90,code=sm_90", "-o",
-                            str(cuda_home / "staged.cubin"), str(cu)],
-                           capture_output=True, text=True, check=True).stderr
-    staged_kernels = re.findall(r"Compiling entry function '(_Z11rows_kernel\w+Li512ELi4ELi12E\w+)'"
-                                r".*?\n.*?\n(.*?)\n.*?Used (\d+) registers", ptxas, re.S)
-    assert len(staged_kernels) == 3, ptxas  # float32, bfloat16, float16
-    for name, spills, registers in staged_kernels:
-        assert "0 bytes spill stores" in spills and int(registers) <= 64, (name, spills)
-
-
 @needs_nvcc
 @pytest.mark.skipif(detect_mode() == "gpu", reason="the interpreter's verdict; a GPU runs them")
 @pytest.mark.parametrize("template,context,task", [
@@ -442,31 +401,6 @@ def test_cuda_templates_are_correct_on_gpu(gpu_verifier, name, template, context
     for cfg in [template.default, *sample_configs(template, 2, seed)]:
         verdict = gpu_verifier.verify(task, template.render(cfg, **context), dtype, time=False)
         assert verdict.accepted, (params_of(cfg), verdict.reasons)
-
-
-@pytest.mark.gpu
-@pytest.mark.parametrize("op", ["softmax", "log_softmax"])
-def test_staged_rows_are_correct_on_gpu(gpu_verifier, op):
-    """smem_vecs through the verifier (the task's 32768-wide rows take the staged kernel in every
-    dtype), then rows the task lacks: a start off the 16-byte grid, widths that end mid-pack, a
-    row of one staged pack a thread and a row at the staged capacity, all -inf rows' neighbours."""
-    task = tasks.load(ROOT / "tasks" / f"{op}.py")
-    module = SOFTMAX_CUDA.render(STAGED, **dict(SOFTMAX_LAST, op=op))
-    for dtype in ("float32", "bfloat16", "float16"):
-        verdict = gpu_verifier.verify(task, module, dtype, time=False)
-        assert verdict.accepted, (dtype, verdict.reasons)
-    launch = getattr(load_candidate(module, gpu_verifier.cache_dir / f"staged-{op}"), f"launch_{op}")
-    torch.manual_seed(0)
-    for dtype, tol in ((torch.float32, 1e-5), (torch.bfloat16, 2e-2), (torch.float16, 2e-3)):
-        vec = 16 // torch.tensor([], dtype=dtype).element_size()
-        for cols in (512 * 4 * vec + 1, 20001, 512 * 16 * vec - 1, 512 * 16 * vec):
-            base = (torch.randn(3, cols + 1, device="cuda") * 4).to(dtype)
-            for x in (base[:, :cols].contiguous(), base[:, 1:]):
-                want = getattr(torch, op)(x.double(), dim=-1)
-                got = launch(x, -1).double()
-                assert got.shape == x.shape
-                err = ((got - want).norm() / want.norm()).item()
-                assert err < tol, (op, dtype, cols, x.is_contiguous(), err)
 
 
 @pytest.mark.gpu

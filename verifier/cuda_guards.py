@@ -32,7 +32,6 @@ ALLOWED_INCLUDES = {
     "cuda_runtime.h", "cuda_fp16.h", "cuda_bf16.h", "cuda_fp8.h", "stdint.h", "cstdint",
     "math.h", "cmath", "float.h", "cfloat", "limits.h", "climits", "stddef.h", "cstddef",
     "type_traits", "cooperative_groups.h", "cooperative_groups/reduce.h", "math_constants.h",
-    "cuda_pipeline_primitives.h",  # __pipeline_memcpy_async: cp.async copies into shared memory
 }
 ALLOWED_DIRECTIVES = {"include", "define", "undef", "if", "ifdef", "ifndef", "elif", "else",
                       "endif", "pragma", "error"}
