@@ -24,31 +24,33 @@ sys.path.insert(0, str(ROOT))
 import torch  # noqa: E402
 
 import tasks  # noqa: E402
+from agent.plan import plan  # noqa: E402
 from templates import get_template, params_of, template_names  # noqa: E402
 from verifier.core import Verifier  # noqa: E402
 from verifier.environment import device_label, environment  # noqa: E402
 
-CUDA_TASKS = ROOT / "tests" / "cuda_tasks"
-SWIGLU = dict(op="swiglu", expr=["mul", ["silu", ["input", 0]], ["input", 1]], params=[],
-              inputs=[{"kind": "full", "source": "arg", "index": 0},
-                      {"kind": "full", "source": "arg", "index": 1}])
-GEGLU = dict(SWIGLU, op="geglu", expr=["mul", ["gelu", ["input", 0], "none"], ["input", 1]])
+# The ops with a CUDA C++ template beside their Triton one: each task's plan names both (its
+# template and its first alternative) and the render context they share, as `kzoo optimize` and
+# `--template` use them.
+OPS = ("softmax", "swiglu", "geglu")
 
 
-def _task_path(name: str) -> Path:
-    """tasks/<name>.py when the pointwise family has landed it, else the test copy."""
-    shipped = ROOT / "tasks" / f"{name}.py"
-    return shipped if shipped.exists() else CUDA_TASKS / f"{name}.py"
-
-
-# (op, task, CUDA template and context, Triton template and context or None)
-ROWS = [
-    ("softmax", ROOT / "tasks" / "softmax.py",
-     ("softmax_cuda", dict(op="softmax", dim=1, dim_is_last=True, params=[])),
-     ("softmax", dict(op="softmax", dim=1, dim_is_last=True, params=[]))),
-    ("swiglu", _task_path("swiglu"), ("pointwise_cuda", SWIGLU), ("pointwise", SWIGLU)),
-    ("geglu", _task_path("geglu"), ("pointwise_cuda", GEGLU), ("pointwise", GEGLU)),
-]
+def rows(ops: list[str] | None = None) -> list[tuple[str, Path, tuple, tuple]]:
+    """(op, task path, (CUDA template, context), (Triton template, context)) per op, from each
+    task's plan."""
+    found = []
+    for op in OPS:
+        if ops and op not in ops:
+            continue
+        task_path = ROOT / "tasks" / f"{op}.py"
+        planned = plan(tasks.load(task_path))
+        cuda = [name for name in planned.alternatives if name.endswith("_cuda")]
+        if not cuda:
+            raise SystemExit(f"bench/cuda_check.py: {task_path.name}'s plan names no CUDA C++ "
+                             f"template (alternatives: {planned.alternatives})")
+        found.append((op, task_path, (cuda[0], planned.context),
+                      (planned.template, planned.context)))
+    return found
 
 
 def _sample(template, n: int, seed: int) -> list:
@@ -87,9 +89,7 @@ def run(dtypes: list[str], samples: int, out_dir: Path, ops: list[str] | None = 
     path = out_dir / f"cuda-{device_label()}.json"
     results: list[dict] = []
     report: dict = {}
-    for op, task_path, (cuda_name, cuda_ctx), triton in ROWS:
-        if ops and op not in ops:
-            continue
+    for op, task_path, (cuda_name, cuda_ctx), triton in rows(ops):
         task = tasks.load(task_path)
         for dtype in dtypes:
             cuda_template = get_template(cuda_name)
@@ -156,10 +156,15 @@ def main() -> None:
     parser.add_argument("--samples", type=int, default=4,
                         help="configs drawn from each CUDA template's space beside its DEFAULT")
     parser.add_argument("--ops", default="", help="comma-separated subset of "
-                        f"{', '.join(r[0] for r in ROWS)} (default: all)")
+                        f"{', '.join(OPS)} (default: all)")
     parser.add_argument("--out", type=Path, default=ROOT / "bench" / "results")
     args = parser.parse_args()
-    run(args.dtypes.split(","), args.samples, args.out, [o for o in args.ops.split(",") if o])
+    ops = [o for o in args.ops.split(",") if o]
+    unknown = sorted(set(ops) - set(OPS))
+    if unknown:
+        parser.error(f"--ops: no CUDA C++ template for {', '.join(unknown)}; "
+                     f"choose from {', '.join(OPS)}")
+    run(args.dtypes.split(","), args.samples, args.out, ops)
 
 
 if __name__ == "__main__":

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 import dataclasses
+import importlib.util
 import random
 from pathlib import Path
 
@@ -314,6 +315,23 @@ def test_optuna_searches_the_cuda_templates(tmp_path):
         study.tell(trial, 1.0)
         rendered += 1
     assert rendered >= 3
+
+
+def test_cuda_check_renders_both_templates_of_every_op():
+    """bench/cuda_check.py (a GPU-only script) takes each op's CUDA and Triton templates and their
+    context from the task's plan: both render. Its hand-written contexts once went stale (the
+    Triton softmax template gained `log`) and the script failed on the GPU in round 425."""
+    spec = importlib.util.spec_from_file_location("cuda_check", ROOT / "bench" / "cuda_check.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    found = module.rows()
+    assert [r[0] for r in found] == list(module.OPS)
+    for _, task_path, (cuda_name, cuda_ctx), (triton_name, triton_ctx) in found:
+        assert task_path.is_file() and cuda_name.endswith("_cuda")
+        for name, context in ((cuda_name, cuda_ctx), (triton_name, triton_ctx)):
+            template = get_template(name)
+            assert "ModelNew" in template.render(template.default, **context)
+    assert [r[0] for r in module.rows(["geglu"])] == ["geglu"]
 
 
 # ---- nvcc: builds, the cache, compile errors, and the interpreter's verdict ----------------------
