@@ -23,7 +23,11 @@
 # layer_norm 1.39.0-1.40.0, add_rms_norm 1.33.0-1.34.0); in the table LayerNorm 8192x4096
 # 0.993x -> 1.011x `torch.compile`, add + RMSNorm 4099x1000 1.010x -> 1.056x, RMSNorm 8192x4096
 # 0.99x as before (`memory-bound-h200-graphs-float32-norms-narrow-local-round414.json`).
-# wide16: not yet run.
+# wide16 ran as round 415 (2026-11-29, 230 s): all four pairs took configs (layer_norm
+# 1.41.0-1.42.0, add_rms_norm 1.35.0-1.36.0); at 8192x4096 in the sweeps LayerNorm 35.8 -> 34.3 us
+# (bfloat16) and 37.5 -> 34.1 (float16), add + RMSNorm 66.4 -> 63.4 and 67.2 -> 63.5; in the table
+# LayerNorm 1.39x/1.34x -> 1.45x/1.46x `torch.compile`, add + RMSNorm 1.06x/1.05x -> 1.09x/1.10x
+# (`memory-bound-h200-graphs-16bit-norms-wide-local-round415.json`).
 set -uo pipefail
 which=${1:-narrow16}
 case $which in
