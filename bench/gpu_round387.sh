@@ -22,8 +22,10 @@
 # attention_softcap matmul linear_bias_{gelu,relu,silu,gelu_tanh,sigmoid,tanh}` (all passed,
 # 17-39 s each), `BUDGET=430 ... rms_norm layer_norm add_rms_norm cross_entropy argmax` (round
 # 414's new norm entries among them; all passed, 29-72 s each). Every shipped op's newest entry
-# has now passed on the H200.
-# bench/results/runs/gpu-tests-h200-round387/, -round392/, -round411/, -round420/ to -round422/.
+# has now passed on the H200. Round 426 (2026-11-29): `BUDGET=400 ... layer_norm add_rms_norm`
+# (round 415's layer_norm 1.42.0 and add_rms_norm 1.36.0): both passed, 77 s each.
+# bench/results/runs/gpu-tests-h200-round387/, -round392/, -round411/, -round420/ to -round422/,
+# -round426/.
 set -uo pipefail
 export PYTHONUNBUFFERED=1
 export KZOO_HOME=/tmp/kzoo-round387
