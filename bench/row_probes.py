@@ -44,23 +44,24 @@ def served_split_module(prefix: str) -> ModuleType:
 
 
 def time_beside_zoo_and_copy(x: torch.Tensor, fns: dict[str, Callable[[], object]],
-                             errors: dict, flusher: L2Flusher,
-                             ref: torch.Tensor) -> tuple[dict[str, float], list[str]]:
-    """Add `kernel_zoo.ops.softmax` over x's last dim (its relative L2 error against the float64
-    `ref` into `errors["zoo"]`) and a copy of x's bytes to `fns`; time them all as CUDA-graph
-    replays, interleaved and L2-flushed; print each beside the copy. Returns the medians in us by
-    name, and the names whose graph capture failed (timed as plain calls)."""
+                             errors: dict, flusher: L2Flusher, ref: torch.Tensor,
+                             op: str = "softmax") -> tuple[dict[str, float], list[str]]:
+    """Add `kernel_zoo.ops.<op>` (softmax or log_softmax) over x's last dim (its relative L2 error
+    against the float64 `ref` into `errors["zoo"]`) and a copy of x's bytes to `fns`; time them all
+    as CUDA-graph replays, interleaved and L2-flushed; print each beside the copy. Returns the
+    medians in us by name, and the names whose graph capture failed (timed as plain calls)."""
     rows, cols = x.shape
-    got = ops.softmax(x, dim=-1)
+    zoo_op = getattr(ops, op)
+    got = zoo_op(x, dim=-1)
     errors["zoo"] = ((got.double() - ref).norm() / ref.norm()).item()
-    fns = dict(fns, zoo=lambda: ops.softmax(x, dim=-1))
+    fns = dict(fns, zoo=lambda: zoo_op(x, dim=-1))
     out = torch.empty_like(x)
     fns["copy"] = lambda: out.copy_(x)
     graphs, failed = graphed_where_possible(fns)
     timed = bench(graphs, flusher=flusher, budget_ms=300.0, rounds=5)
     us = {name: round(t.median_ms * 1000, 2) for name, t in timed.items()}
     for name, value in us.items():
-        print(f"{rows}x{cols} {name:32s} {value:8.2f} us  {us['copy'] / value:5.2f} of copy",
+        print(f"{op} {rows}x{cols} {name:32s} {value:8.2f} us  {us['copy'] / value:5.2f} of copy",
               flush=True)
     return us, failed
 
