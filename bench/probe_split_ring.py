@@ -154,6 +154,8 @@ split_ring(const float* __restrict__ x, float* __restrict__ y,
     for (int k = 0; k < ahead; ++k) issue(k);
     for (int64_t k = 0; k < steps + lag; ++k) {
         if (k < steps) {
+            // (The header clamps the count at 8: with more than 9 steps ahead, as the 1024-row
+            // 6-group variants have, this waits on newer copies than step k's too.)
             __pipeline_wait_prior(ahead - 1);
             const float4* s = ring + (k % depth) * slot_vecs;
             float m = -INFINITY;
