@@ -8,7 +8,7 @@
 # Outcome (run twice, 42 and 34 s): correct, and slower than the served Triton kernels. Second
 # run, with the template's exponentials as exp2f (`exp_of`): the staged kernels 78.0-82.5 us
 # (softmax) and 80.9-82.1 (log-softmax) against the zoo's 71.5 (copy 65.5-66.0); the first run,
-# with expf, 84.5-85.5 against 71.0-71.3. The GPU test (the verifier at the tasks' shapes in three
+# with expf, 83.7-85.5 against 71.0-71.3. The GPU test (the verifier at the tasks' shapes in three
 # dtypes, odd and shifted rows) passed both times. runs/probe-softmax-cuda-staged-h200-round424*.json,
 # runs/gpu-tests-h200-round424/. The knob and bench/probe_softmax_cuda_staged.py were removed after
 # (both at commit a24ff60); exp_of stayed in the template.
