@@ -20,11 +20,10 @@ its own readiness mark with no fence behind it; a CTA about to write a row spins
 words until their parity is this launch's. The generation lives in device memory and the last CTA
 to finish a launch increments it, so CUDA-graph replays, which repeat the launch's arguments,
 still see fresh words; every launch writes every word, so one bit tells this launch's from the
-last one's. (Round 427's first run published a pair, fenced, then set a separate flag word: about
-4-5 us a step whatever the slice, the fence waiting on the thread's own output stores; 128-635 us
-against the served kernels' 71-76. Its second, with the one-word pairs, 2.9-4.9 us a step,
-107-503 us: warp 0 still waited an L2 round trip a step for its partners' words, which it now
-loads a step early.) A spin that outlasts its limit sets an error word
+last one's. (Round 427's first run published a pair, fenced, then set a separate flag word:
+3.7-5.8 us a step, 127-635 us against the served kernels' 71-76. Its second, with the one-word
+pairs, 2.9-4.9 us a step, 107-503 us. Warp 0 now also loads its partners' words a step before
+it needs them: 2.6-4.6 us a step.) A spin that outlasts its limit sets an error word
 and moves on, and no spin waits once it is set (a wrong output, caught by the check, rather
 than a hung GPU).
 
