@@ -12,6 +12,7 @@ import ast
 import dataclasses
 import importlib.util
 import random
+import sys
 from pathlib import Path
 
 import jinja2
@@ -345,6 +346,30 @@ def test_sampled_configs_compile_for_sm90(cuda_home):
         assert path.is_file() and path.parent == cuda_home / "cuda", params_of(cfg)
         assert cuda_ext.compile_source(source, arch="90") == path  # the cache, no rebuild
     assert not list((cuda_home / "cuda").glob("build-*"))  # no half-written builds left
+
+
+@needs_nvcc
+def test_split_ring_probe_builds_and_plans_for_sm90(cuda_home):
+    """bench/probe_split_ring.py (GPU round 427) still builds, and each variant's plan fits: the
+    split times the slice covers the row, slices stay float4-aligned, the ring fits the shared
+    memory it asks for and holds more slots than the lag."""
+    spec = importlib.util.spec_from_file_location("probe_split_ring",
+                                                  ROOT / "bench" / "probe_split_ring.py")
+    probe = importlib.util.module_from_spec(spec)
+    saved = list(sys.path)
+    try:
+        spec.loader.exec_module(probe)  # it puts bench/ on sys.path, whose names would shadow
+    finally:
+        sys.path[:] = saved
+    assert cuda_ext.compile_source(probe.source(), arch="90").is_file()
+    for (rows, cols), variants in probe.SHAPES.items():
+        for groups, _threads, lag in variants:
+            plan = probe.plan(cols, 132, groups, lag)
+            assert plan["groups"] * plan["split"] == 132
+            assert plan["slice_len"] % 4 == 0 and plan["split"] * plan["slice_len"] >= cols
+            assert plan["depth"] * plan["slice_len"] * 4 <= probe.SMEM_BYTES
+            assert plan["depth"] > lag + 1
+    assert probe.plan(32768, 132, 5, 2) is None  # 5 groups do not divide 132 SMs
 
 
 @needs_nvcc
