@@ -3,7 +3,7 @@ CUDA candidates through the verifier, cheats included.
 
 Without a GPU, nvcc still compiles (for sm_90) and the verifier says plainly that running needs a
 GPU. Compiles take seconds each, so only a few are made: the two templates' defaults (through the
-verifier), one sampled config of each, and one broken source.
+verifier), one sampled config of each, one broken source, and bench/probe_split_ring.py's kernels.
 """
 
 from __future__ import annotations
