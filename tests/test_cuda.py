@@ -318,13 +318,24 @@ def test_optuna_searches_the_cuda_templates(tmp_path):
     assert rendered >= 3
 
 
+def _bench_script(name: str):
+    """bench/<name>.py loaded as a module, the sys.path entries it adds at import (bench/, whose
+    module names would shadow others) taken back out."""
+    spec = importlib.util.spec_from_file_location(name, ROOT / "bench" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    saved = list(sys.path)
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        sys.path[:] = saved
+    return module
+
+
 def test_cuda_check_renders_both_templates_of_every_op():
     """bench/cuda_check.py (a GPU-only script) takes each op's CUDA and Triton templates and their
     context from the task's plan: both render. Its hand-written contexts once went stale (the
     Triton softmax template gained `log`) and the script failed on the GPU in round 425."""
-    spec = importlib.util.spec_from_file_location("cuda_check", ROOT / "bench" / "cuda_check.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = _bench_script("cuda_check")
     found = module.rows()
     assert [r[0] for r in found] == list(module.OPS)
     for _, task_path, (cuda_name, cuda_ctx), (triton_name, triton_ctx) in found:
@@ -353,14 +364,7 @@ def test_split_ring_probe_builds_and_plans_for_sm90(cuda_home):
     """bench/probe_split_ring.py (GPU round 427) still builds, and each variant's plan fits: the
     split times the slice covers the row, slices stay float4-aligned, the ring fits the shared
     memory it asks for and holds more slots than the lag."""
-    spec = importlib.util.spec_from_file_location("probe_split_ring",
-                                                  ROOT / "bench" / "probe_split_ring.py")
-    probe = importlib.util.module_from_spec(spec)
-    saved = list(sys.path)
-    try:
-        spec.loader.exec_module(probe)  # it puts bench/ on sys.path, whose names would shadow
-    finally:
-        sys.path[:] = saved
+    probe = _bench_script("probe_split_ring")
     assert cuda_ext.compile_source(probe.source(), arch="90").is_file()
     for (rows, cols), variants in probe.SHAPES.items():
         for groups, _threads, lag in variants:
