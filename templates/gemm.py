@@ -114,6 +114,13 @@ Knobs:
   calls interleaved (round 350, bench/results/gemm-h200{,-graphs}.json). The H100 numbers here
   were timed in blocks, the kernel's first, which read compute-bound kernels a few percent high
   on the H200 (bench/RESULTS.md, "The order of the timed calls").
+- swap_ab (tiles under 64 rows): the pointer and descriptor kernels compute C^T = B^T A^T, the
+  accumulator transposed back before the epilogue, so a tile's BLOCK_N columns are the MMA's
+  rows and a 16-row tile still runs Hopper's warp-group MMA (64 rows at least; unswapped it runs
+  `mma.sync`). DECODE_WIDE's 16x64 tiles at 16x8192x8192 bf16 on an H200: 34.8-35.0 us swapped
+  against 35.6-35.7 unswapped and cuBLAS's 35.5-35.7, the unswapped tiles timed twice in the same
+  runs to show the spread (0.1%) (GPU round 430, bench/results/runs/probe-decode-splitk-h200-
+  round430-run1.json, -run2.json; a read of the 128 MiB of B alone took 33.8-34.1 us).
 
 fp32 operands are multiplied in IEEE fp32 (`input_precision="ieee"`, never TF32); bf16/fp16
 accumulate in fp32. Shared memory is budgeted for 2-byte operands (the dtype is not known when a
@@ -184,6 +191,9 @@ class GemmConfig:
     # kernel's calls only, one program per tile, no split-K (constraints); every other kernel of
     # the module launches single CTAs
     num_ctas: int = 1
+    # the kernels compute C^T = B^T A^T, so a tile's BLOCK_N columns are the MMA's rows: a tile
+    # of 16 rows still runs Hopper's warp-group MMA, whose tiles have at least 64 rows
+    swap_ab: bool = False
 
 
 SPACE = (
@@ -208,11 +218,12 @@ SPACE = (
     Param("ws_pingpong", (False, True)),
     Param("num_ctas", (1, 2)),
     Param("ws_coop", (False, True)),
+    Param("swap_ab", (False, True)),
 )
 # the knobs a params dict written before them may lack, and the value each then takes
 LATER_KNOBS = {"EPILOGUE_SPLIT": 1, "flatten": False, "gelu_erf_fit": False, "skinny_rows": 0,
                "odd_tiled": False, "single_wave_tiled": False, "fuse_norm": False,
-               "ws_pingpong": False, "num_ctas": 1, "ws_coop": False}
+               "ws_pingpong": False, "num_ctas": 1, "ws_coop": False, "swap_ab": False}
 
 # Triton's matmul tutorial and Inductor's H100 mm configs: a 128x256x64 tile, 8 warps, 3 stages
 # (3 * (128*64 + 64*256) * 2 B = 144 KB of shared memory), grouped by 8; one program per tile,
@@ -342,10 +353,17 @@ DECODE_DEFAULT = GemmConfig(
 # the SMs (16x8192x8192: 256 programs for 132 SMs took 53.9 us against cuBLAS's 48.9): 16x64
 # tiles in K steps of 256, three deep, through tensor descriptors, half the programs (48.1 us;
 # at 16x4096->4096, one wave either way, they lost, 19.8 us against DECODE_DEFAULT's 17.5; GPU
-# round 269, bench/results/runs/gemm-configs-h100-decode-tma-graphs-round269.json).
+# round 269, bench/results/runs/gemm-configs-h100-decode-tma-graphs-round269.json). On an H200,
+# swap_ab and four stages (GPU round 431, bench/results/runs/gemm-configs-h200-graphs-round431-
+# swap-ab.json, us against the three unswapped stages before): 34.8 against 35.5 at 16x8192x8192
+# bf16 (cuBLAS 35.0), 34.4 against 35.1 in fp16 (cuBLAS 40.8), 35.0 against 36.7 at one row,
+# 36.4 against 38.0 for silu(linear) at 16x8192->8192; 1.7 waves of tiles lost a little, 32.9
+# against 32.4 at 16x14336x4096 and 33.8 against 33.5 for silu(linear) there (three stages
+# swapped: 34.1 and 34.9). Splitting K over 2 or 4 programs a tile lost, 0.74-0.97x cuBLAS
+# (round 429, bench/results/runs/probe-decode-splitk-h200-round429.json).
 DECODE_WIDE = GemmConfig(
-    BLOCK_M=16, BLOCK_N=64, BLOCK_K=256, GROUP_M=1, num_warps=4, num_stages=3, SPLIT_K=1,
-    persistent=0, use_tma=True,
+    BLOCK_M=16, BLOCK_N=64, BLOCK_K=256, GROUP_M=1, num_warps=4, num_stages=4, SPLIT_K=1,
+    persistent=0, use_tma=True, swap_ab=True,
 )
 
 
@@ -398,6 +416,12 @@ def constraints(cfg: GemmConfig) -> list[str]:
     if cfg.num_ctas > 1 and cfg.BLOCK_M // cfg.num_ctas < 64:
         problems.append(f"num_ctas {cfg.num_ctas} of {cfg.BLOCK_M}-row tiles leaves CTAs under "
                         "64 rows, a warp group's MMA")
+    if cfg.swap_ab and cfg.BLOCK_M >= 64:
+        problems.append(f"swap_ab with {cfg.BLOCK_M}-row tiles: the tile's rows already fill a "
+                        "warp group's MMA (64 rows)")
+    if cfg.swap_ab and cfg.num_ctas > 1:
+        problems.append(f"swap_ab with num_ctas {cfg.num_ctas}: a cluster splits the tile's rows, "
+                        "which swap_ab makes the MMA's columns")
     if cfg.ws_coop and not cfg.ws_pingpong:
         problems.append("ws_coop without ws_pingpong: it picks the warp-specialized kernel's "
                         "form, and ws_pingpong turns that kernel on")

@@ -17,7 +17,7 @@ from agent.plan import Graph, capture, plan
 from agent.plan_gemm import match_gemm
 from conftest import ROOT
 from templates import InvalidConfig, get_template
-from templates.gemm import DEFAULT, LATER_KNOBS, TILED, constraints
+from templates.gemm import DECODE_WIDE, DEFAULT, LATER_KNOBS, TILED, constraints
 from verifier.core import Verifier
 from verifier.worker import detect_mode
 
@@ -69,9 +69,16 @@ def _load(source: str, tmp_path):
     ("linear_bias_gelu", "bfloat16", dataclasses.replace(
         SMALL, BLOCK_N=128, EPILOGUE_SPLIT=4, gelu_erf_fit=True, SPLIT_K=2)),
     ("linear_residual", "float16", dataclasses.replace(SMALL, BLOCK_N=64, EPILOGUE_SPLIT=2)),
+    # C^T = B^T A^T: transposed operands, split-K's partials and a sliced epilogue after the
+    # accumulator is turned back
+    ("matmul_transposed", "bfloat16", dataclasses.replace(SMALL, BLOCK_M=16, swap_ab=True)),
+    ("linear_bias_gelu", "float32", dataclasses.replace(
+        SMALL, BLOCK_M=16, BLOCK_N=64, SPLIT_K=2, EPILOGUE_SPLIT=2, swap_ab=True)),
+    ("matmul_skinny", "float16", dataclasses.replace(DECODE_WIDE, BLOCK_K=32)),
 ], ids=["plain", "fp32-ieee", "transposed", "batched", "split-k", "persistent", "bias-gelu",
         "fp32-bias-gelu-split-k", "residual-persistent", "tma-config-fallback",
-        "fp32-gelu-fit-sliced-flattened", "gelu-fit-4-slices-split-k", "residual-sliced"])
+        "fp32-gelu-fit-sliced-flattened", "gelu-fit-4-slices-split-k", "residual-sliced",
+        "swap-ab-transposed", "fp32-swap-ab-split-k-sliced", "decode-wide-swap-ab"])
 def test_knob_is_verified_correct(verifier, name, dtype, cfg):
     verdict = _verify(verifier, name, dtype, cfg)
     assert verdict.accepted, verdict.reasons
@@ -216,6 +223,10 @@ def test_constraints_prune_what_cannot_run():
             dataclasses.replace(SKINNY_PAIR, **knobs))), knobs
     assert constraints(dataclasses.replace(SKINNY_PAIR, num_ctas=1)) != []  # 288 KB of stages
     assert constraints(SKINNY_DEFAULT) == [] and SKINNY_DEFAULT.num_ctas == 1
+    # swap_ab: for tiles under a warp group's 64 MMA rows, never in a cluster
+    assert constraints(DECODE_WIDE) == [] and DECODE_WIDE.swap_ab
+    assert any("swap_ab" in p for p in constraints(dataclasses.replace(DEFAULT, swap_ab=True)))
+    assert any("swap_ab" in p for p in constraints(dataclasses.replace(SKINNY_PAIR, swap_ab=True)))
     with pytest.raises(InvalidConfig, match="shared memory"):
         GEMM.render(too_big, op="matmul", a={"source": "arg", "index": 0, "transposed": False},
                     b={"source": "arg", "index": 1, "transposed": False}, params=[])
