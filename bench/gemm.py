@@ -144,6 +144,16 @@ ON_REQUEST_CASES = (
                       (64, 3000, 1024), (64, 3072, 1000), (96, 4096, 4096), (100, 4096, 4096),
                       (112, 4096, 4096), (64, 3072, 1008), (64, 3072, 1040), (64, 3072, 1088),
                       (64, 3072, 1096))),
+    # decode steps (at most 16 rows) whose 16x32 tiles pass one wave of the SMs, DECODE_WIDE's
+    # calls, for its swap_ab (bench/gemm-swap-ab-candidates.json, GPU round 431): float16 too, one
+    # row, an MLP's up projection, and Linears (the weight read transposed); timed only when named
+    Case("skinny_16x8192x8192_fp16", "matmul_skinny", {"M": 16, "N": 8192, "K": 8192}, "float16",
+         "skinny"),
+    *(Case(f"skinny_{m}x{n}x{k}", "matmul_skinny", {"M": m, "N": n, "K": k}, "bfloat16",
+           "skinny") for m, n, k in ((1, 8192, 8192), (16, 14336, 4096))),
+    *(Case(f"linear_bias_silu_16x{n}x{k}", "linear_bias_silu",
+           {"batch": 1, "seq": 16, "in_features": k, "out_features": n}, "bfloat16", "skinny")
+      for n, k in ((14336, 4096), (8192, 8192))),
 )
 CASES = (*MAIN_CASES, *ON_REQUEST_CASES)
 ON_REQUEST = {c.name for c in ON_REQUEST_CASES}
