@@ -1,21 +1,17 @@
 """bench/memory_bound.py's summaries, without a GPU: the issue's bars and how far two timers agree."""
 
-import importlib.util
-import sys
 from pathlib import Path
 
 import pytest
+
+import bench_scripts
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture(scope="module")
 def memory_bound():
-    spec = importlib.util.spec_from_file_location("memory_bound", ROOT / "bench" / "memory_bound.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["memory_bound"] = module
-    spec.loader.exec_module(module)
-    return module
+    return bench_scripts.load("memory_bound")
 
 
 def _row(task, graph_vs_compile, ahead_vs_compile, against_graph, large=False):
@@ -114,10 +110,7 @@ def test_standing_keeps_each_rows_newest_measurement_and_refuses_two_gpus():
     """bench/memory_bound_standing.py: a later table's row replaces an earlier one of the same
     task, dtype and shape (the others stay, with their own file named); the bars are read from the
     rows kept; tables of two GPUs are not mixed."""
-    spec = importlib.util.spec_from_file_location("memory_bound_standing",
-                                                  ROOT / "bench" / "memory_bound_standing.py")
-    standing = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(standing)
+    standing = bench_scripts.load("memory_bound_standing")
     first = _table("H200", [_timed("sum", "float32", 0.95, 0.80),
                             _timed("geglu", "bfloat16", 0.97, 0.85)])
     later = _table("H200", [_timed("geglu", "bfloat16", 1.10, 0.95)], copy=4200.0)

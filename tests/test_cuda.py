@@ -10,14 +10,13 @@ from __future__ import annotations
 
 import ast
 import dataclasses
-import importlib.util
 import random
-import sys
 from pathlib import Path
 
 import jinja2
 import pytest
 
+import bench_scripts
 import search
 import tasks
 from conftest import ROOT
@@ -318,24 +317,11 @@ def test_optuna_searches_the_cuda_templates(tmp_path):
     assert rendered >= 3
 
 
-def _bench_script(name: str):
-    """bench/<name>.py loaded as a module, the sys.path entries it adds at import (bench/, whose
-    module names would shadow others) taken back out."""
-    spec = importlib.util.spec_from_file_location(name, ROOT / "bench" / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    saved = list(sys.path)
-    try:
-        spec.loader.exec_module(module)
-    finally:
-        sys.path[:] = saved
-    return module
-
-
 def test_cuda_check_renders_both_templates_of_every_op():
     """bench/cuda_check.py (a GPU-only script) takes each op's CUDA and Triton templates and their
     context from the task's plan: both render. Its hand-written contexts once went stale (the
     Triton softmax template gained `log`) and the script failed on the GPU in round 425."""
-    module = _bench_script("cuda_check")
+    module = bench_scripts.load("cuda_check")
     found = module.rows()
     assert [r[0] for r in found] == list(module.OPS)
     for _, task_path, (cuda_name, cuda_ctx), (triton_name, triton_ctx) in found:
@@ -364,7 +350,7 @@ def test_split_ring_probe_builds_and_plans_for_sm90(cuda_home):
     """bench/probe_split_ring.py (GPU round 427) still builds, and each variant's plan fits: the
     split times the slice covers the row, slices stay float4-aligned, the ring fits the shared
     memory it asks for and holds more slots than the lag."""
-    probe = _bench_script("probe_split_ring")
+    probe = bench_scripts.load("probe_split_ring")
     assert cuda_ext.compile_source(probe.source(), arch="90").is_file()
     for (rows, cols), variants in probe.SHAPES.items():
         for groups, _threads, lag in variants:

@@ -12,6 +12,7 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
+import bench_scripts
 import tasks
 from agent.plan import Graph, capture, plan
 from agent.plan_gemm import match_gemm
@@ -954,3 +955,15 @@ def test_linear_layer_norm_is_correct_on_the_gpu(verifier, tmp_path, cfg):
     for dtype in task.dtypes:
         verdict = verifier.verify(task, source, dtype, time=False)
         assert verdict.accepted, (dtype, verdict.reasons)
+
+
+def test_decode_splitk_probe_is_right_in_the_interpreter():
+    """bench/probe_decode_splitk.py (GPU rounds 429-430), which found swap_ab, still runs: each of
+    its variants that fits 16x256x512 matches a float32 product three calls running (split-K's
+    self-cleaning counters back at 0 after each), the operands swapped or not."""
+    probe = bench_scripts.load("probe_decode_splitk")
+    small = [v for v in probe.VARIANTS if 256 % v[0] == 0 and 512 % (v[1] * v[2]) == 0]
+    assert any(v[2] > 1 for v in small) and any(len(v) > 5 and v[5] for v in small)
+    _, _, errors, _ = probe.check(16, 256, 512, small, "cpu")
+    assert len(errors) == len({probe.name_of(v) for v in small})
+    assert max(errors.values()) < 1e-2

@@ -3,25 +3,17 @@ log-softmax kernels run under Triton's interpreter and match float64 (so the GPU
 answers), set the column block they name, and refuse a source the template has changed under
 them."""
 
-import importlib.util
-import sys
-from pathlib import Path
 
 import pytest
 
+import bench_scripts
 from verifier.tolerance import TOLERANCES
-
-ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture(scope="module")
 def probe():
-    spec = importlib.util.spec_from_file_location("probe_inner_block",
-                                                  ROOT / "bench" / "probe_inner_block.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["probe_inner_block"] = module
-    spec.loader.exec_module(module)
-    return module
+    # it imports bench/probe_log_softmax_dim1.py when a variant runs
+    return bench_scripts.load("probe_inner_block", restore_path=False)
 
 
 @pytest.mark.parametrize("dtype", ["float32", "bfloat16", "float16"])

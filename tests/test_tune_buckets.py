@@ -3,12 +3,13 @@
 import argparse
 import dataclasses
 import hashlib
-import importlib.util
 import json
 import sys
 from pathlib import Path
 
 import pytest
+
+import bench_scripts
 from conftest import copy_entry
 
 from templates import get_template
@@ -18,11 +19,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 @pytest.fixture(scope="module")
 def tune_buckets():
-    spec = importlib.util.spec_from_file_location("tune_buckets", ROOT / "bench" / "tune_buckets.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["tune_buckets"] = module
-    spec.loader.exec_module(module)
-    return module
+    return bench_scripts.load("tune_buckets")
 
 
 def _result(shapes, rows):

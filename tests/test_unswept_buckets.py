@@ -2,12 +2,13 @@
 and the sweeps (tune_buckets' JSONs, in round folders or loose) that timed them on an H200."""
 
 import gzip
-import importlib.util
 import json
 import sys
 from pathlib import Path
 
 import pytest
+
+import bench_scripts
 
 ROOT = Path(__file__).resolve().parents[1]
 ZOO = ROOT / "kernel_zoo" / "entries"
@@ -15,12 +16,7 @@ ZOO = ROOT / "kernel_zoo" / "entries"
 
 @pytest.fixture(scope="module")
 def tool():
-    spec = importlib.util.spec_from_file_location("unswept_buckets",
-                                                  ROOT / "bench" / "unswept_buckets.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["unswept_buckets"] = module
-    spec.loader.exec_module(module)
-    return module
+    return bench_scripts.load("unswept_buckets")
 
 
 def _sweep(path: Path, *keys, search=None):
