@@ -10,7 +10,7 @@
 # of 1.3.0 but at 1 and 16 rows of 4096->14336 (33.3-34.5 against 32.9-34.2 us, 1.7 waves of
 # DECODE_WIDE's tiles). Against cuBLAS there: 1.8-5.9% behind at 1 and 16 rows; at 24-128 rows
 # the skinny tiles (tuned on an H100) trail it by 6-19% (64 rows level), and at 24, 32 and 100
-# rows of 4096->4096 by 2-12%. The 1000->3000 rows run eager (K off 16: not served).
+# rows of 4096->4096 by 1-12%. The 1000->3000 rows run eager (K off 16: not served).
 set -uo pipefail
 export PYTHONUNBUFFERED=1
 export PYTHONPATH=$PWD KZOO_HOME=/tmp/kzoo-round434
