@@ -502,12 +502,27 @@ class _Verifier:
         self.tasks_dir = zoo_task.tasks_dir()
         self.cache_dir = _home.kzoo_home() / "candidates"
         self._done: dict[tuple[str, str, str], tuple[dict[str, Any], str]] = {}
+        # what _resolve found for a (task, dtype, kernel bytes): with --workers, run_ahead and
+        # then check ask it for the same config, and each read would open the task file again
+        self._resolved: dict[tuple[str, str, str, str], tuple] = {}
 
     def _resolve(
         self, config: dict[str, Any], source: bytes
     ) -> tuple[dict[str, Any], Any, str | None, tuple[str, str, str] | None]:
         """The config's task, its source text and the key its verdict is kept under; or, where
-        the task or the source cannot be read, the error result (and None for the rest)."""
+        the task or the source cannot be read, the error result (and None for the rest). Asked
+        again for the same task (name and recorded sha256), dtype and bytes, the same answer (the
+        result a fresh dict)."""
+        digest = store.sha256_bytes(source)
+        seen = (config["task"]["name"], config["task"]["sha256"], config["dtype"], digest)
+        if seen not in self._resolved:
+            self._resolved[seen] = self._read(config, source, digest)
+        result, *rest = self._resolved[seen]
+        return (dict(result), *rest)
+
+    def _read(
+        self, config: dict[str, Any], source: bytes, digest: str
+    ) -> tuple[dict[str, Any], Any, str | None, tuple[str, str, str] | None]:
         result: dict[str, Any] = {"status": "error", "task_path": None, "task_warning": None}
         try:
             task = zoo_task.config_task(config, self.tasks_dir)
@@ -520,8 +535,7 @@ class _Verifier:
         except UnicodeDecodeError as err:
             return ({**result, "reason": f"the kernel file is not UTF-8 text: {err}"}, task, None,
                     None)
-        return result, task, source_text, (task.sha256, store.sha256_bytes(source),
-                                           config["dtype"])
+        return result, task, source_text, (task.sha256, digest, config["dtype"])
 
     def _start(self, task: Any, source_text: str, dtype: str) -> Any:
         from verifier.worker import VerifyProcess, VerifyRequest

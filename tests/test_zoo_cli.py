@@ -14,6 +14,7 @@ from conftest import copy_entry, of_this_run, run_kzoo
 from test_zoo import REAL_SHIPPED_ZOO, kernel_path, kernel_source, make_record, run_cli
 from test_zoo_blobs import as_schema_1, promote_three
 
+from agent import zoo_task
 from kernel_zoo import _home, bundle, store
 
 SHIPPED_FILES = {
@@ -464,7 +465,7 @@ def test_verify_fails_a_wrong_kernel_and_a_missing_task_and_a_broken_manifest(
 
 
 def test_verify_with_workers_runs_kernels_at_once_and_reports_what_one_at_a_time_does(
-    shipped_copy: Path, capsys
+    shipped_copy: Path, capsys, monkeypatch
 ):
     """--workers N runs an entry's distinct kernels N at a time, each in its own process; the
     report (entry order, statuses, what was checked once) is what --workers 1 gives, and a wrong
@@ -475,11 +476,16 @@ def test_verify_with_workers_runs_kernels_at_once_and_reports_what_one_at_a_time
     assert wrong != shipped_f32.read_text()
     store.promote("softmax", wrong, make_record(dtype="float32", shape_bucket="cols_le_1024"),
                   zoo_dir=shipped_copy)
-    reports = {}
+    reports, reads = {}, []
+    real_config_task = zoo_task.config_task
+    monkeypatch.setattr(zoo_task, "config_task",
+                        lambda *a, **k: (reads.append(a[0]["dtype"]), real_config_task(*a, **k))[1])
     for workers in ("1", "3"):
         argv = ["zoo", "verify", "softmax", "--newest", "--zoo", str(shipped_copy),
                 "--workers", workers]
+        reads.clear()
         code, report, err = run_json([*argv, "--json"], capsys)
+        assert len(reads) == 3, reads  # each config's task read once, ahead or not
         assert code == 1 and report["ok"] is False, err
         reports[workers] = [(e["version"], c["dtype"], c["shape_bucket"], c["status"],
                              c.get("same_as"), c["verdict"]["stage"])
