@@ -69,7 +69,8 @@ Knobs:
   is one matrix) runs SKINNY_DEFAULT's kernels instead, rendered into the same module under a
   `_skinny_` prefix (SKINNY_WIDE's or SKINNY_LARGE's, `_skinny_wide_` and `_skinny_large_`, where
   SKINNY_DEFAULT's tiles would take more than one wave: the smallest tile that fits one;
-  SKINNY_NARROW's, `_skinny_narrow_`, for 17-32 rows where its 32x32 tiles fit one wave;
+  SKINNY_NARROW's, `_skinny_narrow_`, for 17-32 rows where its 32x64 tiles fit one wave, else
+  SKINNY_NARROW_WIDE's 32x128, `_skinny_narrow_wide_`, where those do (both swap_ab);
   SKINNY_POINTER's, `_skinny_pointer_`, where SKINNY_DEFAULT's last tile row would be partial),
   and one of at most DECODE_ROWS (16) rows DECODE_DEFAULT's (`_decode_`), DECODE_WIDE's
   (`_decode_wide_`) where DECODE_DEFAULT's tiles would take more than one wave;
@@ -308,9 +309,22 @@ SKINNY_LARGE = GemmConfig(
 # Where there are more rows, more tile rows read the weight again and more programs pass one
 # wave: at 64 and 100 rows 32x32 tiles lost to 64x64 (13.0 against 11.9 at 64x1000->3000, 43.0
 # against 21.4 at 100x4096->4096), so they serve only the calls one tile row covers.
+# On an H200 the same calls run 32x64 tiles with swap_ab (64 rows of B^T the warp-group MMA's),
+# and where those pass one wave, SKINNY_NARROW_WIDE's 32x128 (GPU round 435, bench/gemm.py
+# --configs --graphs, bench/results/runs/gemm-configs-h200-graphs-round435-skinny.json), in us:
+#   matmul               32x32   32x64 swapped   32x128 swapped   64x128   cuBLAS
+#   24x4096->4096         16.8       13.8            18.6           20.4     16.1
+#   24x4096->14336        39.0       34.2            31.7           37.8     32.3
+#   32x4096->14336        39.8       33.8            31.4           35.9     32.4
+# (before, 24 rows of 4096->14336 ran 64x128 tiles: ops.matmul 38.8 us against cuBLAS's 32.7,
+# round 434, bench/results/matmul-skinny-h200.json).
 SKINNY_NARROW = GemmConfig(
-    BLOCK_M=32, BLOCK_N=32, BLOCK_K=128, GROUP_M=4, num_warps=4, num_stages=6, SPLIT_K=1,
-    persistent=0, use_tma=True,
+    BLOCK_M=32, BLOCK_N=64, BLOCK_K=128, GROUP_M=4, num_warps=4, num_stages=6, SPLIT_K=1,
+    persistent=0, use_tma=True, swap_ab=True,
+)
+SKINNY_NARROW_WIDE = GemmConfig(
+    BLOCK_M=32, BLOCK_N=128, BLOCK_K=128, GROUP_M=4, num_warps=4, num_stages=4, SPLIT_K=1,
+    persistent=0, use_tma=True, swap_ab=True,
 )
 # SKINNY_DEFAULT's tiles through pointer loads, for the calls whose last tile row is partly past
 # the rows: there SKINNY_DEFAULT's descriptor loads were slow, and these level with cuBLAS. By
@@ -334,7 +348,9 @@ SKINNY_POINTER = dataclasses.replace(SKINNY_DEFAULT, use_tma=False)
 # (route, config, the calls it may serve: "one" those whose rows one of its tile rows covers,
 # "whole" those whose rows fill whole tile rows, "any"), smallest tile first: the companions of
 # skinny calls, in the order _route tries them
-SKINNY_TILES = (("skinny_narrow", SKINNY_NARROW, "one"), ("skinny", SKINNY_DEFAULT, "whole"),
+SKINNY_TILES = (("skinny_narrow", SKINNY_NARROW, "one"),
+                ("skinny_narrow_wide", SKINNY_NARROW_WIDE, "one"),
+                ("skinny", SKINNY_DEFAULT, "whole"),
                 ("skinny_pointer", SKINNY_POINTER, "any"), ("skinny_wide", SKINNY_WIDE, "any"),
                 ("skinny_large", SKINNY_LARGE, "any"))
 # What a skinny companion's calls of at most DECODE_ROWS (16) output rows run: a decode step. At

@@ -514,13 +514,13 @@ def test_cluster_tiles_are_right_at_odd_shapes_on_hopper(tmp_path):
 
 
 @pytest.mark.gpu
-@pytest.mark.parametrize("name", ["SKINNY_NARROW", "SKINNY_DEFAULT", "SKINNY_POINTER",
-                                  "SKINNY_WIDE", "SKINNY_LARGE"])
+@pytest.mark.parametrize("name", ["SKINNY_NARROW", "SKINNY_NARROW_WIDE", "SKINNY_DEFAULT",
+                                  "SKINNY_POINTER", "SKINNY_WIDE", "SKINNY_LARGE"])
 def test_the_skinny_tiles_are_right_at_odd_shapes_in_both_layouts(tmp_path, name):
-    """The skinny companions' tiles (single CTAs: 32x32, 64x64 through descriptors and through
-    pointer loads, 64x128, 128x128) on Linear's transposed weight and on the weight as a
-    row-major matmul operand, at the cluster test's shapes, against float64 within eager's own
-    error; the recorded repeat is bit-identical."""
+    """The skinny companions' tiles (single CTAs: 32x64 and 32x128 swapped, 64x64 through
+    descriptors and through pointer loads, 64x128, 128x128) on Linear's transposed weight and on
+    the weight as a row-major matmul operand, at the cluster test's shapes, against float64
+    within eager's own error; the recorded repeat is bit-identical."""
     import templates.gemm
 
     cfg = getattr(templates.gemm, name)
@@ -617,7 +617,8 @@ def test_a_skinny_companion_serves_the_calls_with_few_rows(cfg, tmp_path, verifi
     """skinny_rows = 128: calls whose output has at most 128 rows (A's batch dims folded in) run
     SKINNY_DEFAULT's kernels, rendered into the module under a prefix (SKINNY_WIDE's or
     SKINNY_LARGE's past one wave of the SMs, SKINNY_NARROW's at 17-32 rows where its tiles fit
-    one, SKINNY_POINTER's where the last 64-row tile row is partial), and those of at most 16
+    one, else SKINNY_NARROW_WIDE's where its do, SKINNY_POINTER's where the last 64-row tile row
+    is partial), and those of at most 16
     rows DECODE_DEFAULT's
     (DECODE_WIDE's where DECODE_DEFAULT's tiles would take more than one wave); larger calls run
     the config's own. All correct, each recorded in its own
@@ -630,14 +631,19 @@ def test_a_skinny_companion_serves_the_calls_with_few_rows(cfg, tmp_path, verifi
     # kernels where there is a GPU
     device = "cuda" if torch.cuda.is_available() else "cpu"
     w, bias = torch.randn(32, 48, device=device) / 48 ** 0.5, torch.randn(32, device=device)
-    # 17-32 rows run SKINNY_NARROW's 32x32 tiles where one tile row covers them and they fit one
-    # wave (17 and 32 rows against 32 columns: one tile); rows that fill whole 64-row tile rows
-    # SKINNY_DEFAULT's (64 and 128); the others SKINNY_POINTER's (33 rows, or 32 rows against 160
-    # columns: five 32x32 tiles for 4 "SMs", three 64x64)
-    for shape, n, calls in [((2, 8, 48), 32, (1, 0, 0, 0, 0)), ((2, 70, 48), 32, (1, 0, 0, 0, 1)),
-                            ((128, 48), 32, (1, 0, 1, 0, 1)), ((17, 48), 32, (1, 1, 1, 0, 1)),
-                            ((32, 48), 32, (1, 2, 1, 0, 1)), ((33, 48), 32, (1, 2, 1, 1, 1)),
-                            ((32, 48), 160, (1, 2, 1, 2, 1)), ((64, 48), 32, (1, 2, 2, 2, 1))]:
+    # 17-32 rows run SKINNY_NARROW's 32x64 tiles where one tile row covers them and they fit one
+    # wave (17 and 32 rows against 32 columns: one tile), else SKINNY_NARROW_WIDE's 32x128 (32
+    # rows against 320 columns: five 32x64 tiles for 4 "SMs", three 32x128); rows that fill whole
+    # 64-row tile rows SKINNY_DEFAULT's (64 and 128); the others SKINNY_POINTER's (33 rows). Counts:
+    # decode, narrow, narrow wide, skinny, pointer, the config's own
+    for shape, n, calls in [((2, 8, 48), 32, (1, 0, 0, 0, 0, 0)),
+                            ((2, 70, 48), 32, (1, 0, 0, 0, 0, 1)),
+                            ((128, 48), 32, (1, 0, 0, 1, 0, 1)),
+                            ((17, 48), 32, (1, 1, 0, 1, 0, 1)),
+                            ((32, 48), 32, (1, 2, 0, 1, 0, 1)),
+                            ((33, 48), 32, (1, 2, 0, 1, 1, 1)),
+                            ((32, 48), 320, (1, 2, 1, 1, 1, 1)),
+                            ((64, 48), 32, (1, 2, 1, 2, 1, 1))]:
         w, bias = torch.randn(n, 48, device=device) / 48 ** 0.5, torch.randn(n, device=device)
         x = torch.randn(shape, device=device)
         got = module.launch_linear_bias_silu(x, w, bias)
@@ -645,8 +651,8 @@ def test_a_skinny_companion_serves_the_calls_with_few_rows(cfg, tmp_path, verifi
                                                                  bias.double())),
                                    rtol=1e-5, atol=1e-5)
         assert (len(module._decode__RECIPES), len(module._skinny_narrow__RECIPES),
-                len(module._skinny__RECIPES), len(module._skinny_pointer__RECIPES),
-                len(module._RECIPES)) == calls, (shape, n)
+                len(module._skinny_narrow_wide__RECIPES), len(module._skinny__RECIPES),
+                len(module._skinny_pointer__RECIPES), len(module._RECIPES)) == calls, (shape, n)
     # 16 rows against a weight whose 32-wide tiles are one more than the SMs (the interpreter's
     # _sm_count is 4)
     wide = 32 * module._sm_count(max(w.get_device(), 0)) + 32
