@@ -154,9 +154,10 @@ ON_REQUEST_CASES = (
     *(Case(f"linear_bias_silu_16x{n}x{k}", "linear_bias_silu",
            {"batch": 1, "seq": 16, "in_features": k, "out_features": n}, "bfloat16", "skinny")
       for n, k in ((14336, 4096), (8192, 8192))),
-    # where ops.matmul trailed cuBLAS on the H200 (round 434, matmul-skinny-h200.json: 24-128
-    # rows of 4096 -> 14336 by 6-19%, 24 rows of 4096 -> 4096), for the skinny tiles and swapped
-    # 32-row ones (bench/gemm-skinny-h200-candidates.json, round 435); timed only when named
+    # where ops.matmul trailed cuBLAS on the H200 (round 434,
+    # bench/results/runs/matmul-skinny-h200-round434.json: 24-128 rows of 4096 -> 14336 by 6-19%,
+    # 24 rows of 4096 -> 4096), for the skinny tiles and swapped 32-row ones
+    # (bench/gemm-skinny-h200-candidates.json, round 435); timed only when named
     *(Case(f"skinny_{m}x{n}x4096", "matmul_skinny", {"M": m, "N": n, "K": 4096}, "bfloat16",
            "skinny") for m, n in ((24, 14336), (32, 14336), (100, 14336), (128, 14336),
                                   (24, 4096))),

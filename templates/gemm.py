@@ -317,7 +317,7 @@ SKINNY_LARGE = GemmConfig(
 #   24x4096->14336        39.0       34.2            31.7           37.8     32.3
 #   32x4096->14336        39.8       33.8            31.4           35.9     32.4
 # (before, 24 rows of 4096->14336 ran 64x128 tiles: ops.matmul 38.8 us against cuBLAS's 32.7,
-# round 434, bench/results/matmul-skinny-h200.json).
+# round 434, bench/results/runs/matmul-skinny-h200-round434.json).
 SKINNY_NARROW = GemmConfig(
     BLOCK_M=32, BLOCK_N=64, BLOCK_K=128, GROUP_M=4, num_warps=4, num_stages=6, SPLIT_K=1,
     persistent=0, use_tma=True, swap_ab=True,
