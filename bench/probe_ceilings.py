@@ -8,7 +8,9 @@
 - **Reading a 8192x8192 bfloat16 weight.** `ops.matmul` at 16x8192x8192 runs at 0.99x cuBLAS;
   both are reads of 128 MiB. A plain Triton read of the same bytes (P programs, contiguous
   chunks, BLOCK elements a load), `torch.sum` and a copy say how far from the read ceiling
-  cuBLAS is, so whether a faster skinny kernel can exist.
+  cuBLAS is, so whether a faster skinny kernel can exist. (bench/probe_read_bandwidth.py's
+  `_read_all` reads strided tiles from a grid of at most 16 programs an SM; here each of up to
+  8192 programs reads one contiguous chunk, which round 428 found the fastest.)
 
 Everything is timed as CUDA-graph replays, interleaved and L2-flushed (verifier.timing).
 Writes <out>/probe-ceilings-<device>.json.
@@ -50,12 +52,14 @@ def _read_chunks(x_ptr, sink_ptr, chunk, BLOCK: tl.constexpr):
     tl.store(sink_ptr + pid, tl.sum(acc, 0))
 
 
-def timed(fns: dict, flusher: L2Flusher) -> dict[str, float]:
+def timed(fns: dict, flusher: L2Flusher) -> tuple[dict[str, float], list[str]]:
+    """Medians in us of `fns` as CUDA-graph replays, interleaved and L2-flushed, and the names
+    whose graph capture failed (timed as plain calls)."""
     graphs, failed = graphed_where_possible(fns)
     if failed:
         print("graph capture failed (timed as calls):", failed, flush=True)
     times = bench(graphs, flusher=flusher, budget_ms=300.0, rounds=5)
-    return {name: round(t.median_ms * 1000, 2) for name, t in times.items()}
+    return {name: round(t.median_ms * 1000, 2) for name, t in times.items()}, failed
 
 
 def fit(xs: list[float], ys: list[float]) -> tuple[float, float]:
@@ -80,7 +84,7 @@ def waves(flusher: L2Flusher, sms: int, cols: int = 32768) -> dict:
             fns[f"{op}:{rows}"] = (lambda o=getattr(ops, op), t=x: o(t, dim=-1))
             if op == "softmax":
                 fns[f"copy:{rows}"] = (lambda o=out, t=x: o.copy_(t))
-    us = timed(fns, flusher)
+    us, _ = timed(fns, flusher)
     result = {"cols": cols, "rows": rows_list, "us": us, "fits": {}}
     whole = [k * sms for k in SM_ROWS]
     for name in ("softmax", "log_softmax", "copy"):
@@ -113,7 +117,7 @@ def reads(flusher: L2Flusher, sms: int) -> dict:
            "torch_sum": lambda: flat.sum(dtype=torch.float32)}
     copy_out = torch.empty(flat.numel() // 2, device="cuda", dtype=torch.bfloat16)
     fns["copy_half"] = lambda: copy_out.copy_(flat[: flat.numel() // 2])  # 128 MiB moved
-    sinks = {}
+    total = flat.double().sum().item()
     for programs in (sms, 2 * sms, 4 * sms, 8 * sms, 1024, 2048, 4096, 8192):
         for block in (2048, 4096, 8192):
             chunk = flat.numel() // programs
@@ -122,13 +126,11 @@ def reads(flusher: L2Flusher, sms: int) -> dict:
             for warps in (4, 8):
                 sink = torch.empty(programs, device="cuda", dtype=torch.float32)
                 _read_chunks[(programs,)](flat, sink, chunk, BLOCK=block, num_warps=warps)
-                total = sink.double().sum().item()
-                assert abs(total - flat.double().sum().item()) < 1e-2 * flat.numel() ** 0.5
-                sinks[(programs, block, warps)] = sink
+                assert abs(sink.double().sum().item() - total) < 1e-2 * flat.numel() ** 0.5
                 fns[f"read_p{programs}_b{block}_w{warps}"] = (
                     lambda s=sink, p=programs, c=chunk, bl=block, w=warps:
                     _read_chunks[(p,)](flat, s, c, BLOCK=bl, num_warps=w))
-    us = timed(fns, flusher)
+    us, _ = timed(fns, flusher)
     best = min((v, name) for name, v in us.items() if name.startswith("read_"))
     for name, value in sorted(us.items(), key=lambda kv: kv[1]):
         print(f"16x8192x8192 {name:28s} {value:7.2f} us  {b.numel() * 2 / value / 1e6:5.2f} TB/s "

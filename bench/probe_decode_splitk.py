@@ -143,7 +143,7 @@ class DecodeSplitK:
 
 def name_of(v) -> str:
     block_n, block_k, split, stages, warps, *more = v
-    swap, copy = (more + [False, 0])[:2] if more else (False, 0)
+    swap, copy = (*more, False, 0)[:2]
     return (f"n{block_n}_k{block_k}_split{split}_s{stages}_w{warps}" + ("_swap" if swap else "")
             + (f"_copy{copy}" if copy else ""))
 
@@ -183,8 +183,8 @@ def main() -> None:
         sys.exit("probe_decode_splitk: needs a CUDA GPU (or --check-small in the interpreter)")
     from kernel_zoo import ops
     from verifier.environment import device_label, environment
-    from verifier.timing import L2Flusher, bench, graphed_where_possible
-    from bench.probe_ceilings import _read_chunks
+    from verifier.timing import L2Flusher
+    from bench.probe_ceilings import _read_chunks, timed
 
     m, n, k = 16, 8192, 8192
     a, b, errors, kernels = check(m, n, k, ROUND_430 if args.single else VARIANTS, "cuda")
@@ -194,9 +194,7 @@ def main() -> None:
     fns["read_p8192_b8192_w8"] = lambda: _read_chunks[(8192,)](flat, sink, flat.numel() // 8192,
                                                                 BLOCK=8192, num_warps=8)
     fns.update(kernels)
-    graphs, failed = graphed_where_possible(fns)
-    timed = bench(graphs, flusher=L2Flusher(torch.device("cuda")), budget_ms=300.0, rounds=5)
-    us = {name: round(t.median_ms * 1000, 2) for name, t in timed.items()}
+    us, failed = timed(fns, L2Flusher(torch.device("cuda")))
     for name, value in sorted(us.items(), key=lambda kv: kv[1]):
         print(f"16x8192x8192 {name:28s} {value:7.2f} us {b.numel() * 2 / value / 1e6:5.2f} TB/s "
               f"{us['cublas'] / value:5.3f}x cuBLAS", flush=True)
