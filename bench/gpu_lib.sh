@@ -97,6 +97,25 @@ split_bundle_stage_ray() {
     mkdir -p .gpu-site && tar xJf .gpu-ray/ray-slim.tar.xz -C .gpu-site && echo "ray staged"
 }
 
+# By 2026-11-29 the tree alone was 52.5 MiB, and .gpu-ray's 16 no longer fit beside it: Ray's
+# archive goes in two halves, one call each, before the wheels' call (three calls on one held
+# machine, each right after the one before; GPU rounds 433 and 436). Here, once:
+#     mkdir -p .gpu-ray-a .gpu-ray-b && split -b 8M .gpu-ray/ray-slim.tar.xz P- \
+#         && mv P-aa .gpu-ray-a/part && mv P-ab .gpu-ray-b/part \
+#         && printf '/.gpu-ray-a/\n/.gpu-ray-b/\n' >> .git/info/exclude
+# call 1, carry [".gpu-ray-a"]:  . bench/gpu_lib.sh; split_bundle_stage_ray_half a
+# call 2, carry [".gpu-ray-b"]:  . bench/gpu_lib.sh; split_bundle_stage_ray_half b && ...
+# call 3, carry [".gpu-wheels"]: . bench/gpu_lib.sh; split_bundle_install && ...
+split_bundle_stage_ray_half() {
+    mkdir -p .gpu-site
+    case $1 in
+    a) cp .gpu-ray-a/part .gpu-site/ray-part-a && echo "first half staged" ;;
+    b) cat .gpu-site/ray-part-a .gpu-ray-b/part | tar xJf - -C .gpu-site \
+           && rm .gpu-site/ray-part-a && echo "ray staged" ;;
+    *) echo "split_bundle_stage_ray_half: a or b, not '$1'" >&2; return 2 ;;
+    esac
+}
+
 split_bundle_install() {
     if [ ! -d .gpu-site/ray ]; then
         echo "no .gpu-site/ray here: run split_bundle_stage_ray (carry .gpu-ray) in the call" \

@@ -2,8 +2,8 @@
 # GPU round 433 (H200; 2026-11-29): round 432's re-renders again, with the slim bundle carried
 # in three calls on one held machine, each right after the one before (the tree is 52.5 MiB:
 # with .gpu-ray's 16 beside it, over the 64 MiB carry), and the GPU tests of tests/test_gemm.py,
-# which ran past round 431's 200 s. The Ray archive split in two halves here:
-#     split -b 8M .gpu-ray/ray-slim.tar.xz P- && mv P-aa .gpu-ray-a/part && mv P-ab .gpu-ray-b/part
+# which ran past round 431's 200 s. The Ray archive split in two halves here (bench/gpu_lib.sh,
+# split_bundle_stage_ray_half, says how):
 #     call 1, carry [".gpu-ray-a"]:  bash bench/gpu_round433.sh stage
 #     call 2, carry [".gpu-ray-b"]:  bash bench/gpu_round433.sh tests
 #     call 3, carry [".gpu-wheels"]: bash bench/gpu_round433.sh rerender
@@ -22,11 +22,10 @@ R=$OUT/round433
 mkdir -p $R
 case ${1:-} in
 stage)
-    mkdir -p .gpu-site && cp .gpu-ray-a/part .gpu-site/ray-part-a && echo "first half staged"
+    split_bundle_stage_ray_half a
     ;;
 tests)
-    cat .gpu-site/ray-part-a .gpu-ray-b/part | tar xJf - -C .gpu-site && rm .gpu-site/ray-part-a \
-        && echo "ray staged"
+    split_bundle_stage_ray_half b
     timeout 420 python3 -m pytest -q -m gpu tests/test_gemm.py -p no:cacheprovider -rf \
         --tb=short > $R/test_gemm.txt 2>&1
     echo "test_gemm rc $? after $(( $(date +%s) - start )) s: $(tail -1 $R/test_gemm.txt)"
