@@ -161,6 +161,11 @@ ON_REQUEST_CASES = (
     *(Case(f"skinny_{m}x{n}x4096", "matmul_skinny", {"M": m, "N": n, "K": 4096}, "bfloat16",
            "skinny") for m, n in ((24, 14336), (32, 14336), (100, 14336), (128, 14336),
                                   (24, 4096))),
+    # one row of an MLP's up projection (a decode step), and 80 rows of 4096 -> 4096 (a last tile
+    # row of 16 of 64), for the shifted last tile row and one-wave decode tiles
+    # (bench/gemm-shift-tail-candidates.json, round 437); timed only when named
+    *(Case(f"skinny_{m}x{n}x4096", "matmul_skinny", {"M": m, "N": n, "K": 4096}, "bfloat16",
+           "skinny") for m, n in ((1, 14336), (80, 4096))),
 )
 CASES = (*MAIN_CASES, *ON_REQUEST_CASES)
 ON_REQUEST = {c.name for c in ON_REQUEST_CASES}

@@ -71,9 +71,11 @@ Knobs:
   SKINNY_DEFAULT's tiles would take more than one wave: the smallest tile that fits one;
   SKINNY_NARROW's, `_skinny_narrow_`, for 17-32 rows where its 32x64 tiles fit one wave, else
   SKINNY_NARROW_WIDE's 32x128, `_skinny_narrow_wide_`, where those do (both swap_ab);
-  SKINNY_POINTER's, `_skinny_pointer_`, where SKINNY_DEFAULT's last tile row would be partial),
+  SKINNY_WIDER's, `_skinny_wider_`, between SKINNY_WIDE's and SKINNY_LARGE's;
+  SKINNY_POINTER's, `_skinny_pointer_`, for 33-63 rows, under SKINNY_DEFAULT's one tile row),
   and one of at most DECODE_ROWS (16) rows DECODE_DEFAULT's (`_decode_`), DECODE_WIDE's
-  (`_decode_wide_`) where DECODE_DEFAULT's tiles would take more than one wave;
+  (`_decode_wide_`) where DECODE_DEFAULT's tiles would take more than one wave, DECODE_WIDER's
+  (`_decode_wider_`) where DECODE_WIDE's would too and its own would not;
   larger calls run this config's. One config cannot serve a task whose shapes
   include both a decode batch (16 rows, where 128x256 tiles leave most SMs idle) and a large M.
 - odd_tiled: a call whose K or N is not a multiple of 16 elements (rows the descriptor kernel
@@ -122,6 +124,13 @@ Knobs:
   against 35.6-35.7 unswapped and cuBLAS's 35.5-35.7, the unswapped tiles timed twice in the same
   runs to show the spread (0.1%) (GPU round 430, bench/results/runs/probe-decode-splitk-h200-
   round430-run1.json, -run2.json; a read of the 128 MiB of B alone took 33.8-34.1 us).
+- shift_tail: where M is not a multiple of BLOCK_M (and at least BLOCK_M), the last tile row
+  starts at row M - BLOCK_M instead of past it, overlapping the row tile before it: every row its
+  loads read lies in bounds (no rows zero-filled by the TMA unit or masked off) and the pointer
+  kernel drops its row masks. The rows two tiles share are computed by the same instructions in
+  the same order and stored twice, the same values. Not with split-K or the warp-specialized
+  kernel (constraints); a fused row norm's kernel (fuse_norm) never shifts, as its tiles' partial
+  statistics must not share rows, while its calls that take two kernels do.
 
 fp32 operands are multiplied in IEEE fp32 (`input_precision="ieee"`, never TF32); bf16/fp16
 accumulate in fp32. Shared memory is budgeted for 2-byte operands (the dtype is not known when a
@@ -195,6 +204,8 @@ class GemmConfig:
     # the kernels compute C^T = B^T A^T, so a tile's BLOCK_N columns are the MMA's rows: a tile
     # of 16 rows still runs Hopper's warp-group MMA, whose tiles have at least 64 rows
     swap_ab: bool = False
+    # the last tile row ends at row M (overlapping the one before) instead of running past it
+    shift_tail: bool = False
 
 
 SPACE = (
@@ -220,11 +231,13 @@ SPACE = (
     Param("num_ctas", (1, 2)),
     Param("ws_coop", (False, True)),
     Param("swap_ab", (False, True)),
+    Param("shift_tail", (False, True)),
 )
 # the knobs a params dict written before them may lack, and the value each then takes
 LATER_KNOBS = {"EPILOGUE_SPLIT": 1, "flatten": False, "gelu_erf_fit": False, "skinny_rows": 0,
                "odd_tiled": False, "single_wave_tiled": False, "fuse_norm": False,
-               "ws_pingpong": False, "num_ctas": 1, "ws_coop": False, "swap_ab": False}
+               "ws_pingpong": False, "num_ctas": 1, "ws_coop": False, "swap_ab": False,
+               "shift_tail": False}
 
 # Triton's matmul tutorial and Inductor's H100 mm configs: a 128x256x64 tile, 8 warps, 3 stages
 # (3 * (128*64 + 64*256) * 2 B = 144 KB of shared memory), grouped by 8; one program per tile,
@@ -260,10 +273,21 @@ DEFAULT = GemmConfig(
 #   gelu(linear) 128x4096->14336  61.5     (128x32 64.4, 128x64 single CTAs 55.1, eager 51.1)
 # Round 280 had them at 17.2 us against the pair's 17.4 at 128x4096x4096. Unlike the pair they
 # build under Triton 3.6 for a transposed B (Linear's x @ W^T) as well, so one tile serves both
-# layouts. Calls of at most 16 rows run DECODE_DEFAULT (below).
+# layouts. Calls of at most 16 rows run DECODE_DEFAULT (below). With shift_tail the last tile
+# row of a call whose rows are not a multiple of 64 ends at its last row, so every descriptor box
+# lies in bounds: on an H200 (GPU round 437, bench/gemm.py --configs --graphs with
+# bench/gemm-shift-tail-candidates.json, bench/results/runs/gemm-configs-h200-graphs-round437-
+# shift-tail.json), in us:
+#   rows x 4096 -> 4096     64x64 descriptors   shifted   pointers (shifted)   cuBLAS
+#   matmul 80                     21.9            14.6         16.5 (16.1)        18.4
+#   matmul 96                     19.3            15.0         16.2 (16.2)        18.8
+#   matmul 100                    19.0            14.7         17.5 (16.0)        15.6
+#   matmul 112                    15.3            14.8         15.3 (16.1)        18.3
+#   matmul 128                    14.8            14.7         15.3 (16.0)        16.7
+#   silu(linear) 100              20.3            16.3         18.1 (16.8)        15.7 (eager 18.6)
 SKINNY_DEFAULT = GemmConfig(
     BLOCK_M=64, BLOCK_N=64, BLOCK_K=128, GROUP_M=4, num_warps=4, num_stages=6, SPLIT_K=1,
-    persistent=0, use_tma=True,
+    persistent=0, use_tma=True, shift_tail=True,
 )
 # The skinny bucket's second start: 128x64 tiles in CTA pairs (Triton's num_ctas=2), each CTA 64
 # of the rows and all of the B tile (no multicast in its PTX), 16.9 us against cuBLAS's 17.9 at
@@ -289,9 +313,17 @@ SKINNY_PAIR = GemmConfig(
 #   80x4096->14336   82.9     65.0     49.1     49.7   128x128 (112)
 #   128x4096->14336  59.7     53.0     49.3     51.2   128x128 (112)
 # and at 128x4096->4096 SKINNY_DEFAULT's 128 programs fit (18.9 us, eager 21.1).
+# SKINNY_WIDE shifts its last tile row as SKINNY_DEFAULT does. Where 64x128 tiles pass one wave
+# too, 64x256 tiles (eight warps, K steps of 64, four deep, shifted) before 128x128: at 100 x
+# 4096 -> 14336 on an H200 36.4 us against 128x128's 39.3 (cuBLAS 34.4), at 128 rows 36.6 against
+# 36.5 (34.3), silu(linear) at 100 rows 40.5 against 40.9 (eager 39.4; GPU round 437, as above).
 SKINNY_WIDE = GemmConfig(
     BLOCK_M=64, BLOCK_N=128, BLOCK_K=128, GROUP_M=4, num_warps=4, num_stages=4, SPLIT_K=1,
-    persistent=0, use_tma=True,
+    persistent=0, use_tma=True, shift_tail=True,
+)
+SKINNY_WIDER = GemmConfig(
+    BLOCK_M=64, BLOCK_N=256, BLOCK_K=64, GROUP_M=4, num_warps=8, num_stages=4, SPLIT_K=1,
+    persistent=0, use_tma=True, shift_tail=True,
 )
 SKINNY_LARGE = GemmConfig(
     BLOCK_M=128, BLOCK_N=128, BLOCK_K=128, GROUP_M=1, num_warps=8, num_stages=3, SPLIT_K=1,
@@ -327,7 +359,9 @@ SKINNY_NARROW_WIDE = GemmConfig(
     persistent=0, use_tma=True, swap_ab=True,
 )
 # SKINNY_DEFAULT's tiles through pointer loads, for the calls whose last tile row is partly past
-# the rows: there SKINNY_DEFAULT's descriptor loads were slow, and these level with cuBLAS. By
+# the rows: there SKINNY_DEFAULT's descriptor loads were slow, and these level with cuBLAS. Since
+# SKINNY_DEFAULT shifts its last tile row (round 437, above) they serve only calls of 33-63 rows,
+# under one tile row, which no shift brings in bounds. By
 # graph replays on an H100 (GPU rounds 299-300, bench/gemm.py --configs --graphs,
 # bench/results/runs/gemm-configs-h100-skinny-tail-graphs-round299.json, -pointer-round300.json),
 # in us:
@@ -346,13 +380,14 @@ SKINNY_NARROW_WIDE = GemmConfig(
 # (tma_plan).
 SKINNY_POINTER = dataclasses.replace(SKINNY_DEFAULT, use_tma=False)
 # (route, config, the calls it may serve: "one" those whose rows one of its tile rows covers,
-# "whole" those whose rows fill whole tile rows, "any"), smallest tile first: the companions of
+# "tile" those with a tile row's rows at least (shift_tail brings the last tile row in bounds),
+# "any"), smallest tile first: the companions of
 # skinny calls, in the order _route tries them
 SKINNY_TILES = (("skinny_narrow", SKINNY_NARROW, "one"),
                 ("skinny_narrow_wide", SKINNY_NARROW_WIDE, "one"),
-                ("skinny", SKINNY_DEFAULT, "whole"),
+                ("skinny", SKINNY_DEFAULT, "tile"),
                 ("skinny_pointer", SKINNY_POINTER, "any"), ("skinny_wide", SKINNY_WIDE, "any"),
-                ("skinny_large", SKINNY_LARGE, "any"))
+                ("skinny_wider", SKINNY_WIDER, "any"), ("skinny_large", SKINNY_LARGE, "any"))
 # What a skinny companion's calls of at most DECODE_ROWS (16) output rows run: a decode step. At
 # 16 x 4096 -> 4096 the skinny start of round 108 (128x64 tiles) made 64 programs for 132 SMs;
 # 16x32 tiles in K steps of 128, six deep, make 128. With bias + SiLU on an H100 they took 18.1 us
@@ -379,6 +414,15 @@ DECODE_DEFAULT = GemmConfig(
 # (round 429, bench/results/runs/probe-decode-splitk-h200-round429.json).
 DECODE_WIDE = GemmConfig(
     BLOCK_M=16, BLOCK_N=64, BLOCK_K=256, GROUP_M=1, num_warps=4, num_stages=4, SPLIT_K=1,
+    persistent=0, use_tma=True, swap_ab=True,
+)
+# Where DECODE_WIDE's tiles pass one wave too and 16x128 tiles (swapped, K steps of 128, four
+# deep) fit one: on an H200 at 4096 -> 14336, 31.6 us at one row and at 16 (DECODE_WIDE 34.9 and
+# 33.6, cuBLAS 34.5 and 32.8); at 16x8192x8192, half a wave of them, 37.5 against DECODE_WIDE's
+# 35.2 (GPU round 437, bench/results/runs/gemm-configs-h200-graphs-round437-shift-tail.json).
+# Where they pass one wave as well, DECODE_WIDE's run.
+DECODE_WIDER = GemmConfig(
+    BLOCK_M=16, BLOCK_N=128, BLOCK_K=128, GROUP_M=1, num_warps=4, num_stages=4, SPLIT_K=1,
     persistent=0, use_tma=True, swap_ab=True,
 )
 
@@ -438,6 +482,12 @@ def constraints(cfg: GemmConfig) -> list[str]:
     if cfg.swap_ab and cfg.num_ctas > 1:
         problems.append(f"swap_ab with num_ctas {cfg.num_ctas}: a cluster splits the tile's rows, "
                         "which swap_ab makes the MMA's columns")
+    if cfg.shift_tail and cfg.SPLIT_K > 1:
+        problems.append(f"shift_tail with SPLIT_K {cfg.SPLIT_K}: overlapping tiles would share "
+                        "split-K's partial rows")
+    if cfg.shift_tail and cfg.ws_pingpong:
+        problems.append("shift_tail with ws_pingpong: the warp-specialized kernel tiles the "
+                        "output its own way")
     if cfg.ws_coop and not cfg.ws_pingpong:
         problems.append("ws_coop without ws_pingpong: it picks the warp-specialized kernel's "
                         "form, and ws_pingpong turns that kernel on")
@@ -553,7 +603,9 @@ class GemmTemplate(Template):
         return list(dict.fromkeys(starts))
 
     def render(self, cfg: Any, **context: Any) -> str:
-        context = {"decode_rows": DECODE_ROWS, "decode_block_n": DECODE_DEFAULT.BLOCK_N,
+        context = {"decode_rows": DECODE_ROWS,
+                   "decode_block_n": (DECODE_DEFAULT.BLOCK_N, DECODE_WIDE.BLOCK_N,
+                                      DECODE_WIDER.BLOCK_N),
                    "skinny_tiles": repr(tuple((c.BLOCK_M, c.BLOCK_N, route, rows)
                                               for route, c, rows in SKINNY_TILES)),
                    "skinny_routes": [route for route, _, _ in SKINNY_TILES],
@@ -595,6 +647,7 @@ class GemmTemplate(Template):
         for knobs, prefix, base in (*skinny,
                                     (("skinny_rows",), "_decode_", DECODE_DEFAULT),
                                     (("skinny_rows",), "_decode_wide_", DECODE_WIDE),
+                                    (("skinny_rows",), "_decode_wider_", DECODE_WIDER),
                                     (("odd_tiled", "single_wave_tiled"), "_tiled_", TILED)):
             knob = next((k for k in knobs if getattr(cfg, k)), None)
             if knob is None:

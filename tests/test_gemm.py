@@ -76,10 +76,19 @@ def _load(source: str, tmp_path):
     ("linear_bias_gelu", "float32", dataclasses.replace(
         SMALL, BLOCK_M=16, BLOCK_N=64, SPLIT_K=2, EPILOGUE_SPLIT=2, swap_ab=True)),
     ("matmul_skinny", "float16", dataclasses.replace(DECODE_WIDE, BLOCK_K=32)),
+    # the last tile row shifted back to end at row M (33 rows: tiles at rows 0 and 1, or 0, 16
+    # and 17), overlapping the tile before: transposed operands, a sliced GELU epilogue, a
+    # residual under swap_ab, a persistent loop
+    ("matmul_transposed", "bfloat16", dataclasses.replace(SMALL, shift_tail=True)),
+    ("linear_bias_gelu", "float32", dataclasses.replace(
+        SMALL, BLOCK_N=64, EPILOGUE_SPLIT=2, shift_tail=True)),
+    ("linear_residual", "float16", dataclasses.replace(
+        SMALL, BLOCK_M=16, swap_ab=True, shift_tail=True, persistent=1)),
 ], ids=["plain", "fp32-ieee", "transposed", "batched", "split-k", "persistent", "bias-gelu",
         "fp32-bias-gelu-split-k", "residual-persistent", "tma-config-fallback",
         "fp32-gelu-fit-sliced-flattened", "gelu-fit-4-slices-split-k", "residual-sliced",
-        "swap-ab-transposed", "fp32-swap-ab-split-k-sliced", "decode-wide-swap-ab"])
+        "swap-ab-transposed", "fp32-swap-ab-split-k-sliced", "decode-wide-swap-ab",
+        "shift-tail-transposed", "fp32-shift-tail-gelu-sliced", "shift-tail-swap-ab-persistent"])
 def test_knob_is_verified_correct(verifier, name, dtype, cfg):
     verdict = _verify(verifier, name, dtype, cfg)
     assert verdict.accepted, verdict.reasons
@@ -122,6 +131,31 @@ def test_split_k_is_deterministic_and_tma_kernel_matches(tmp_path):
             torch.testing.assert_close(got.double(), x.double() @ y.double(), rtol=1.6e-2,
                                        atol=1e-2)
     assert [r[0] for r in tma._RECIPES.values()] == ["tma", "tma"]
+
+
+def test_shift_tail_reads_in_bounds_rows_and_stores_the_product(tmp_path):
+    """shift_tail: the last tile row starts at M - BLOCK_M, so the pointer kernel launches with
+    its row masks off (EVEN_M) once M reaches a tile, and both kernels, the descriptor kernel
+    forced in the interpreter, store the product at M of 40 (tiles at rows 0 and 8), 32 (whole
+    tiles) and 20 (under a tile: no shift, rows masked)."""
+    ctx = {"op": "matmul", "a": {"source": "arg", "index": 0, "transposed": False},
+           "b": {"source": "arg", "index": 1, "transposed": True}, "params": []}
+    shifted = _load(GEMM.render(dataclasses.replace(SMALL, shift_tail=True), **ctx), tmp_path)
+    plain = _load(GEMM.render(SMALL, **ctx), tmp_path)
+    assert shifted.SHIFT_TAIL and not plain.SHIFT_TAIL
+    for m in (40, 32, 20):
+        a, w = torch.randn(m, 96), torch.randn(48, 96)
+        want = a @ w.t()
+        for module in (shifted, plain):
+            torch.testing.assert_close(module.launch_matmul(a, w), want, rtol=1e-5, atol=1e-4)
+            for dtype in (torch.float32, torch.bfloat16):
+                x, y = a.to(dtype), w.t().to(dtype)
+                got = module._gemm(x, y, (), use_tma=True)
+                torch.testing.assert_close(got.double(), x.double() @ y.double(), rtol=1.6e-2,
+                                           atol=1e-2)
+    even = {module.SHIFT_TAIL: [r[4]["EVEN_M"] for r in module._RECIPES.values()
+                                if r[0] == "pointer"] for module in (shifted, plain)}
+    assert even == {True: [True, True, False], False: [False, True, False]}
 
 
 def test_odd_rows_ask_for_descriptor_loads_even_with_use_tma_off(tmp_path):
@@ -202,7 +236,8 @@ def test_a_kernel_too_big_for_shared_memory_is_compiled_with_fewer_stages(tmp_pa
 
 
 def test_constraints_prune_what_cannot_run():
-    assert constraints(DEFAULT) == []
+    from templates.gemm import (DECODE_WIDER, SKINNY_DEFAULT, SKINNY_PAIR, SKINNY_POINTER,
+                                SKINNY_TILES)
     assert GEMM.config(dataclasses.asdict(DEFAULT)) == DEFAULT
     too_big = dataclasses.replace(DEFAULT, BLOCK_M=256, BLOCK_N=256, BLOCK_K=128, num_stages=4)
     assert any("shared memory" in p for p in constraints(too_big))
@@ -228,6 +263,16 @@ def test_constraints_prune_what_cannot_run():
     assert constraints(DECODE_WIDE) == [] and DECODE_WIDE.swap_ab
     assert any("swap_ab" in p for p in constraints(dataclasses.replace(DEFAULT, swap_ab=True)))
     assert any("swap_ab" in p for p in constraints(dataclasses.replace(SKINNY_PAIR, swap_ab=True)))
+    # shift_tail: not with split-K's shared partial rows or the warp-specialized kernel; every
+    # skinny and decode companion's tile builds within the constraints
+    assert constraints(dataclasses.replace(DEFAULT, shift_tail=True, fuse_norm=True)) == []
+    assert any("shift_tail" in p for p in constraints(dataclasses.replace(
+        SKINNY_POINTER, use_tma=False, SPLIT_K=2, shift_tail=True)))
+    assert any("shift_tail" in p for p in constraints(dataclasses.replace(
+        DEFAULT, ws_pingpong=True, shift_tail=True)))
+    for _, cfg, _ in SKINNY_TILES:
+        assert constraints(cfg) == [], cfg
+    assert constraints(DECODE_WIDER) == [] and DECODE_WIDER.swap_ab
     with pytest.raises(InvalidConfig, match="shared memory"):
         GEMM.render(too_big, op="matmul", a={"source": "arg", "index": 0, "transposed": False},
                     b={"source": "arg", "index": 1, "transposed": False}, params=[])
@@ -515,12 +560,16 @@ def test_cluster_tiles_are_right_at_odd_shapes_on_hopper(tmp_path):
 
 @pytest.mark.gpu
 @pytest.mark.parametrize("name", ["SKINNY_NARROW", "SKINNY_NARROW_WIDE", "SKINNY_DEFAULT",
-                                  "SKINNY_POINTER", "SKINNY_WIDE", "SKINNY_LARGE"])
+                                  "SKINNY_POINTER", "SKINNY_WIDE", "SKINNY_WIDER", "SKINNY_LARGE",
+                                  "DECODE_WIDE", "DECODE_WIDER"])
 def test_the_skinny_tiles_are_right_at_odd_shapes_in_both_layouts(tmp_path, name):
-    """The skinny companions' tiles (single CTAs: 32x64 and 32x128 swapped, 64x64 through
-    descriptors and through pointer loads, 64x128, 128x128) on Linear's transposed weight and on
-    the weight as a row-major matmul operand, at the cluster test's shapes, against float64
-    within eager's own error; the recorded repeat is bit-identical."""
+    """The skinny and decode companions' tiles (single CTAs: 32x64 and 32x128 swapped, 64x64
+    through descriptors and through pointer loads, 64x128, 64x256, 128x128, 16x64 and 16x128
+    swapped) on Linear's transposed weight and on the weight as a row-major matmul operand, at
+    the cluster test's shapes, against float64 within eager's own error; the recorded repeat is
+    bit-identical. A tile whose last tile row is shifted (shift_tail: 100 and 300 rows here)
+    stores the same bits as the same tile unshifted: the rows two tiles share are computed
+    alike."""
     import templates.gemm
 
     cfg = getattr(templates.gemm, name)
@@ -528,11 +577,15 @@ def test_the_skinny_tiles_are_right_at_odd_shapes_in_both_layouts(tmp_path, name
     for transposed in (True, False):
         layout = {**context, "b": {**context["b"], "transposed": transposed}}
         module = _load(GEMM.render(cfg, **layout), tmp_path)
+        unshifted = _load(GEMM.render(dataclasses.replace(cfg, shift_tail=False), **layout),
+                          tmp_path) if cfg.shift_tail else None
         for label, x, w, b, ref, bound in _gelu_linear_cases():
             weight = w if transposed else w.t().contiguous()
             got = module.launch_linear_bias_gelu(x, weight, b)
             assert torch.equal(module.launch_linear_bias_gelu(x, weight, b), got)
             assert _rel_err(got, ref) <= max(bound, 1e-3), (label, transposed, bound)
+            if unshifted is not None:
+                assert torch.equal(unshifted.launch_linear_bias_gelu(x, weight, b), got), label
 
 
 @pytest.mark.gpu
@@ -615,14 +668,13 @@ def test_skinny_plans_land_in_their_bucket_and_start_from_the_skinny_tile():
 @pytest.mark.parametrize("cfg", [DEFAULT, SMALL], ids=["default", "small"])
 def test_a_skinny_companion_serves_the_calls_with_few_rows(cfg, tmp_path, verifier):
     """skinny_rows = 128: calls whose output has at most 128 rows (A's batch dims folded in) run
-    SKINNY_DEFAULT's kernels, rendered into the module under a prefix (SKINNY_WIDE's or
-    SKINNY_LARGE's past one wave of the SMs, SKINNY_NARROW's at 17-32 rows where its tiles fit
-    one, else SKINNY_NARROW_WIDE's where its do, SKINNY_POINTER's where the last 64-row tile row
-    is partial), and those of at most 16
-    rows DECODE_DEFAULT's
-    (DECODE_WIDE's where DECODE_DEFAULT's tiles would take more than one wave); larger calls run
-    the config's own. All correct, each recorded in its own
-    recipe table; the verifier accepts it."""
+    SKINNY_DEFAULT's kernels, rendered into the module under a prefix (SKINNY_WIDE's,
+    SKINNY_WIDER's or SKINNY_LARGE's past one wave of the SMs, SKINNY_NARROW's at 17-32 rows where
+    its tiles fit one, else SKINNY_NARROW_WIDE's where its do, SKINNY_POINTER's at 33-63 rows),
+    and those of at most 16 rows DECODE_DEFAULT's (DECODE_WIDE's where DECODE_DEFAULT's tiles
+    would take more than one wave, DECODE_WIDER's where DECODE_WIDE's would too and its own would
+    not); larger calls run the config's own. All correct, each recorded in its own recipe table;
+    the verifier accepts it."""
     found = plan(_task("linear_bias_silu"))
     source = GEMM.render(dataclasses.replace(cfg, skinny_rows=128), **found.context)
     module = _load(source, tmp_path)
@@ -634,8 +686,9 @@ def test_a_skinny_companion_serves_the_calls_with_few_rows(cfg, tmp_path, verifi
     # 17-32 rows run SKINNY_NARROW's 32x64 tiles where one tile row covers them and they fit one
     # wave (17 and 32 rows against 32 columns: one tile), else SKINNY_NARROW_WIDE's 32x128 (32
     # rows against 320 columns: five 32x64 tiles for 4 "SMs", three 32x128); rows that fill whole
-    # 64-row tile rows SKINNY_DEFAULT's (64 and 128); the others SKINNY_POINTER's (33 rows). Counts:
-    # decode, narrow, narrow wide, skinny, pointer, the config's own
+    # 64-row tile rows SKINNY_DEFAULT's (64, 100 and 128: its last tile row shifted back in
+    # bounds); 33 rows, under one tile row, SKINNY_POINTER's. Counts: decode, narrow, narrow wide,
+    # skinny, pointer, the config's own
     for shape, n, calls in [((2, 8, 48), 32, (1, 0, 0, 0, 0, 0)),
                             ((2, 70, 48), 32, (1, 0, 0, 0, 0, 1)),
                             ((128, 48), 32, (1, 0, 0, 1, 0, 1)),
@@ -643,7 +696,8 @@ def test_a_skinny_companion_serves_the_calls_with_few_rows(cfg, tmp_path, verifi
                             ((32, 48), 32, (1, 2, 0, 1, 0, 1)),
                             ((33, 48), 32, (1, 2, 0, 1, 1, 1)),
                             ((32, 48), 320, (1, 2, 1, 1, 1, 1)),
-                            ((64, 48), 32, (1, 2, 1, 2, 1, 1))]:
+                            ((64, 48), 32, (1, 2, 1, 2, 1, 1)),
+                            ((100, 48), 32, (1, 2, 1, 3, 1, 1))]:
         w, bias = torch.randn(n, 48, device=device) / 48 ** 0.5, torch.randn(n, device=device)
         x = torch.randn(shape, device=device)
         got = module.launch_linear_bias_silu(x, w, bias)
@@ -653,28 +707,36 @@ def test_a_skinny_companion_serves_the_calls_with_few_rows(cfg, tmp_path, verifi
         assert (len(module._decode__RECIPES), len(module._skinny_narrow__RECIPES),
                 len(module._skinny_narrow_wide__RECIPES), len(module._skinny__RECIPES),
                 len(module._skinny_pointer__RECIPES), len(module._RECIPES)) == calls, (shape, n)
-    # 16 rows against a weight whose 32-wide tiles are one more than the SMs (the interpreter's
-    # _sm_count is 4)
-    wide = 32 * module._sm_count(max(w.get_device(), 0)) + 32
-    w, bias = torch.randn(wide, 48, device=device) / 48 ** 0.5, torch.randn(wide, device=device)
-    x = torch.randn(16, 48, device=device)
-    got = module.launch_linear_bias_silu(x, w, bias)
-    torch.testing.assert_close(got.double(), F.silu(F.linear(x.double(), w.double(),
-                                                             bias.double())), rtol=1e-5, atol=1e-5)
-    assert (len(module._decode_wide__RECIPES), len(module._decode__RECIPES)) == (1, 1)
+    # 16 rows against weights whose 32-wide tiles are one more than the SMs (the interpreter's
+    # _sm_count is 4: 16x64 tiles fit one wave), whose 64-wide ones are (16x128 tiles fit), and
+    # whose 128-wide ones are (none fits: DECODE_WIDE's). Counts: decode wide, wider, decode
+    sms = module._sm_count(max(w.get_device(), 0))
+    for wide, calls in ((32 * sms + 32, (1, 0, 1)), (64 * sms + 64, (1, 1, 1)),
+                        (128 * sms + 128, (2, 1, 1))):
+        w = torch.randn(wide, 48, device=device) / 48 ** 0.5
+        bias = torch.randn(wide, device=device)
+        x = torch.randn(16, 48, device=device)
+        got = module.launch_linear_bias_silu(x, w, bias)
+        torch.testing.assert_close(got.double(), F.silu(F.linear(x.double(), w.double(),
+                                                                 bias.double())),
+                                   rtol=1e-5, atol=1e-5)
+        assert (len(module._decode_wide__RECIPES), len(module._decode_wider__RECIPES),
+                len(module._decode__RECIPES)) == calls, wide
     # skinny calls whose 64x64 tiles pass one wave (4 "SMs"): the smallest tile that fits one
-    # (64 rows x 320 columns: three 64x128 tiles), else the largest (128 x 320: three 128x128
-    # tiles, then 128 x 640: five, still 128x128)
+    # (64 rows x 320 columns: three 64x128 tiles; 100 and 128 x 320: four 64x256), else the
+    # largest (128 x 640: six 64x256, five 128x128: 128x128)
     skinny = len(module._skinny__RECIPES)
-    for rows, n, wide, large in ((64, 320, 1, 0), (128, 320, 1, 1), (128, 640, 1, 2)):
+    for rows, n, wide, wider, large in ((64, 320, 1, 0, 0), (100, 320, 1, 1, 0),
+                                        (128, 320, 1, 2, 0), (128, 640, 1, 2, 1)):
         w, bias = torch.randn(n, 48, device=device) / 48 ** 0.5, torch.randn(n, device=device)
         x = torch.randn(rows, 48, device=device)
         got = module.launch_linear_bias_silu(x, w, bias)
         torch.testing.assert_close(got.double(), F.silu(F.linear(x.double(), w.double(),
                                                                  bias.double())),
                                    rtol=1e-5, atol=1e-5)
-        assert (len(module._skinny_wide__RECIPES), len(module._skinny_large__RECIPES),
-                len(module._skinny__RECIPES)) == (wide, large, skinny), (rows, n)
+        assert (len(module._skinny_wide__RECIPES), len(module._skinny_wider__RECIPES),
+                len(module._skinny_large__RECIPES), len(module._skinny__RECIPES)) == \
+            (wide, wider, large, skinny), (rows, n)
     verdict = verifier.verify(_task("linear_bias_silu"), source, "float32", time=False)
     assert verdict.accepted, verdict.reasons
 
