@@ -166,6 +166,10 @@ ON_REQUEST_CASES = (
     # (bench/gemm-shift-tail-candidates.json, round 437); timed only when named
     *(Case(f"skinny_{m}x{n}x4096", "matmul_skinny", {"M": m, "N": n, "K": 4096}, "bfloat16",
            "skinny") for m, n in ((1, 14336), (80, 4096))),
+    # 100 rows of 4096 -> 8192, SKINNY_WIDE's calls (64x128 tiles, the last tile row shifted or
+    # not), for bench/gemm-skinny-wider-candidates.json (round 438); timed only when named
+    Case("skinny_100x8192x4096", "matmul_skinny", {"M": 100, "N": 8192, "K": 4096}, "bfloat16",
+         "skinny"),
 )
 CASES = (*MAIN_CASES, *ON_REQUEST_CASES)
 ON_REQUEST = {c.name for c in ON_REQUEST_CASES}

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# GPU round 438 (H200; 2026-11-29): round 437's tiles in the template (SKINNY_DEFAULT and
+# SKINNY_WIDE with shift_tail, SKINNY_WIDER's 64x256 before SKINNY_LARGE, DECODE_WIDER's swapped
+# 16x128 past one wave of DECODE_WIDE's): the GPU tests of every skinny and decode tile (a shifted
+# tile's output bit for bit the unshifted one's), SKINNY_WIDE shifted or not at 100x4096->8192 and
+# 64x256 variants at 100-128 rows of 4096->14336 (bench/gemm.py --configs --graphs with
+# bench/gemm-skinny-wider-candidates.json), then the matmul entries re-rendered with them
+# (bench/rerender_entries.sh), the newest checked by `kzoo zoo verify --newest`, and what
+# ops.matmul serves at 1-128 rows beside matmul 1.7.0 and cuBLAS (bench/linear_skinny.py
+# --matmul). Three calls on one held machine, each right after the one before, the slim bundle's
+# Ray archive in two halves (as round 436):
+#     call 1, carry [".gpu-ray-a"]:  bash bench/gpu_round438.sh stage
+#     call 2, carry [".gpu-ray-b"]:  bash bench/gpu_round438.sh tests
+#     call 3, carry [".gpu-wheels"]: bash bench/gpu_round438.sh rerender
+# Outcome: (filled in from the run)
+set -uo pipefail
+export PYTHONUNBUFFERED=1
+export PYTHONPATH=$PWD KZOO_HOME=/tmp/kzoo-round438
+. bench/gpu_lib.sh
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+start=$(date +%s)
+R=$OUT/round438
+mkdir -p $R
+case ${1:-} in
+stage)
+    split_bundle_stage_ray_half a
+    ;;
+tests)
+    split_bundle_stage_ray_half b
+    timeout 300 python3 -m pytest -q -m gpu tests/test_gemm.py -p no:cacheprovider -rf \
+        --tb=short -k "skinny_tiles_are_right or skinny_default_is_correct" \
+        > $R/test_gemm.txt 2>&1
+    echo "test_gemm rc $? after $(( $(date +%s) - start )) s: $(tail -1 $R/test_gemm.txt)"
+    cases=skinny_100x8192x4096,skinny_100x14336x4096,skinny_128x14336x4096
+    cases=$cases,linear_bias_silu_100x14336x4096
+    timeout 200 python3 bench/gemm.py --configs --graphs --cases $cases \
+        --candidates bench/gemm-skinny-wider-candidates.json --out $R 2>&1 | grep -v -i warn \
+        | tail -40
+    echo "configs after $(( $(date +%s) - start )) s"
+    ;;
+rerender)
+    split_bundle_install || exit 1
+    mkdir -p $R/rerender $R/skinny
+    entries_snapshot
+    OUT=$R/rerender bash bench/rerender_entries.sh "matmul bfloat16 matmul_skinny" \
+        "matmul float16 matmul_skinny"
+    echo "rerender after $(( $(date +%s) - start )) s"
+    entries_pack_new
+    zoo_verify_ops 250 $R matmul
+    left=$(( 420 - ($(date +%s) - start) ))
+    timeout $left python3 bench/linear_skinny.py --activations "" --matmul \
+        --matmul-previous 1.7.0 --out $R/skinny 2>&1 | grep -v -i warn | tail -46
+    echo "matmul-skinny rc ${PIPESTATUS[0]} after $(( $(date +%s) - start )) s"
+    ;;
+*) echo "usage: bash bench/gpu_round438.sh stage|tests|rerender" >&2; exit 2 ;;
+esac
+exit 0
