@@ -98,22 +98,29 @@ split_bundle_stage_ray() {
 }
 
 # By 2026-11-29 the tree alone was 52.5 MiB, and .gpu-ray's 16 no longer fit beside it: Ray's
-# archive goes in two halves, one call each, before the wheels' call (three calls on one held
-# machine, each right after the one before; GPU rounds 433 and 436). Here, once:
-#     mkdir -p .gpu-ray-a .gpu-ray-b && split -b 8M .gpu-ray/ray-slim.tar.xz P- \
-#         && mv P-aa .gpu-ray-a/part && mv P-ab .gpu-ray-b/part \
-#         && printf '/.gpu-ray-a/\n/.gpu-ray-b/\n' >> .git/info/exclude
-# call 1, carry [".gpu-ray-a"]:  . bench/gpu_lib.sh; split_bundle_stage_ray_half a
-# call 2, carry [".gpu-ray-b"]:  . bench/gpu_lib.sh; split_bundle_stage_ray_half b && ...
-# call 3, carry [".gpu-wheels"]: . bench/gpu_lib.sh; split_bundle_install && ...
-split_bundle_stage_ray_half() {
+# archive goes in parts, one call each, before the wheels' call (calls on one held machine, each
+# right after the one before): two parts of 8 MiB in GPU rounds 433 and 436; at 54 MiB of tree
+# the device refused a tree with one of those beside it (round 438), so three of 6 MiB since.
+# Here, once:
+#     rm -rf .gpu-ray-? && split -b 6M .gpu-ray/ray-slim.tar.xz P- && for x in a b c; do \
+#         mkdir -p .gpu-ray-$x && mv P-a$x .gpu-ray-$x/part; done \
+#         && printf '/.gpu-ray-c/\n' >> .git/info/exclude
+# call 1, carry [".gpu-ray-a"]:  . bench/gpu_lib.sh; split_bundle_stage_ray_part a
+# call 2, carry [".gpu-ray-b"]:  . bench/gpu_lib.sh; split_bundle_stage_ray_part b
+# call 3, carry [".gpu-ray-c"]:  . bench/gpu_lib.sh; split_bundle_stage_ray_part c last && ...
+# call 4, carry [".gpu-wheels"]: . bench/gpu_lib.sh; split_bundle_install && ...
+# Usage: split_bundle_stage_ray_part X [last]: stage .gpu-ray-X's part; with "last", unpack the
+# parts staged so far, in name order, into .gpu-site.
+split_bundle_stage_ray_part() {
     mkdir -p .gpu-site
-    case $1 in
-    a) cp .gpu-ray-a/part .gpu-site/ray-part-a && echo "first half staged" ;;
-    b) cat .gpu-site/ray-part-a .gpu-ray-b/part | tar xJf - -C .gpu-site \
-           && rm .gpu-site/ray-part-a && echo "ray staged" ;;
-    *) echo "split_bundle_stage_ray_half: a or b, not '$1'" >&2; return 2 ;;
-    esac
+    if [ ! -f ".gpu-ray-$1/part" ]; then
+        echo "split_bundle_stage_ray_part: no .gpu-ray-$1/part here (carry it)" >&2
+        return 2
+    fi
+    cp ".gpu-ray-$1/part" ".gpu-site/ray-part-$1" && echo "part $1 staged" || return 1
+    [ "${2:-}" = last ] || return 0
+    cat .gpu-site/ray-part-? | tar xJf - -C .gpu-site && rm .gpu-site/ray-part-? \
+        && echo "ray staged"
 }
 
 split_bundle_install() {

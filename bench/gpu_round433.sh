@@ -3,7 +3,7 @@
 # in three calls on one held machine, each right after the one before (the tree is 52.5 MiB:
 # with .gpu-ray's 16 beside it, over the 64 MiB carry), and the GPU tests of tests/test_gemm.py,
 # which ran past round 431's 200 s. The Ray archive split in two halves here (bench/gpu_lib.sh,
-# split_bundle_stage_ray_half, says how):
+# split_bundle_stage_ray_part, says how):
 #     call 1, carry [".gpu-ray-a"]:  bash bench/gpu_round433.sh stage
 #     call 2, carry [".gpu-ray-b"]:  bash bench/gpu_round433.sh tests
 #     call 3, carry [".gpu-wheels"]: bash bench/gpu_round433.sh rerender
@@ -22,10 +22,10 @@ R=$OUT/round433
 mkdir -p $R
 case ${1:-} in
 stage)
-    split_bundle_stage_ray_half a
+    split_bundle_stage_ray_part a
     ;;
 tests)
-    split_bundle_stage_ray_half b
+    split_bundle_stage_ray_part b last
     timeout 420 python3 -m pytest -q -m gpu tests/test_gemm.py -p no:cacheprovider -rf \
         --tb=short > $R/test_gemm.txt 2>&1
     echo "test_gemm rc $? after $(( $(date +%s) - start )) s: $(tail -1 $R/test_gemm.txt)"

@@ -27,10 +27,10 @@ R=$OUT/round436
 mkdir -p $R
 case ${1:-} in
 stage)
-    split_bundle_stage_ray_half a
+    split_bundle_stage_ray_part a
     ;;
 tests)
-    split_bundle_stage_ray_half b
+    split_bundle_stage_ray_part b last
     timeout 150 python3 -m pytest -q -m gpu tests/test_gemm.py -p no:cacheprovider -rf \
         --tb=short -k "skinny_tiles_are_right or skinny_companion_serves" > $R/test_gemm.txt 2>&1
     echo "test_gemm rc $? after $(( $(date +%s) - start )) s: $(tail -1 $R/test_gemm.txt)"

@@ -7,11 +7,13 @@
 # bench/gemm-skinny-wider-candidates.json), then the matmul entries re-rendered with them
 # (bench/rerender_entries.sh), the newest checked by `kzoo zoo verify --newest`, and what
 # ops.matmul serves at 1-128 rows beside matmul 1.7.0 and cuBLAS (bench/linear_skinny.py
-# --matmul). Three calls on one held machine, each right after the one before, the slim bundle's
-# Ray archive in two halves (as round 436):
-#     call 1, carry [".gpu-ray-a"]:  bash bench/gpu_round438.sh stage
-#     call 2, carry [".gpu-ray-b"]:  bash bench/gpu_round438.sh tests
-#     call 3, carry [".gpu-wheels"]: bash bench/gpu_round438.sh rerender
+# --matmul). Four calls on one held machine, each right after the one before, the slim bundle's
+# Ray archive in three parts (bench/gpu_lib.sh, split_bundle_stage_ray_part: the device refused
+# the tree with round 436's 8 MiB halves beside it):
+#     call 1, carry [".gpu-ray-a"]:  bash bench/gpu_round438.sh stage a
+#     call 2, carry [".gpu-ray-b"]:  bash bench/gpu_round438.sh stage b
+#     call 3, carry [".gpu-ray-c"]:  bash bench/gpu_round438.sh tests
+#     call 4, carry [".gpu-wheels"]: bash bench/gpu_round438.sh rerender
 # Outcome: (filled in from the run)
 set -uo pipefail
 export PYTHONUNBUFFERED=1
@@ -23,10 +25,10 @@ R=$OUT/round438
 mkdir -p $R
 case ${1:-} in
 stage)
-    split_bundle_stage_ray_half a
+    split_bundle_stage_ray_part "${2:-}"
     ;;
 tests)
-    split_bundle_stage_ray_half b
+    split_bundle_stage_ray_part c last
     timeout 300 python3 -m pytest -q -m gpu tests/test_gemm.py -p no:cacheprovider -rf \
         --tb=short -k "skinny_tiles_are_right or skinny_default_is_correct" \
         > $R/test_gemm.txt 2>&1
