@@ -22,13 +22,18 @@ for job in "$@"; do
     python3 - "${4:-$1}" "$2" > "/tmp/start-$1-$2.json" <<'PY'
 import json, os, sys
 from kernel_zoo import store
+from templates import get_template, params_of
 import torch
 entry = store.newest_entries(sys.argv[1])[0]
 # the config this GPU model is served (its own, else the one promoted last), one bucket per op here
 configs = [c for c in entry.manifest["configs"] if c["dtype"] == sys.argv[2]]
 gpu = torch.cuda.get_device_name() if torch.cuda.is_available() else None
 cfg = ([c for c in configs if c["device"] == gpu] or configs)[-1]
-print(json.dumps({**cfg["params"], **json.loads(os.environ.get("KNOBS") or "{}")}))
+# complete, as the template reads them: a knob newer than the entry takes the value that kept its
+# kernel as it was (LATER_KNOBS), not the bucket start's, which --start fills a missing knob from
+# (round 438: SKINNY_DEFAULT's shift_tail refused beside the float16 entry's SPLIT_K of 8)
+params = params_of(get_template(cfg["template"]).config(cfg["params"]))
+print(json.dumps({**params, **json.loads(os.environ.get("KNOBS") or "{}")}))
 PY
     timeout 100 python3 -c "from agent.cli import main; raise SystemExit(main())" optimize \
         "tasks/$task.py" --dtype $2 --trials 1 --start "@/tmp/start-$1-$2.json" \

@@ -313,16 +313,19 @@ SKINNY_PAIR = GemmConfig(
 #   80x4096->14336   82.9     65.0     49.1     49.7   128x128 (112)
 #   128x4096->14336  59.7     53.0     49.3     51.2   128x128 (112)
 # and at 128x4096->4096 SKINNY_DEFAULT's 128 programs fit (18.9 us, eager 21.1).
-# SKINNY_WIDE shifts its last tile row as SKINNY_DEFAULT does. Where 64x128 tiles pass one wave
-# too, 64x256 tiles (eight warps, K steps of 64, four deep, shifted) before 128x128: at 100 x
-# 4096 -> 14336 on an H200 36.4 us against 128x128's 39.3 (cuBLAS 34.4), at 128 rows 36.6 against
-# 36.5 (34.3), silu(linear) at 100 rows 40.5 against 40.9 (eager 39.4; GPU round 437, as above).
+# SKINNY_WIDE shifts its last tile row as SKINNY_DEFAULT does: at 100 x 4096 -> 8192 on an H200
+# 22.0 us against 24.4 unshifted (cuBLAS 23.0; GPU round 438, bench/gemm.py --configs --graphs
+# with bench/gemm-skinny-wider-candidates.json, bench/results/runs/gemm-configs-h200-graphs-
+# round438-skinny-wider.json). Where 64x128 tiles pass one wave too, 64x256 tiles (eight warps,
+# K steps of 64, five deep, shifted) before 128x128: at 100 and 128 x 4096 -> 14336 33.2 and
+# 33.1 us against 128x128's 39.5 and 36.3 (cuBLAS 34.0 and 34.0; four deep 36.1 and 36.3),
+# silu(linear) at 100 rows 37.2 against 41.5 (eager 39.1).
 SKINNY_WIDE = GemmConfig(
     BLOCK_M=64, BLOCK_N=128, BLOCK_K=128, GROUP_M=4, num_warps=4, num_stages=4, SPLIT_K=1,
     persistent=0, use_tma=True, shift_tail=True,
 )
 SKINNY_WIDER = GemmConfig(
-    BLOCK_M=64, BLOCK_N=256, BLOCK_K=64, GROUP_M=4, num_warps=8, num_stages=4, SPLIT_K=1,
+    BLOCK_M=64, BLOCK_N=256, BLOCK_K=64, GROUP_M=4, num_warps=8, num_stages=5, SPLIT_K=1,
     persistent=0, use_tma=True, shift_tail=True,
 )
 SKINNY_LARGE = GemmConfig(

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# GPU round 439 (H200; 2026-11-29): round 438's re-render again, both dtypes, with SKINNY_WIDER
+# at five stages (round 438: 33.2 us against four stages' 36.1 at 100x4096->14336, cuBLAS 34.0)
+# and bench/rerender_entries.sh starting from each entry's params completed by the template
+# (round 438's float16 start took SKINNY_DEFAULT's shift_tail beside its SPLIT_K of 8 and was
+# refused; its bfloat16 promotion, which had taken shift_tail into its own config that way, was
+# not kept): the five-stage tile's GPU tests, the matmul entries re-rendered, `kzoo zoo verify
+# --newest`, and what ops.matmul serves at 1-128 rows beside matmul 1.7.0 and cuBLAS
+# (bench/linear_skinny.py --matmul). Four calls on one held machine, each right after the one
+# before (bench/gpu_lib.sh, split_bundle_stage_ray_part):
+#     call 1, carry [".gpu-ray-a"]:  bash bench/gpu_round439.sh stage a
+#     call 2, carry [".gpu-ray-b"]:  bash bench/gpu_round439.sh stage b
+#     call 3, carry [".gpu-ray-c"]:  bash bench/gpu_round439.sh tests
+#     call 4, carry [".gpu-wheels"]: bash bench/gpu_round439.sh rerender
+# Outcome: (filled in from the run)
+set -uo pipefail
+export PYTHONUNBUFFERED=1
+export PYTHONPATH=$PWD KZOO_HOME=/tmp/kzoo-round439
+. bench/gpu_lib.sh
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+start=$(date +%s)
+R=$OUT/round439
+mkdir -p $R
+case ${1:-} in
+stage)
+    split_bundle_stage_ray_part "${2:-}"
+    ;;
+tests)
+    split_bundle_stage_ray_part c last
+    timeout 120 python3 -m pytest -q -m gpu tests/test_gemm.py -p no:cacheprovider -rf \
+        --tb=short -k "skinny_tiles_are_right and SKINNY_WIDER" > $R/test_gemm.txt 2>&1
+    echo "test_gemm rc $? after $(( $(date +%s) - start )) s: $(tail -1 $R/test_gemm.txt)"
+    ;;
+rerender)
+    split_bundle_install || exit 1
+    mkdir -p $R/rerender $R/skinny
+    entries_snapshot
+    OUT=$R/rerender bash bench/rerender_entries.sh "matmul bfloat16 matmul_skinny" \
+        "matmul float16 matmul_skinny"
+    echo "rerender after $(( $(date +%s) - start )) s"
+    entries_pack_new
+    zoo_verify_ops 300 $R matmul
+    left=$(( 450 - ($(date +%s) - start) ))
+    timeout $left python3 bench/linear_skinny.py --activations "" --matmul \
+        --matmul-previous 1.7.0 --out $R/skinny 2>&1 | grep -v -i warn | tail -46
+    echo "matmul-skinny rc ${PIPESTATUS[0]} after $(( $(date +%s) - start )) s"
+    ;;
+*) echo "usage: bash bench/gpu_round439.sh stage a|b | tests | rerender" >&2; exit 2 ;;
+esac
+exit 0
