@@ -11,12 +11,12 @@
 #     call 3, carry [".gpu-wheels"]: bash bench/gpu_round436.sh rerender
 # Outcome (0.4 + 66 + 146 s): the skinny tiles' 6 GPU tests passed; matmul 1.6.0 (bfloat16) and
 # 1.7.0 (float16) promoted (16x8192x8192 35.1 and 35.0 us by the verifier, eager 35.5 and 40.6);
-# `kzoo zoo verify --newest` passed (16 s). runs/matmul-skinny-h200-round436.json: 24 and 32 rows 13.9-14.0 us
-# at 4096->4096 (1.5.0 16.6-16.8, cuBLAS 16.2-16.6) and 31.6-32.1 at 4096->14336 (1.5.0
-# 35.4-38.5, cuBLAS 32.6-32.9); every other row within 1% of 1.5.0. Over the 28 served rows
-# 1.027x cuBLAS (round 434: 0.977x), 10 of them behind it (18 then): 100 rows of both weights
-# (0.86-0.89x), 128 rows of 4096->14336 (0.95x), 1 and 16 rows there (0.95-0.99x); over all 42
-# rows (the 14 of 1000->3000 run cuBLAS) 1.017x (round 434: 0.985x).
+# `kzoo zoo verify --newest` passed (16 s). runs/matmul-skinny-h200-round436.json: 24 and 32
+# rows 13.9-14.0 us at 4096->4096 (1.5.0 16.6-16.8, cuBLAS 16.2-16.6) and 31.6-32.1 at
+# 4096->14336 (1.5.0 35.4-38.5, cuBLAS 32.6-32.9); every other row within 1% of 1.5.0. Over
+# the 28 served rows 1.027x cuBLAS (round 434: 0.977x), 10 of them behind it (18 then): 100 rows
+# of both weights (0.86-0.89x), 128 rows of 4096->14336 (0.95x), 1 and 16 rows there
+# (0.95-0.99x); over all 42 rows (the 14 of 1000->3000 run cuBLAS) 1.017x (round 434: 0.985x).
 set -uo pipefail
 export PYTHONUNBUFFERED=1
 export PYTHONPATH=$PWD KZOO_HOME=/tmp/kzoo-round436

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # GPU round 437 (H200; 2026-11-29): the skinny rows ops.matmul still trails cuBLAS on after round
-# 436 (bench/results/runs/matmul-skinny-h200-round436.json): 100 rows of 4096 -> 4096 and 4096 -> 14336, where
-# the last 64- or 128-row tile row runs partly past the rows (at 100x4096->4096 64x64 descriptor
-# tiles took 19.0 us in round 435, and the same tiles 14.5 at 128 rows), and 1-16 rows of
-# 4096 -> 14336, where the decode tiles take 1.7 waves. Candidates
+# 436 (bench/results/runs/matmul-skinny-h200-round436.json): 100 rows of 4096 -> 4096 and
+# 4096 -> 14336, where the last 64- or 128-row tile row runs partly past the rows (at
+# 100x4096->4096 64x64 descriptor tiles took 19.0 us in round 435, and the same tiles 14.5 at
+# 128 rows), and 1-16 rows of 4096 -> 14336, where the decode tiles take 1.7 waves. Candidates
 # (bench/gemm-shift-tail-candidates.json): the skinny tiles with and without shift_tail (the last
 # tile row moved back to end at row M), 64x256 tiles (one wave at 14336 columns), and swapped
 # 16x128 decode tiles (one wave there) beside DECODE_WIDE and SKINNY_NARROW_WIDE; the 128-row
