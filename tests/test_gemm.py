@@ -236,8 +236,9 @@ def test_a_kernel_too_big_for_shared_memory_is_compiled_with_fewer_stages(tmp_pa
 
 
 def test_constraints_prune_what_cannot_run():
-    from templates.gemm import (DECODE_WIDER, SKINNY_DEFAULT, SKINNY_PAIR, SKINNY_POINTER,
-                                SKINNY_TILES)
+    from templates.gemm import DECODE_WIDER, SKINNY_POINTER, SKINNY_TILES
+
+    assert constraints(DEFAULT) == []
     assert GEMM.config(dataclasses.asdict(DEFAULT)) == DEFAULT
     too_big = dataclasses.replace(DEFAULT, BLOCK_M=256, BLOCK_N=256, BLOCK_K=128, num_stages=4)
     assert any("shared memory" in p for p in constraints(too_big))
