@@ -686,10 +686,10 @@ def test_a_skinny_companion_serves_the_calls_with_few_rows(cfg, tmp_path, verifi
     w, bias = torch.randn(32, 48, device=device) / 48 ** 0.5, torch.randn(32, device=device)
     # 17-32 rows run SKINNY_NARROW's 32x64 tiles where one tile row covers them and they fit one
     # wave (17 and 32 rows against 32 columns: one tile), else SKINNY_NARROW_WIDE's 32x128 (32
-    # rows against 320 columns: five 32x64 tiles for 4 "SMs", three 32x128); rows that fill whole
-    # 64-row tile rows SKINNY_DEFAULT's (64, 100 and 128: its last tile row shifted back in
-    # bounds); 33 rows, under one tile row, SKINNY_POINTER's. Counts: decode, narrow, narrow wide,
-    # skinny, pointer, the config's own
+    # rows against 320 columns: five 32x64 tiles for 4 "SMs", three 32x128); 64 rows or more
+    # SKINNY_DEFAULT's (64, 100 and 128: at 100 its last tile row shifted back in bounds); 33
+    # rows, under one tile row, SKINNY_POINTER's. Counts: decode, narrow, narrow wide, skinny,
+    # pointer, the config's own
     for shape, n, calls in [((2, 8, 48), 32, (1, 0, 0, 0, 0, 0)),
                             ((2, 70, 48), 32, (1, 0, 0, 0, 0, 1)),
                             ((128, 48), 32, (1, 0, 0, 1, 0, 1)),
