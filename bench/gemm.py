@@ -170,6 +170,11 @@ ON_REQUEST_CASES = (
     # not), for bench/gemm-skinny-wider-candidates.json (round 438); timed only when named
     Case("skinny_100x8192x4096", "matmul_skinny", {"M": 100, "N": 8192, "K": 4096}, "bfloat16",
          "skinny"),
+    # 33-63 rows, under SKINNY_DEFAULT's one tile row (SKINNY_POINTER's calls at 4096 columns,
+    # SKINNY_WIDE's at 14336), which bench/linear_skinny.py's rows skip, for
+    # bench/gemm-skinny-33-63-candidates.json (round 442); timed only when named
+    *(Case(f"skinny_{m}x{n}x4096", "matmul_skinny", {"M": m, "N": n, "K": 4096}, "bfloat16",
+           "skinny") for m, n in ((40, 4096), (48, 4096), (48, 14336), (56, 14336))),
 )
 CASES = (*MAIN_CASES, *ON_REQUEST_CASES)
 ON_REQUEST = {c.name for c in ON_REQUEST_CASES}
