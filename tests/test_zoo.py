@@ -22,7 +22,6 @@ import kernel_zoo
 from agent import zoo_cli
 from kernel_zoo import _home, buckets, ops, store
 from kernel_zoo.store import ZooError, ZooIntegrityError
-from conftest import ROOT
 
 REPO = Path(__file__).resolve().parents[1]
 # read before any fixture points _home.SHIPPED_ZOO into a temp folder
@@ -1307,7 +1306,7 @@ def test_zoo_cli_names_the_gpu_model_where_a_bucket_holds_two(tmp_path: Path):
     assert changed["sm_90/bfloat16/any"]["device"] == {"old": h100, "new": h200}
 
 
-def test_rerender_script_starts_from_the_entry_params_completed_as_they_were(tmp_path):
+def test_rerender_script_starts_from_the_entry_params_completed_as_they_were():
     """bench/rerender_entries.sh's start for matmul float16 (an entry from before shift_tail, at
     SPLIT_K 8): every knob of the template, the newer ones at the values that keep the entry's
     kernel as it was, not the bucket start's (SKINNY_DEFAULT's shift_tail, which --start refuses
@@ -1317,15 +1316,15 @@ def test_rerender_script_starts_from_the_entry_params_completed_as_they_were(tmp
     import tasks
     from templates import get_template
 
-    script = (ROOT / "bench" / "rerender_entries.sh").read_text()
+    script = (REPO / "bench" / "rerender_entries.sh").read_text()
     snippet = script.split("<<'PY'\n", 1)[1].split("\nPY\n", 1)[0]
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "CUDA_VISIBLE_DEVICES": ""}
+    env = {**os.environ, "PYTHONPATH": str(REPO), "CUDA_VISIBLE_DEVICES": ""}
     env.pop("KNOBS", None)
     out = subprocess.run([sys.executable, "-c", snippet, "matmul", "float16"], env=env,
-                         cwd=ROOT, capture_output=True, text=True, check=True).stdout
+                         cwd=REPO, capture_output=True, text=True, check=True).stdout
     start = json.loads(out)
     template = get_template("gemm")
     assert set(start) == {p.name for p in template.space}
     assert start["SPLIT_K"] == 8 and start["shift_tail"] is False
-    found = plan(tasks.load(ROOT / "tasks" / "matmul_skinny.py"))
+    found = plan(tasks.load(REPO / "tasks" / "matmul_skinny.py"))
     assert _start_params(template, found, start) == start
