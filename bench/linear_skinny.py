@@ -44,7 +44,7 @@ sys.path.insert(0, str(ROOT))
 import kernel_zoo.ops  # noqa: E402 - first: it defines what kernel_zoo._ops_gemm imports
 from kernel_zoo._ops_gemm import ACTIVATIONS  # noqa: E402 - ops.linear's activations by name
 
-ROWS = (1, 16, 24, 32, 64, 100, 128)  # all within matmul's rows_le_128 bucket
+ROWS = (1, 16, 24, 32, 40, 48, 64, 100, 128)  # all within matmul's rows_le_128 bucket
 WEIGHTS = ((4096, 4096), (4096, 14336), (1000, 3000))  # (in_features, out_features)
 
 

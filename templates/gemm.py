@@ -71,8 +71,11 @@ Knobs:
   SKINNY_DEFAULT's tiles would take more than one wave: the smallest tile that fits one;
   SKINNY_NARROW's, `_skinny_narrow_`, for 17-32 rows where its 32x64 tiles fit one wave, else
   SKINNY_NARROW_WIDE's 32x128, `_skinny_narrow_wide_`, where those do (both swap_ab);
+  SKINNY_NARROW_PAIR's, `_skinny_narrow_pair_` (SKINNY_NARROW's shifted), for 33-63 rows where
+  two of its tile rows fit one wave;
   SKINNY_WIDER's, `_skinny_wider_`, between SKINNY_WIDE's and SKINNY_LARGE's;
-  SKINNY_POINTER's, `_skinny_pointer_`, for 33-63 rows, under SKINNY_DEFAULT's one tile row),
+  SKINNY_POINTER's, `_skinny_pointer_`, for the other calls of 33-63 rows, under SKINNY_DEFAULT's
+  one tile row),
   and one of at most DECODE_ROWS (16) rows DECODE_DEFAULT's (`_decode_`), DECODE_WIDE's
   (`_decode_wide_`) where DECODE_DEFAULT's tiles would take more than one wave, DECODE_WIDER's
   (`_decode_wider_`) where DECODE_WIDE's would too and its own would not;
@@ -361,10 +364,21 @@ SKINNY_NARROW_WIDE = GemmConfig(
     BLOCK_M=32, BLOCK_N=128, BLOCK_K=128, GROUP_M=4, num_warps=4, num_stages=4, SPLIT_K=1,
     persistent=0, use_tma=True, swap_ab=True,
 )
+# SKINNY_NARROW's tiles with the last tile row shifted back in bounds (shift_tail), for the calls
+# of 33-63 rows, more than one 32-row tile row and less than two, where two tile rows fit one wave.
+# By graph replays on an H200 (GPU round 442, bench/gemm.py --configs --graphs with
+# bench/gemm-skinny-33-63-candidates.json, bench/results/runs/gemm-configs-h200-graphs-round442-
+# skinny-33-63.json), in us:
+#   matmul                 32x64 swapped, shifted   64x64 pointers (served)   cuBLAS
+#   40x4096->4096                  14.1                     16.6               16.6
+#   48x4096->4096                  14.3                     15.0               16.9
+# and at 48 x 4096 -> 14336 (two tile rows are 3.4 waves) 44.0 against SKINNY_WIDE's 32.6.
+SKINNY_NARROW_PAIR = dataclasses.replace(SKINNY_NARROW, shift_tail=True)
 # SKINNY_DEFAULT's tiles through pointer loads, for the calls whose last tile row is partly past
 # the rows: there SKINNY_DEFAULT's descriptor loads were slow, and these level with cuBLAS. Since
 # SKINNY_DEFAULT shifts its last tile row (round 437, above) they serve only calls of 33-63 rows,
-# under one tile row, which no shift brings in bounds. By
+# under one tile row, which no shift brings in bounds, and of those only the ones
+# SKINNY_NARROW_PAIR's tiles (above) would take more than one wave for. By
 # graph replays on an H100 (GPU rounds 299-300, bench/gemm.py --configs --graphs,
 # bench/results/runs/gemm-configs-h100-skinny-tail-graphs-round299.json, -pointer-round300.json),
 # in us:
@@ -383,11 +397,13 @@ SKINNY_NARROW_WIDE = GemmConfig(
 # (tma_plan).
 SKINNY_POINTER = dataclasses.replace(SKINNY_DEFAULT, use_tma=False)
 # (route, config, the calls it may serve: "one" those whose rows one of its tile rows covers,
-# "tile" those with a tile row's rows at least (shift_tail brings the last tile row in bounds),
-# "any"), smallest tile first: the companions of
-# skinny calls, in the order _route tries them
+# "pair" those with more rows than one tile row and fewer than two (shift_tail brings the second
+# in bounds), "tile" those with a tile row's rows at least (shift_tail brings the last tile row in
+# bounds), "any"), smallest tile first: the companions of skinny calls, in the order _route tries
+# them
 SKINNY_TILES = (("skinny_narrow", SKINNY_NARROW, "one"),
                 ("skinny_narrow_wide", SKINNY_NARROW_WIDE, "one"),
+                ("skinny_narrow_pair", SKINNY_NARROW_PAIR, "pair"),
                 ("skinny", SKINNY_DEFAULT, "tile"),
                 ("skinny_pointer", SKINNY_POINTER, "any"), ("skinny_wide", SKINNY_WIDE, "any"),
                 ("skinny_wider", SKINNY_WIDER, "any"), ("skinny_large", SKINNY_LARGE, "any"))

@@ -517,8 +517,9 @@ def _gelu_linear_cases(device: str = "cuda"):
     tile, K and N off the tile, a 3-D x. Yields (label, x, w, b, the float64 reference, eager's
     own relative error against it)."""
     for dtype in (torch.bfloat16, torch.float16):
-        for shape, n in (((1, 4096), 4096), ((17, 1000), 3000), ((128, 4096), 4096),
-                         ((100, 72), 136), ((2, 50, 512), 1000), ((300, 512), 256)):
+        for shape, n in (((1, 4096), 4096), ((17, 1000), 3000), ((48, 1000), 3000),
+                         ((128, 4096), 4096), ((100, 72), 136), ((2, 50, 512), 1000),
+                         ((300, 512), 256)):
             torch.manual_seed(0)
             x = torch.randn(*shape, device=device, dtype=dtype)
             w = (torch.randn(n, shape[-1], device=device) / shape[-1] ** 0.5).to(dtype)
@@ -560,17 +561,17 @@ def test_cluster_tiles_are_right_at_odd_shapes_on_hopper(tmp_path):
 
 
 @pytest.mark.gpu
-@pytest.mark.parametrize("name", ["SKINNY_NARROW", "SKINNY_NARROW_WIDE", "SKINNY_DEFAULT",
-                                  "SKINNY_POINTER", "SKINNY_WIDE", "SKINNY_WIDER", "SKINNY_LARGE",
-                                  "DECODE_WIDE", "DECODE_WIDER"])
+@pytest.mark.parametrize("name", ["SKINNY_NARROW", "SKINNY_NARROW_WIDE", "SKINNY_NARROW_PAIR",
+                                  "SKINNY_DEFAULT", "SKINNY_POINTER", "SKINNY_WIDE", "SKINNY_WIDER",
+                                  "SKINNY_LARGE", "DECODE_WIDE", "DECODE_WIDER"])
 def test_the_skinny_tiles_are_right_at_odd_shapes_in_both_layouts(tmp_path, name):
-    """The skinny and decode companions' tiles (single CTAs: 32x64 and 32x128 swapped, 64x64
-    through descriptors and through pointer loads, 64x128, 64x256, 128x128, 16x64 and 16x128
-    swapped) on Linear's transposed weight and on the weight as a row-major matmul operand, at
-    the cluster test's shapes, against float64 within eager's own error; the recorded repeat is
-    bit-identical. A tile whose last tile row is shifted (shift_tail: 100 and 300 rows here)
-    stores the same bits as the same tile unshifted: the rows two tiles share are computed
-    alike."""
+    """The skinny and decode companions' tiles (single CTAs: 32x64 and 32x128 swapped, 32x64
+    swapped and shifted, 64x64 through descriptors and through pointer loads, 64x128, 64x256,
+    128x128, 16x64 and 16x128 swapped) on Linear's transposed weight and on the weight as a
+    row-major matmul operand, at the cluster test's shapes, against float64 within eager's own
+    error; the recorded repeat is bit-identical. A tile whose last tile row is shifted
+    (shift_tail: 48, 100 and 300 rows here where tiles are 32 rows, 100 and 300 where 64) stores
+    the same bits as the same tile unshifted: the rows two tiles share are computed alike."""
     import templates.gemm
 
     cfg = getattr(templates.gemm, name)
@@ -671,7 +672,8 @@ def test_a_skinny_companion_serves_the_calls_with_few_rows(cfg, tmp_path, verifi
     """skinny_rows = 128: calls whose output has at most 128 rows (A's batch dims folded in) run
     SKINNY_DEFAULT's kernels, rendered into the module under a prefix (SKINNY_WIDE's,
     SKINNY_WIDER's or SKINNY_LARGE's past one wave of the SMs, SKINNY_NARROW's at 17-32 rows where
-    its tiles fit one, else SKINNY_NARROW_WIDE's where its do, SKINNY_POINTER's at 33-63 rows),
+    its tiles fit one, else SKINNY_NARROW_WIDE's where its do, SKINNY_NARROW_PAIR's at 33-63 rows
+    where two of its tile rows fit one, else SKINNY_POINTER's),
     and those of at most 16 rows DECODE_DEFAULT's (DECODE_WIDE's where DECODE_DEFAULT's tiles
     would take more than one wave, DECODE_WIDER's where DECODE_WIDE's would too and its own would
     not); larger calls run the config's own. All correct, each recorded in its own recipe table;
@@ -687,18 +689,22 @@ def test_a_skinny_companion_serves_the_calls_with_few_rows(cfg, tmp_path, verifi
     # 17-32 rows run SKINNY_NARROW's 32x64 tiles where one tile row covers them and they fit one
     # wave (17 and 32 rows against 32 columns: one tile), else SKINNY_NARROW_WIDE's 32x128 (32
     # rows against 320 columns: five 32x64 tiles for 4 "SMs", three 32x128); 64 rows or more
-    # SKINNY_DEFAULT's (64, 100 and 128: at 100 its last tile row shifted back in bounds); 33
-    # rows, under one tile row, SKINNY_POINTER's. Counts: decode, narrow, narrow wide, skinny,
-    # pointer, the config's own
-    for shape, n, calls in [((2, 8, 48), 32, (1, 0, 0, 0, 0, 0)),
-                            ((2, 70, 48), 32, (1, 0, 0, 0, 0, 1)),
-                            ((128, 48), 32, (1, 0, 0, 1, 0, 1)),
-                            ((17, 48), 32, (1, 1, 0, 1, 0, 1)),
-                            ((32, 48), 32, (1, 2, 0, 1, 0, 1)),
-                            ((33, 48), 32, (1, 2, 0, 1, 1, 1)),
-                            ((32, 48), 320, (1, 2, 1, 1, 1, 1)),
-                            ((64, 48), 32, (1, 2, 1, 2, 1, 1)),
-                            ((100, 48), 32, (1, 2, 1, 3, 1, 1))]:
+    # SKINNY_DEFAULT's (64, 100 and 128: at 100 its last tile row shifted back in bounds); 33-63
+    # rows, under one of its tile rows, SKINNY_NARROW_PAIR's where its two tile rows fit one wave
+    # (33 and 63 rows against 32 and 64 columns: two tiles), else SKINNY_POINTER's (33 rows
+    # against 192 columns: six 32x64 tiles, three 64x64). Counts: decode, narrow, narrow wide,
+    # narrow pair, skinny, pointer, the config's own
+    for shape, n, calls in [((2, 8, 48), 32, (1, 0, 0, 0, 0, 0, 0)),
+                            ((2, 70, 48), 32, (1, 0, 0, 0, 0, 0, 1)),
+                            ((128, 48), 32, (1, 0, 0, 0, 1, 0, 1)),
+                            ((17, 48), 32, (1, 1, 0, 0, 1, 0, 1)),
+                            ((32, 48), 32, (1, 2, 0, 0, 1, 0, 1)),
+                            ((33, 48), 32, (1, 2, 0, 1, 1, 0, 1)),
+                            ((63, 48), 64, (1, 2, 0, 2, 1, 0, 1)),
+                            ((33, 48), 192, (1, 2, 0, 2, 1, 1, 1)),
+                            ((32, 48), 320, (1, 2, 1, 2, 1, 1, 1)),
+                            ((64, 48), 32, (1, 2, 1, 2, 2, 1, 1)),
+                            ((100, 48), 32, (1, 2, 1, 2, 3, 1, 1))]:
         w, bias = torch.randn(n, 48, device=device) / 48 ** 0.5, torch.randn(n, device=device)
         x = torch.randn(shape, device=device)
         got = module.launch_linear_bias_silu(x, w, bias)
@@ -706,8 +712,9 @@ def test_a_skinny_companion_serves_the_calls_with_few_rows(cfg, tmp_path, verifi
                                                                  bias.double())),
                                    rtol=1e-5, atol=1e-5)
         assert (len(module._decode__RECIPES), len(module._skinny_narrow__RECIPES),
-                len(module._skinny_narrow_wide__RECIPES), len(module._skinny__RECIPES),
-                len(module._skinny_pointer__RECIPES), len(module._RECIPES)) == calls, (shape, n)
+                len(module._skinny_narrow_wide__RECIPES), len(module._skinny_narrow_pair__RECIPES),
+                len(module._skinny__RECIPES), len(module._skinny_pointer__RECIPES),
+                len(module._RECIPES)) == calls, (shape, n)
     # 16 rows against weights whose 32-wide tiles are one more than the SMs (the interpreter's
     # _sm_count is 4: 16x64 tiles fit one wave), whose 64-wide ones are (16x128 tiles fit), and
     # whose 128-wide ones are (none fits: DECODE_WIDE's). Counts: decode wide, wider, decode
@@ -752,6 +759,7 @@ def test_the_odd_companion_serves_the_calls_whose_rows_are_not_16_aligned(tmp_pa
     module = _load(source, tmp_path)
     routed = []
     for name in ("_skinny_narrow_launch_linear_bias_gelu", "_skinny_launch_linear_bias_gelu",
+                 "_skinny_narrow_pair_launch_linear_bias_gelu",
                  "_skinny_pointer_launch_linear_bias_gelu", "_tiled_launch_linear_bias_gelu",
                  "_gemm"):
         original = getattr(module, name)
@@ -761,7 +769,8 @@ def test_the_odd_companion_serves_the_calls_whose_rows_are_not_16_aligned(tmp_pa
     for (m, k, n), want in [((200, 40, 32), "_tiled_launch_linear_bias_gelu"),
                             ((200, 48, 24), "_tiled_launch_linear_bias_gelu"),
                             ((20, 40, 24), "_skinny_narrow_launch_linear_bias_gelu"),
-                            ((40, 40, 24), "_skinny_pointer_launch_linear_bias_gelu"),
+                            ((40, 40, 24), "_skinny_narrow_pair_launch_linear_bias_gelu"),
+                            ((40, 40, 136), "_skinny_pointer_launch_linear_bias_gelu"),
                             ((64, 40, 24), "_skinny_launch_linear_bias_gelu"),
                             ((200, 48, 32), "_gemm")]:
         x = torch.randn(m, k, device=device)
