@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# GPU round 443 (H200; 2026-11-30): SKINNY_NARROW_PAIR (SKINNY_NARROW's 32x64 swapped tiles with
+# the second tile row shifted back in bounds) takes the calls of 33-63 rows where its two tile rows
+# fit one wave (round 442: 14.1-14.3 us at 40 and 48 x 4096->4096 against SKINNY_POINTER's
+# 15.0-16.6). Its GPU test, then the matmul and linear entries re-rendered with it
+# (bench/rerender_entries.sh) and `kzoo zoo verify --newest` for each op re-rendered. What
+# ops.matmul and ops.linear serve at 1-128 rows after them, 40 and 48 rows now among them, is
+# round 444's (bench/gpu_round444.sh). Calls on one held machine, each right after the one before
+# (the zoo's blobs are xz-compressed since this round, so Ray's archive travels whole again):
+#     call 1, carry [".gpu-ray"]:     bash bench/gpu_round443.sh tests
+#     call 2, carry [".gpu-wheels"]:  bash bench/gpu_round443.sh rerender "matmul bfloat16 matmul_skinny" ...
+# Outcome: (filled in after the run)
+set -uo pipefail
+export PYTHONUNBUFFERED=1
+export PYTHONPATH=$PWD KZOO_HOME=/tmp/kzoo-round443
+. bench/gpu_lib.sh
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+start=$(date +%s)
+R=$OUT/round443
+mkdir -p $R
+case ${1:-} in
+tests)
+    split_bundle_stage_ray
+    timeout 240 python3 -m pytest -q -m gpu tests/test_gemm.py -p no:cacheprovider -rf \
+        --tb=short -k "skinny_tiles_are_right and SKINNY_NARROW" \
+        > $R/test_gemm.txt 2>&1
+    echo "test_gemm rc $? after $(( $(date +%s) - start )) s: $(tail -1 $R/test_gemm.txt)"
+    ;;
+rerender)
+    shift
+    split_bundle_install || exit 1
+    mkdir -p $R/rerender
+    entries_snapshot
+    OUT=$R/rerender bash bench/rerender_entries.sh "$@"
+    echo "rerender after $(( $(date +%s) - start )) s"
+    entries_pack_new
+    ops=$(for job in "$@"; do set -- $job; echo $1; done | sort -u)
+    zoo_verify_ops 560 $R $ops
+    ;;
+*) echo "usage: bash bench/gpu_round443.sh tests | rerender \"OP DTYPE [TASK]\"..." >&2; exit 2 ;;
+esac
+# a run returns at most 8 files: the logs and JSONs in one archive (entries.tgz and
+# new-entries.txt beside it)
+tar czf $OUT/round443-$1.tgz -C $OUT round443 && rm -rf $R
+exit 0
