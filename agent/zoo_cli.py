@@ -8,7 +8,8 @@
                                        --out - writes it to stdout
     kzoo zoo import FILE               a bundle into the user zoo, hashes checked first; FILE -
                                        reads it from stdin
-    kzoo zoo migrate                   schema-1 entries of one zoo folder to schema 2 (blobs)
+    kzoo zoo migrate                   schema-1 and -2 entries of one zoo folder to schema 3
+                                       (compressed blobs)
 
 Every command takes `--json` (the result as JSON on stdout) and `--zoo DIR` (that zoo folder only,
 instead of the user zoo layered over the shipped one; for import and migrate, the zoo to change).
@@ -128,13 +129,16 @@ def add_zoo_parser(subparsers: Any) -> None:
     importing.add_argument("file", type=Path, metavar="FILE",
                            help="bundle to add; - reads it from stdin")
     command(
-        "migrate", "store a zoo's schema-1 entries as schema 2 (each kernel once, in blobs/)",
-        "Convert every schema-1 entry of one zoo folder, in place, to schema 2: each file is "
-        "checked against its sha256, written once per op as <op>/blobs/<sha256>.py, the "
-        "manifest is replaced by the same one with \"schema\": 2, and then the entry's own "
-        "copies are deleted. Only storage changes (configs, hashes, versions stay); an entry "
-        "stays loadable throughout. A missing or modified file stops it (exit 1) with that "
-        "entry untouched. Running it again changes nothing.",
+        "migrate", "store a zoo's schema-1 and -2 entries as schema 3 (compressed blobs)",
+        "Convert every schema-1 and schema-2 entry of one zoo folder, in place, to schema 3: "
+        "each file is checked against its sha256, written once per op, xz-compressed, as "
+        "<op>/blobs/<sha256>.py.xz (named by the source's sha256), the manifest is replaced by "
+        "the same one with \"schema\": 3, and then a schema-1 entry's own copies are deleted; "
+        "once every entry of an op is schema 3, its plain schema-2 blobs <sha256>.py are "
+        "deleted, each once its compressed twin checks out. Only storage changes (configs, "
+        "hashes, versions stay); an entry stays loadable throughout. A missing or modified file "
+        "stops it (exit 1) with that entry untouched. Running it again finishes an interrupted "
+        "run, and otherwise changes nothing.",
         "the zoo folder to convert (default $KZOO_HOME/zoo); the shipped zoo is "
         "kernel_zoo/entries",
     )
@@ -616,7 +620,9 @@ def _verify_entry(
             print(f"  file {check['name']}: sha256 ok", file=report, flush=True)
             continue
         if check["actual"] is None:
-            problem = f"{check['path']}: missing (manifest sha256 {check['sha256']})"
+            # "missing", "cannot be read (...)", or why a compressed blob is not one
+            error = check["error"].removeprefix("is ")
+            problem = f"{check['path']}: {error} (manifest sha256 {check['sha256']})"
         else:
             problem = (
                 f"{check['path']}: sha256 {check['actual']} does not match the manifest's "
@@ -841,14 +847,17 @@ def _migrate(args: argparse.Namespace) -> int:
     if args.json:
         _print_json(summary)
     elif not summary["migrated"]:
+        left = [f"{summary[key]} {what}" for key, what in (
+            ("files_removed", "file(s)"), ("blobs_removed", "plain blob(s)")) if summary[key]]
         print(f"nothing to migrate: all {summary['entries']} entries in {summary['zoo']} are "
               f"schema {store.SCHEMA}"
-              + (f" (removed {summary['files_removed']} file(s) an interrupted migration left)"
-                 if summary["files_removed"] else ""))
+              + (f" (removed {' and '.join(left)} an interrupted migration left)" if left
+                 else ""))
     else:
         print(f"migrated {len(summary['migrated'])} of {summary['entries']} entries in "
               f"{summary['zoo']} to schema {store.SCHEMA}: wrote {summary['blobs_written']} "
-              f"blob(s), removed {summary['files_removed']} kernel file(s)")
+              f"blob(s), removed {summary['files_removed']} kernel file(s) and "
+              f"{summary['blobs_removed']} plain blob(s)")
     return EXIT_OK
 
 

@@ -7,10 +7,10 @@ A bundle is a JSON object (UTF-8), readable and diffable as it is:
      "manifest": {...the entry's manifest.json, as an object...},
      "files": {"softmax_sm_90_float32.py": "...the file's text..."}}
 
-The manifest is the one the zoo holds, schema 1 or 2 as stored; either way the bundle carries
-every file's bytes under its name in the manifest (a schema-2 entry's are read from its blobs), so
-an export from one zoo imports into another, as schema 2. Kernel sources are Python text, so they
-are stored as strings, not base64. Importing checks every
+The manifest is the one the zoo holds, schema 1, 2 or 3 as stored; either way the bundle carries
+every file's source under its name in the manifest (a schema-2 or -3 entry's are read from its
+blobs, decompressed), so an export from one zoo imports into another, as schema 3. Kernel sources
+are Python text, so they are stored as strings, not base64. Importing checks every
 file against the manifest's sha256 before anything is written, so a bundle edited in transit is
 refused; like the zoo itself, this detects modification, not a forger who rewrites the manifest
 too. The export holds no date or host, so exporting the same entry twice gives the same bytes.

@@ -1,12 +1,14 @@
-"""Zoo entries on disk: `<zoo>/<op>/<version>/manifest.json`, and each kernel source once per op
-as `<zoo>/<op>/blobs/<sha256>.py` (schema 2; schema-1 entries, which hold their sources in their
-own folder, are still read, and `migrate` converts them).
+"""Zoo entries on disk: `<zoo>/<op>/<version>/manifest.json`, and each kernel source once per op,
+xz-compressed, as `<zoo>/<op>/blobs/<sha256>.py.xz` (schema 3). Schema-2 entries, whose blobs are
+the plain `<sha256>.py`, and schema-1 entries, which hold their sources in their own folder, are
+still read, and `migrate` converts both.
 
 An entry is immutable once it is renamed into place; a better kernel is a new version. A blob is
-named by the sha256 of its bytes and shared by every entry that lists them; nothing rewrites or
-deletes one. Several zoos are layered (the user zoo over the shipped one) and looked up in order.
-Loading a kernel checks the source's sha256 against its manifest first, so a file edited after
-verification is never run.
+named by the sha256 of the source it holds (uncompressed, as the manifest records it) and shared
+by every entry that lists it; nothing rewrites one. Only `migrate` deletes blobs: a plain schema-2
+blob, once every entry of its op is schema 3 and its compressed twin verifies. Several zoos are
+layered (the user zoo over the shipped one) and looked up in order. Loading a kernel checks the
+source's sha256 against its manifest first, so a file edited after verification is never run.
 
 This module imports only the standard library: the kernel modules it loads bring their own torch and
 triton imports, at load time.
@@ -21,7 +23,10 @@ import fcntl
 import hashlib
 import importlib.machinery
 import importlib.util
+import io
 import json
+import linecache
+import lzma
 import os
 import re
 import secrets
@@ -37,10 +42,19 @@ from typing import Any
 
 from kernel_zoo import _home, buckets
 
-SCHEMA = 2  # what promote, import_entry and migrate write
-READ_SCHEMAS = (1, 2)  # what readers accept: 1 holds files in the entry folder, 2 in blobs/
+SCHEMA = 3  # what promote, import_entry and migrate write
+# what readers accept: 1 holds files in the entry folder, 2 in blobs/ as they are, 3 in blobs/ xz'd
+READ_SCHEMAS = (1, 2, 3)
 MANIFEST = "manifest.json"
-BLOBS = "blobs"  # <zoo>/<op>/blobs/<sha256>.py; not a version name, so never taken for an entry
+BLOBS = "blobs"  # <zoo>/<op>/blobs/<sha256>.py.xz; not a version name, so never taken for an entry
+PLAIN_BLOB_SUFFIX = ".py"  # schema 2's blobs
+BLOB_SUFFIX = ".py.xz"  # schema 3's
+# The most bytes one blob may hold or decompress to: a kernel source is under 1 MB, and a blob
+# that claims more (an xz stream can expand a thousandfold) is refused before it fills memory.
+MAX_SOURCE_BYTES = 64 << 20
+# liblzma allocates the dictionary an xz header names; a reader allows one as large as any
+# source, no more (a written blob's dictionary is cut to its source's size, `_compress_source`)
+_XZ_MEMLIMIT = MAX_SOURCE_BYTES + (16 << 20)
 LOCK_FILE = ".lock"
 ANY_SHAPE = buckets.ANY
 
@@ -49,6 +63,7 @@ _VERSION_RE = re.compile(r"^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)$")
 # or a module name would trip over.
 _NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 _SHA_RE = re.compile(r"^[0-9a-f]{64}$")
+_PLAIN_BLOB_RE = re.compile(r"^([0-9a-f]{64})\.py$")
 # a CUDA compute capability as torch reports it, with the suffix Triton and nvcc use for sm_90a
 _ARCH_RE = re.compile(r"^sm_[0-9]{2,3}[a-z]?$")
 
@@ -183,8 +198,8 @@ def _check_config(config: object, where: str, *, op: str, needs_file: bool) -> N
 
 
 def validate_manifest(manifest: object, source: str = MANIFEST) -> dict[str, Any]:
-    """Check a schema-1 or schema-2 manifest (their fields are the same; only where the files
-    live differs); `source` names the file in the error. Returns the manifest."""
+    """Check a manifest of any schema in READ_SCHEMAS (their fields are the same; only where and
+    how the files are stored differs); `source` names the file in the error. Returns it."""
     if not isinstance(manifest, dict):
         raise ZooError(f"{source}: the manifest must be a JSON object")
     for field, kind in _TOP_FIELDS.items():
@@ -197,7 +212,8 @@ def validate_manifest(manifest: object, source: str = MANIFEST) -> dict[str, Any
                 f"{source}: field {field!r} must be {kind.__name__}, got {type(value).__name__}"
             )
     if manifest["schema"] not in READ_SCHEMAS:
-        wanted = " or ".join(str(schema) for schema in READ_SCHEMAS)
+        *earlier, last = READ_SCHEMAS
+        wanted = ", ".join(str(schema) for schema in earlier) + f" or {last}"
         raise ZooError(f"{source}: schema {manifest['schema']} is not supported (want {wanted})")
     try:
         _check_name("op", manifest["op"])
@@ -530,7 +546,8 @@ def promote(op: str, source: str, record: dict[str, Any], *, zoo_dir: Path) -> d
     takes: a kernel tuned on one GPU model leaves another model's config of the same arch, dtype
     and bucket in place (`select_config` serves each GPU its own).
     Carried files are re-checked against their sha256 and keep their blob (a schema-1 previous
-    version's files become blobs); nothing is copied.
+    version's files, and a schema-2 one's plain blobs, become compressed blobs); nothing else is
+    copied.
 
     The source's blob is written first, then the manifest-only version is built in a temp folder
     under `zoo_dir/op` and renamed into place, so readers never see half an entry. The whole
@@ -564,12 +581,16 @@ def promote_many(op: str, kernels: list[tuple[str, dict[str, Any]]], *,
         if _config_key(record) in new_keys:
             raise ZooError(f"promote_many for {op}: two kernels for {_config_key(record)}")
         new_keys.add(_config_key(record))
+        data = source.encode("utf-8")
+        if len(data) > MAX_SOURCE_BYTES:
+            raise ZooError(f"kernel source for {op} is {len(data)} bytes, over the zoo's bound "
+                           f"of {MAX_SOURCE_BYTES}")
         file_name = kernel_file_name(op, record["arch"], record["dtype"], record["shape_bucket"])
         try:
             compile(source, file_name, "exec", dont_inherit=True)
         except SyntaxError as err:
             raise ZooError(f"kernel source for {op} does not compile: {err}") from None
-        records.append((source.encode("utf-8"), record, file_name))
+        records.append((data, record, file_name))
 
     zoo_dir = Path(zoo_dir).expanduser().resolve()
     op_dir = zoo_dir / op
@@ -624,30 +645,42 @@ def promote_many(op: str, kernels: list[tuple[str, dict[str, Any]]], *,
     return {"op": op, "version": version, "path": str(final_dir)}
 
 
-def _store_blob(blobs_dir: Path, data: bytes) -> bool:
-    """Make `blobs_dir/<sha256 of data>.py` hold `data`; True when it was written, False when it
-    was there already. The caller holds the zoo lock and fsyncs `blobs_dir` afterwards.
+def _check_blob(path: Path, digest: str) -> None:
+    """Raise ZooIntegrityError unless the compressed blob `path` decompresses to bytes hashing to
+    `digest`, its name: every entry naming it shares it, so a modified one is refused, neither
+    trusted nor overwritten."""
+    actual, problem = _stored_sha(path, compressed=True)
+    if actual != digest:
+        found = problem or f"holds a source hashing to {actual}, not to its name"
+        raise ZooIntegrityError(
+            f"{path.resolve()}: the blob {found}; the zoo's blob store was modified, so it is "
+            "neither reused nor overwritten"
+        )
 
-    A blob that is there is reused only if its bytes hash to its name: every entry naming it
-    shares it, so a modified one is refused, neither trusted nor overwritten.
+
+def _store_blob(blobs_dir: Path, data: bytes) -> bool:
+    """Make `blobs_dir/<sha256 of data>.py.xz` hold `data`, compressed; True when it was written,
+    False when it was there already (and checks out: `_check_blob`). The caller holds the zoo lock
+    and fsyncs `blobs_dir` afterwards.
+
+    A new blob is written to a temp file, fsynced, read back and checked (decompressed, hashed)
+    and only then renamed to its name.
     """
+    if len(data) > MAX_SOURCE_BYTES:
+        raise ZooError(f"a kernel source of {len(data)} bytes is over the zoo's bound of "
+                       f"{MAX_SOURCE_BYTES}")
     digest = sha256_bytes(data)
-    path = blobs_dir / f"{digest}.py"
+    path = blobs_dir / f"{digest}{BLOB_SUFFIX}"
     if os.path.lexists(path):
-        try:
-            actual: str | None = sha256_bytes(path.read_bytes())
-        except OSError:  # a dangling link, a folder, an unreadable file
-            actual = None
-        if actual != digest:
-            found = "cannot be read" if actual is None else f"hashes to {actual}"
-            raise ZooIntegrityError(
-                f"{path.resolve()}: the blob {found}, not to its name; the zoo's blob store "
-                "was modified, so it is neither reused nor overwritten"
-            )
+        _check_blob(path, digest)
         return False
     tmp = blobs_dir / f".tmp-{digest[:16]}-{secrets.token_hex(4)}"
     try:
-        _write_durably(tmp, data)
+        _write_durably(tmp, _compress_source(data))
+        actual, problem = _stored_sha(tmp, compressed=True)
+        if actual != digest:
+            raise ZooError(f"{tmp}: the blob just written does not read back as its source "
+                           f"({problem or f'sha256 {actual}'}); nothing was stored")
         os.rename(tmp, path)  # under the zoo lock nothing else creates `path` meanwhile
     except BaseException:
         tmp.unlink(missing_ok=True)
@@ -669,7 +702,7 @@ def _write_entry(op_dir: Path, final_dir: Path, files: dict[str, bytes],
                  manifest: dict[str, Any]) -> None:
     """Write the files as blobs, then build the manifest-only entry in a temp folder beside its
     final place and rename it there: readers see a whole entry, its blobs on disk, or none. The
-    caller holds the zoo lock; `manifest` is schema 2 and lists exactly `files`."""
+    caller holds the zoo lock; `manifest` is schema 3 and lists exactly `files`."""
     _write_blobs(op_dir, files)
     tmp_dir = Path(tempfile.mkdtemp(prefix=f".tmp-{final_dir.name}-", dir=op_dir))
     try:
@@ -690,11 +723,12 @@ def import_entry(
     """Add an entry built elsewhere (an exported bundle) to `zoo_dir` under its own version.
 
     Every file must be listed in the manifest and hash to its sha256; `source` names where they
-    came from in errors. The manifest may be schema 1 or 2; the entry is written as schema 2 (the
-    same manifest with "schema": 2, its files as blobs). Returns {op, version, path, status}:
-    status "imported", or "identical" when the zoo already holds this entry (the same manifest
-    but for "schema", which says only where the files are stored; its files intact). The same
-    version with other content raises ZooConflictError: entries are immutable, never replaced.
+    came from in errors. The manifest may be of any schema it reads; the entry is written as
+    schema 3 (the same manifest with "schema": 3, its files as compressed blobs). Returns {op,
+    version, path, status}: status "imported", or "identical" when the zoo already holds this
+    entry (the same manifest but for "schema", which says only how the files are stored; its
+    files intact). The same version with other content raises ZooConflictError: entries are
+    immutable, never replaced.
     """
     validate_manifest(manifest, source)
     op, version = manifest["op"], manifest["version"]
@@ -744,44 +778,66 @@ def _content(manifest: dict[str, Any]) -> dict[str, Any]:
 
 
 def migrate(zoo_dir: Path) -> dict[str, Any]:
-    """Convert every schema-1 entry of the zoo folder `zoo_dir` to schema 2, in place.
+    """Convert every schema-1 and schema-2 entry of the zoo folder `zoo_dir` to schema 3, in
+    place.
 
     Per entry, under the zoo lock: every file is checked against its sha256 first (a missing or
     modified one raises ZooIntegrityError naming it and stops the migration, that entry and the
-    ones after it untouched); then the files are written as blobs, manifest.json is replaced
-    atomically by the same manifest with "schema": 2, and only then are the entry's own copies
-    deleted. A reader opening the entry at any moment finds a loadable entry. Only storage
-    changes: configs, hashes, versions and dates stay as they were.
+    ones after it untouched); then the files are written as compressed blobs, each fsynced and
+    checked (decompressed and hashed) before it takes its name; manifest.json is replaced
+    atomically by the same manifest with "schema": 3; and only then are a schema-1 entry's own
+    copies deleted. Once every entry of an op is schema 3, the op's plain schema-2 blobs
+    `<sha256>.py` are deleted, each only once its compressed twin checks out (one that no entry
+    names is compressed first if its bytes hash to its name, and left alone if not). A reader
+    opening an entry at any moment finds a loadable entry. Only storage changes: configs, hashes,
+    versions and dates stay as they were.
 
-    Idempotent: schema-2 entries are left as they are, except that the kernel files an
-    interrupted migration left beside their manifest are deleted once their blob checks out.
-    Returns {zoo, entries, migrated (["op version", ...]), blobs_written, files_removed}.
+    Idempotent: a second run changes nothing, and a run after an interrupted one finishes it
+    (writes what blobs are missing, switches the manifests left, deletes the copies and plain
+    blobs left). Returns {zoo, entries, migrated (["op version", ...]), blobs_written (compressed
+    blobs written), files_removed (schema-1 copies deleted), blobs_removed (plain blobs
+    deleted)}.
     """
     zoo_dir = Path(zoo_dir).expanduser().resolve()
     if not zoo_dir.is_dir():
         raise ZooError(f"no such zoo folder: {zoo_dir}")
     summary: dict[str, Any] = {
-        "zoo": str(zoo_dir), "entries": 0, "migrated": [], "blobs_written": 0, "files_removed": 0
+        "zoo": str(zoo_dir), "entries": 0, "migrated": [], "blobs_written": 0,
+        "files_removed": 0, "blobs_removed": 0,
     }
     with _zoo_lock(zoo_dir):
+        by_op: dict[str, list[str]] = {}
         for _zoo, _layer, op, version in _entry_dirs([zoo_dir]):
-            entry_dir = zoo_dir / op / version
-            manifest = read_manifest(entry_dir)
-            summary["entries"] += 1
-            if manifest["schema"] != SCHEMA:
-                # all of them, before anything is written
-                files = {
-                    name: _read_verified(entry_file_path(entry_dir, manifest, name), digest,
-                                         doing="migrated")
-                    for name, digest in manifest["files"].items()
-                }
-                summary["blobs_written"] += _write_blobs(entry_dir.parent, files)
-                manifest = {**manifest, "schema": SCHEMA}
-                validate_manifest(manifest, f"schema-2 manifest for {entry_dir}")
-                _replace_manifest(entry_dir, manifest)
-                summary["migrated"].append(f"{op} {version}")
-            summary["files_removed"] += _remove_migrated_files(entry_dir, manifest)
+            by_op.setdefault(op, []).append(version)
+        for op, versions in by_op.items():
+            for version in versions:
+                _migrate_entry(zoo_dir / op / version, summary)
+            written, removed = _remove_plain_blobs(zoo_dir / op)
+            summary["blobs_written"] += written
+            summary["blobs_removed"] += removed
     return summary
+
+
+def _migrate_entry(entry_dir: Path, summary: dict[str, Any]) -> None:
+    """Bring one entry to schema 3 and delete what an earlier schema left in its folder, counting
+    in `summary`. The caller holds the zoo lock."""
+    manifest = read_manifest(entry_dir)
+    summary["entries"] += 1
+    if manifest["schema"] != SCHEMA:
+        # all of them, before anything is written
+        files = {name: _read_migrated(entry_dir, manifest, name) for name in manifest["files"]}
+        summary["blobs_written"] += _write_blobs(entry_dir.parent, files)
+        manifest = {**manifest, "schema": SCHEMA}
+        validate_manifest(manifest, f"schema-{SCHEMA} manifest for {entry_dir}")
+        _replace_manifest(entry_dir, manifest)
+        summary["migrated"].append(f"{manifest['op']} {manifest['version']}")
+    summary["files_removed"] += _remove_migrated_files(entry_dir, manifest)
+
+
+def _read_migrated(entry_dir: Path, manifest: dict[str, Any], name: str) -> bytes:
+    path, compressed = _locate(entry_dir, manifest, name)
+    return _read_verified(path, manifest["files"][name], doing="migrated", name=name,
+                          compressed=compressed)
 
 
 def _replace_manifest(entry_dir: Path, manifest: dict[str, Any]) -> None:
@@ -799,7 +855,7 @@ def _replace_manifest(entry_dir: Path, manifest: dict[str, Any]) -> None:
 
 
 def _remove_migrated_files(entry_dir: Path, manifest: dict[str, Any]) -> int:
-    """Delete the copies a schema-2 entry's folder still holds of its files (and a temp manifest
+    """Delete the copies a migrated entry's folder still holds of its files (and a temp manifest
     an interrupted migration left), each only once both it and its blob hash to the manifest's
     sha256; how many files went. The caller holds the zoo lock."""
     removed = 0
@@ -814,9 +870,9 @@ def _remove_migrated_files(entry_dir: Path, manifest: dict[str, Any]) -> int:
             actual = None
         if actual != digest:
             raise ZooIntegrityError(
-                f"{copy.resolve()}: left beside the schema-2 manifest by an interrupted "
-                f"migration, but it is not the verified file (sha256 {actual}, the manifest's "
-                f"{digest}); it was left in place, and the entry reads its blob"
+                f"{copy.resolve()}: left beside the schema-{manifest['schema']} manifest by an "
+                f"interrupted migration, but it is not the verified file (sha256 {actual}, the "
+                f"manifest's {digest}); it was left in place, and the entry reads its blob"
             )
         copy.unlink()
         removed += 1
@@ -827,19 +883,112 @@ def _remove_migrated_files(entry_dir: Path, manifest: dict[str, Any]) -> int:
     return removed
 
 
+def _remove_plain_blobs(op_dir: Path) -> tuple[int, int]:
+    """Delete the plain schema-2 blobs `<sha256>.py` of an op whose entries are all schema 3 (the
+    caller has just migrated every one, under the zoo lock), each once its compressed twin
+    `<sha256>.py.xz` decompresses to bytes hashing to that name (a twin that does not raises
+    ZooIntegrityError: entries read it). A plain blob without a twin, which no entry names (a
+    failed promotion's), gets one first if its bytes hash to its name, and is left alone if they
+    do not. Returns (twins written, plain blobs deleted)."""
+    blobs_dir = op_dir / BLOBS
+    if not blobs_dir.is_dir():
+        return 0, 0
+    written = removed = 0
+    for plain in sorted(blobs_dir.iterdir()):
+        match = _PLAIN_BLOB_RE.match(plain.name)
+        if match is None:
+            continue
+        digest = match.group(1)
+        twin = blobs_dir / f"{digest}{BLOB_SUFFIX}"
+        if os.path.lexists(twin):
+            _check_blob(twin, digest)
+        else:
+            try:
+                data = plain.read_bytes()
+            except OSError:
+                continue
+            if sha256_bytes(data) != digest:
+                continue
+            written += _store_blob(blobs_dir, data)
+            _fsync_dir(blobs_dir)  # the twin is on disk before the plain blob goes
+        plain.unlink()
+        removed += 1
+    if removed:
+        _fsync_dir(blobs_dir)
+    return written, removed
+
+
 # ---------------------------------------------------------------------------------------------
 # loading
 
 
+class _BlobFormatError(Exception):
+    """A compressed blob is not one whole xz stream of at most MAX_SOURCE_BYTES; says why."""
+
+
+def _compress_source(data: bytes) -> bytes:
+    """`data` as a schema-3 blob holds it: one xz stream, LZMA2 at preset 9 with the extreme
+    search, its dictionary cut to the smallest power of two holding `data` (64 KiB at least): a
+    larger one compresses no better, and every reader would allocate it."""
+    dict_size = min(max(1 << 16, 1 << (max(len(data), 1) - 1).bit_length()), 64 << 20)
+    lzma2 = {"id": lzma.FILTER_LZMA2, "preset": 9 | lzma.PRESET_EXTREME, "dict_size": dict_size}
+    return lzma.compress(data, format=lzma.FORMAT_XZ, check=lzma.CHECK_CRC64, filters=[lzma2])
+
+
+def _decompress_source(data: bytes) -> bytes:
+    """The source a schema-3 blob's bytes hold. Raises _BlobFormatError, saying why, for anything
+    but one whole xz stream of at most MAX_SOURCE_BYTES (read no further than that, and decoded
+    within _XZ_MEMLIMIT), with nothing after it."""
+    decompressor = lzma.LZMADecompressor(format=lzma.FORMAT_XZ, memlimit=_XZ_MEMLIMIT)
+    try:
+        source = decompressor.decompress(data, max_length=MAX_SOURCE_BYTES + 1)
+    except lzma.LZMAError as err:
+        raise _BlobFormatError(f"is not a valid xz stream ({err})") from None
+    if len(source) > MAX_SOURCE_BYTES:
+        raise _BlobFormatError(f"decompresses to more than {MAX_SOURCE_BYTES} bytes, the zoo's "
+                               "bound for a kernel source")
+    if not decompressor.eof:
+        raise _BlobFormatError("is a truncated xz stream")
+    if decompressor.unused_data:
+        raise _BlobFormatError("has bytes after its xz stream")
+    return source
+
+
+def _load_stored(path: Path, compressed: bool) -> bytes:
+    """The bytes of one stored kernel file, decompressed where it is a schema-3 blob; OSError
+    where it cannot be read, _BlobFormatError where a blob is not one (or is over the bound)."""
+    if not compressed:
+        return path.read_bytes()
+    with open(path, "rb") as handle:
+        data = handle.read(MAX_SOURCE_BYTES + 1)
+    if len(data) > MAX_SOURCE_BYTES:
+        raise _BlobFormatError(f"is larger than {MAX_SOURCE_BYTES} bytes, the zoo's bound")
+    return _decompress_source(data)
+
+
+def _stored_sha(path: Path, compressed: bool) -> tuple[str | None, str | None]:
+    """(sha256 of the file's source, None), or (None, what is wrong with it): "is missing",
+    "cannot be read (...)", or why a blob is not one."""
+    try:
+        return sha256_bytes(_load_stored(path, compressed)), None
+    except FileNotFoundError:
+        return None, "is missing"
+    except OSError as err:  # a dangling link, a folder, no permission to read it
+        return None, f"cannot be read ({err.strerror or err})"
+    except _BlobFormatError as err:
+        return None, str(err)
+
+
 def _read_verified(
-    path: Path, expected_sha: str, *, doing: str = "loaded", name: str | None = None
+    path: Path, expected_sha: str, *, doing: str = "loaded", name: str | None = None,
+    compressed: bool = False,
 ) -> bytes:
-    """The file's bytes, if and only if they hash to `expected_sha`; the error names the path
-    (and the entry's file `name`, where the path is a blob) and says the entry will not be
-    `doing`."""
+    """The file's bytes (decompressed, where `compressed`: a schema-3 blob), if and only if they
+    hash to `expected_sha`; the error names the path (and the entry's file `name`, where the path
+    is a blob) and says the entry will not be `doing`."""
     shown = str(path.resolve()) + (f" ({name})" if name not in (None, path.name) else "")
     try:
-        data = path.read_bytes()
+        data = _load_stored(path, compressed)
     except FileNotFoundError:
         raise ZooIntegrityError(
             f"{shown}: the kernel file is missing; the entry was modified after it was "
@@ -850,6 +999,11 @@ def _read_verified(
             f"{shown}: the kernel file cannot be read ({err.strerror or err}); the entry will "
             f"not be {doing}"
         ) from None
+    except _BlobFormatError as err:
+        raise ZooIntegrityError(
+            f"{shown}: the kernel blob {err}; the entry was modified after it was verified and "
+            f"will not be {doing}"
+        ) from None
     actual = sha256_bytes(data)
     if actual != expected_sha:
         raise ZooIntegrityError(
@@ -859,13 +1013,8 @@ def _read_verified(
     return data
 
 
-def entry_file_path(entry_dir: Path, manifest: dict[str, Any], name: str) -> Path:
-    """Where the bytes of the entry's file `name` are: `entry_dir/name` in a schema-1 entry,
-    `<zoo>/<op>/blobs/<sha256>.py` (named by the manifest's sha256 for `name`) in a schema-2 one.
-
-    Only the path: `read_entry_file` and `load_kernel` check the bytes. Raises ZooIntegrityError
-    when the manifest records no sha256 for `name`, ZooError for a schema it does not know.
-    """
+def _locate(entry_dir: Path, manifest: dict[str, Any], name: str) -> tuple[Path, bool]:
+    """`entry_file_path`, and whether the bytes there are compressed (a schema-3 blob)."""
     files = manifest.get("files")
     digest = files.get(name) if isinstance(files, dict) and isinstance(name, str) else None
     if not isinstance(digest, str) or _SHA_RE.match(digest) is None:
@@ -877,18 +1026,34 @@ def entry_file_path(entry_dir: Path, manifest: dict[str, Any], name: str) -> Pat
         raise ZooError(f"{entry_dir}: {name!r} is not a plain file name")
     schema = manifest.get("schema")
     if schema == 1:
-        return Path(entry_dir) / name
+        return Path(entry_dir) / name, False
+    # abspath, not resolve: the op folder is the entry folder's parent as named, as in
+    # read_manifest, even where the entry folder is a link
+    blobs_dir = Path(os.path.abspath(entry_dir)).parent / BLOBS
     if schema == 2:
-        # abspath, not resolve: the op folder is the entry folder's parent as named, as in
-        # read_manifest, even where the entry folder is a link
-        return Path(os.path.abspath(entry_dir)).parent / BLOBS / f"{digest}.py"
+        return blobs_dir / f"{digest}{PLAIN_BLOB_SUFFIX}", False
+    if schema == 3:
+        return blobs_dir / f"{digest}{BLOB_SUFFIX}", True
     raise ZooError(f"{entry_dir}: schema {schema!r} is not supported")
 
 
+def entry_file_path(entry_dir: Path, manifest: dict[str, Any], name: str) -> Path:
+    """Where the bytes of the entry's file `name` are: `entry_dir/name` in a schema-1 entry, the
+    blob named by the manifest's sha256 for `name` in the others: `<zoo>/<op>/blobs/<sha256>.py`
+    in schema 2, `<sha256>.py.xz` (compressed: not the source as it is) in schema 3.
+
+    Only the path: `read_entry_file` and `load_kernel` decompress and check the bytes. Raises
+    ZooIntegrityError when the manifest records no sha256 for `name`, ZooError for a schema it
+    does not know.
+    """
+    return _locate(entry_dir, manifest, name)[0]
+
+
 def read_entry_file(entry_dir: Path, manifest: dict[str, Any], name: str) -> bytes:
-    """One file of an entry, if and only if it hashes to the manifest's sha256."""
-    path = entry_file_path(entry_dir, manifest, name)
-    return _read_verified(path, manifest["files"][name], name=name)
+    """One file of an entry (decompressed from its blob in schema 3), if and only if it hashes to
+    the manifest's sha256."""
+    path, compressed = _locate(entry_dir, manifest, name)
+    return _read_verified(path, manifest["files"][name], name=name, compressed=compressed)
 
 
 def read_entry_files(entry_dir: Path, manifest: dict[str, Any]) -> dict[str, bytes]:
@@ -899,26 +1064,29 @@ def read_entry_files(entry_dir: Path, manifest: dict[str, Any]) -> dict[str, byt
 
 def check_files(entry_dir: Path, manifest: dict[str, Any]) -> list[dict[str, Any]]:
     """Each listed file's hash check, as data: {name, path (where its bytes are: the entry folder
-    or the op's blobs), sha256 (the manifest's), actual (None when the file is missing), ok}.
-    Reports every file rather than stopping at one."""
+    or the op's blobs), sha256 (the manifest's), actual (of the source, decompressed where the
+    blob is compressed; None when it cannot be had), error (why not: "is missing", "cannot be
+    read (...)", or why a blob is not one; else None), ok}. Reports every file rather than
+    stopping at one."""
     checks = []
     for name, digest in manifest["files"].items():
-        path = entry_file_path(entry_dir, manifest, name).resolve()
-        try:
-            actual: str | None = sha256_bytes(path.read_bytes())
-        except OSError:  # missing, or replaced by something that is not a readable file
-            actual = None
+        path, compressed = _locate(entry_dir, manifest, name)
+        path = path.resolve()
+        actual, error = _stored_sha(path, compressed)
         check = {"name": name, "path": str(path), "sha256": digest, "actual": actual}
-        checks.append({**check, "ok": actual == digest})
+        checks.append({**check, "error": error, "ok": actual == digest})
     return checks
 
 
 class _VerifiedSourceLoader(importlib.machinery.SourceFileLoader):
-    """Executes exactly the bytes whose hash was checked.
+    """Executes exactly the bytes whose hash was checked, and gives them as the module's source.
 
     A plain SourceFileLoader would re-read the file (a window for a swap after the check) and
-    would trust a matching `__pycache__/*.pyc` without hashing it. The module still has a real
-    `__file__`, so `inspect.getsource` (which Triton's @jit needs) reads the source from disk.
+    would trust a matching `__pycache__/*.pyc` without hashing it. A module of a plain file
+    (schemas 1 and 2) has that file as `__file__`, so `inspect.getsource` (which Triton's @jit
+    needs) reads it from disk. A schema-3 module's `__file__` is a name no zoo writes (see
+    `_module_file`): linecache finds no file there and asks this loader's `get_source`, which
+    answers with the verified text.
     """
 
     def __init__(self, fullname: str, path: str, data: bytes) -> None:
@@ -927,6 +1095,14 @@ class _VerifiedSourceLoader(importlib.machinery.SourceFileLoader):
 
     def get_code(self, fullname: str) -> types.CodeType:
         return compile(self._data, self.path, "exec", dont_inherit=True)
+
+    def get_data(self, path: str) -> bytes:
+        if path == self.path:
+            return self._data
+        return super().get_data(path)
+
+    def get_source(self, fullname: str) -> str:
+        return importlib.util.decode_source(self._data)
 
 
 _modules: dict[tuple[str, str], types.ModuleType] = {}
@@ -940,31 +1116,54 @@ def _module_name(name: str, path: Path, sha: str) -> str:
     return f"_kzoo_entry_{stem}_{tag}"
 
 
+def _module_file(path: Path, compressed: bool) -> Path:
+    """The file name a kernel module runs under: the file itself where it is plain source; beside
+    a compressed blob `<sha256>.py.xz`, `<sha256>.xz.py`, which no zoo writes. Not the blob
+    (linecache would read compressed bytes as the source), nor `<sha256>.py`, which a schema-2
+    entry of the same zoo may hold as a plain blob of its own, checked by nobody here."""
+    if not compressed:
+        return path
+    return path.with_name(path.name.removesuffix(BLOB_SUFFIX) + ".xz.py")
+
+
 def load_kernel(entry_dir: Path, config: dict[str, Any], manifest: dict[str, Any]) -> Any:
     """Import the source of one config after checking its sha256 against the manifest.
 
-    Raises ZooIntegrityError when the file is missing or its bytes changed, and ZooError when
-    a verified file fails to import. Modules are cached per (path, sha256): the versions sharing
-    a blob share one module. The file is re-hashed on every call, so a file edited after an
-    earlier load is still refused.
+    Raises ZooIntegrityError when the file is missing or its bytes changed (for a schema-3 blob:
+    when it does not decompress to the verified source), and ZooError when a verified file fails
+    to import. Modules are cached per (path, sha256): the versions sharing a blob share one
+    module. The file is re-hashed on every call, so a file edited after an earlier load is still
+    refused.
+
+    A schema-3 module's source, which no file holds as it is, is put in linecache under its
+    `__file__` (`_module_file`) before it runs, as text that never goes stale, and its loader
+    serves it again should linecache be cleared: `inspect.getsource` (Triton's @jit, in the
+    interpreter and compiling for a GPU) gets exactly the verified text.
     """
     from kernel_zoo.toolchain import use_torch_ptxas
 
     use_torch_ptxas()  # before any of its kernels compiles: assembled as the sweep timed them
     name = config.get("file")
-    path = entry_file_path(entry_dir, manifest, name).resolve()  # type: ignore[arg-type]
+    path, compressed = _locate(entry_dir, manifest, name)  # type: ignore[arg-type]
+    path = path.resolve()
     expected = manifest["files"][name]
-    data = _read_verified(path, expected, name=name)
+    data = _read_verified(path, expected, name=name, compressed=compressed)
     key = (str(path), expected)
     with _modules_lock:
         module = _modules.get(key)
         if module is not None:
             return module
         module_name = _module_name(name, path, expected)
-        loader = _VerifiedSourceLoader(module_name, str(path), data)
-        spec = importlib.util.spec_from_file_location(module_name, path, loader=loader)
+        module_file = _module_file(path, compressed)
+        loader = _VerifiedSourceLoader(module_name, str(module_file), data)
+        spec = importlib.util.spec_from_file_location(module_name, module_file, loader=loader)
         assert spec is not None
         module = importlib.util.module_from_spec(spec)
+        if compressed:
+            # mtime None: linecache.checkcache keeps it (it has no file to compare against)
+            text = loader.get_source(module_name)
+            lines = io.StringIO(text).readlines()  # at "\n" only, as the compiler counts lines
+            linecache.cache[str(module_file)] = (len(text), None, lines, str(module_file))
         # registered before running: dataclasses and Triton look their module up by name
         sys.modules[module_name] = module
         try:

@@ -65,7 +65,7 @@ def run_kzoo(*args: str, env_home: Path, timeout: float = 600, cwd: Path = ROOT)
 
 def copy_entry(src_zoo: Path, op: str, version: str, dst_zoo: Path) -> Path:
     """Copy one entry byte for byte into another zoo folder, with the blobs it names when it is
-    schema 2 (a schema-2 entry folder holds only its manifest); returns the copy's folder."""
+    schema 2 or 3 (its folder holds only its manifest); returns the copy's folder."""
     import shutil
 
     from kernel_zoo import store

@@ -61,8 +61,10 @@ def test_kzoo_verify_times_the_shipped_kernel_against_baselines(tmp_path):
 
     manifest, config, entry_dir = _shipped_entry("bfloat16")
     out = tmp_path / "verdict.json"
-    # schema 2: the entry folder holds only its manifest, the kernel is a blob of the op
-    kernel = store.entry_file_path(entry_dir, manifest, config["file"])
+    # the entry folder holds only its manifest, the kernel is a blob of the op (compressed in
+    # schema 3): the candidate is its verified source, as a file
+    kernel = tmp_path / config["file"]
+    kernel.write_bytes(store.read_entry_file(entry_dir, manifest, config["file"]))
     proc = run_kzoo("verify", "--task", "tasks/softmax.py", "--candidate", str(kernel),
                     "--dtype", "bfloat16", "--json", str(out), env_home=tmp_path / "home")
     assert proc.returncode == 0, proc.stdout + proc.stderr

@@ -151,6 +151,8 @@ def test_screening_compares_every_output_and_integers_exactly(tune_buckets):
 def test_what_the_zoo_serves_competes_and_is_recognised(tune_buckets, tmp_path):
     import dataclasses
 
+    from test_zoo import store_source
+
     from kernel_zoo.store import entry_file_path
 
     zoo = tmp_path / "zoo"
@@ -171,8 +173,9 @@ def test_what_the_zoo_serves_competes_and_is_recognised(tune_buckets, tmp_path):
     cfg = tpl.config(config["params"])
     source = tpl.render(cfg, op="amax", dim=2, rank=3, params=[])
     manifest["files"][config["file"]] = hashlib.sha256(source.encode()).hexdigest()
-    # where the edited manifest says the file is: its blob, named by the new sha256
-    entry_file_path(zoo / "amax" / "1.2.0", manifest, config["file"]).write_text(source)
+    # where the edited manifest says the file is: its blob, named by the new sha256, stored as
+    # the entry's schema stores it (compressed in schema 3)
+    store_source(entry_file_path(zoo / "amax" / "1.2.0", manifest, config["file"]), source)
     (zoo / "amax" / "1.2.0" / "manifest.json").write_text(json.dumps(manifest))
     assert tune_buckets.served_code(zoo, "amax", "sm_90", "bfloat16", "cols_le_1024") == \
         tune_buckets._code_of(source)

@@ -6,6 +6,7 @@ import argparse
 import hashlib
 import json
 import logging
+import lzma
 import os
 import shutil
 import subprocess
@@ -72,12 +73,27 @@ def kernel_source(tag: str) -> str:
     )
 
 
+def stored_source(path: Path) -> bytes:
+    """The source a stored kernel file holds: a compressed (schema-3) blob's, decompressed here
+    with lzma itself, not the store's code; any other file's bytes as they are."""
+    data = path.read_bytes()
+    return lzma.decompress(data) if path.name.endswith(".py.xz") else data
+
+
+def store_source(path: Path, source: bytes | str) -> None:
+    """Put `source` where a stored kernel file is, as that file is stored (xz for a schema-3
+    blob): a well-formed file of other content, so that only the hash check can refuse it."""
+    data = source.encode() if isinstance(source, str) else source
+    path.write_bytes(lzma.compress(data) if path.name.endswith(".py.xz") else data)
+
+
 def sha256_file(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
+    """The sha256 of the source a stored kernel file holds (`stored_source`)."""
+    return hashlib.sha256(stored_source(path)).hexdigest()
 
 
 def kernel_path(entry_dir: Path, name: str) -> Path:
-    """Where the entry's file `name` is stored: its blob, in a schema-2 entry."""
+    """Where the entry's file `name` is stored: its blob, in a schema-2 or schema-3 entry."""
     return store.entry_file_path(entry_dir, store.read_manifest(entry_dir), name)
 
 
@@ -231,9 +247,9 @@ def test_promote_versions_carry_and_replace_configs(tmp_path: Path):
         manifest = store.read_manifest(entry_dir)
         assert [p.name for p in entry_dir.iterdir()] == ["manifest.json"]
         for name, digest in manifest["files"].items():
-            assert kernel_path(entry_dir, name) == blobs / f"{digest}.py"
-            assert sha256_file(blobs / f"{digest}.py") == digest
-        assert manifest["schema"] == 2 and manifest["created"].endswith("+00:00")
+            assert kernel_path(entry_dir, name) == blobs / f"{digest}.py.xz"
+            assert sha256_file(blobs / f"{digest}.py.xz") == digest
+        assert manifest["schema"] == 3 and manifest["created"].endswith("+00:00")
     # three kernels promoted, three blobs: bf16-a, f32-a, bf16-b
     assert len(list(blobs.iterdir())) == 3
     assert sorted(p.name for p in (zoo / "softmax").iterdir()) == [
@@ -362,14 +378,22 @@ def test_tampered_kernel_is_refused(tmp_path: Path):
     store.load_kernel(entry_dir, config, manifest)  # loads fine before the edit
 
     kernel = kernel_path(Path(result["path"]), config["file"])
-    data = bytearray(kernel.read_bytes())
+    data = bytearray(stored_source(kernel))
     data[data.index(b"ok")] = ord("O")
-    kernel.write_bytes(bytes(data))
+    store_source(kernel, bytes(data))  # a well-formed blob of other source
     with pytest.raises(ZooIntegrityError) as excinfo:
         store.load_kernel(entry_dir, config, manifest)
     message = str(excinfo.value)
-    assert str(kernel.resolve()) in message
+    assert str(kernel.resolve()) in message and "sha256 " in message
     assert "modified after it was verified" in message and "will not be loaded" in message
+    # bytes that are no blob at all are refused as well
+    kernel.write_bytes(b"TAG = 'not xz'\n")
+    with pytest.raises(ZooIntegrityError) as excinfo:
+        store.load_kernel(entry_dir, config, manifest)
+    message = str(excinfo.value)
+    assert str(kernel.resolve()) in message and "not a valid xz stream" in message
+    assert "modified after it was verified" in message and "will not be loaded" in message
+    store_source(kernel, bytes(data))
 
     # promote must not carry a tampered file forward either, nor leave a half-built version
     with pytest.raises(ZooIntegrityError, match=str(kernel.resolve())):
@@ -433,7 +457,8 @@ def test_ops_serve_the_running_gpu_models_config(tmp_path: Path):
 
 def test_tampered_kernel_is_not_hidden_by_the_ops_fallback(tmp_path: Path):
     result = store.promote("softmax", kernel_source("ok"), make_record(), zoo_dir=_home.user_zoo())
-    kernel_path(Path(result["path"]), "softmax_sm_90_bfloat16.py").write_text("TAG = 'swapped'\n")
+    kernel = kernel_path(Path(result["path"]), "softmax_sm_90_bfloat16.py")
+    store_source(kernel, "TAG = 'swapped'\n")
     with pytest.raises(ZooIntegrityError):
         ops._zoo_launcher("softmax", "sm_90", "bfloat16")
 
@@ -443,7 +468,7 @@ def test_tampered_kernel_is_not_hidden_by_the_ops_fallback(tmp_path: Path):
     [
         (lambda m: m.pop("created"), "missing field 'created'"),
         (lambda m: m["configs"][0].pop("dtype"), "configs[0]: missing field 'dtype'"),
-        (lambda m: m.update(schema=3), "schema 3 is not supported (want 1 or 2)"),
+        (lambda m: m.update(schema=4), "schema 4 is not supported (want 1, 2 or 3)"),
         (lambda m: m["files"].clear(), "has no sha256"),
         (lambda m: m.update(version="1.0"), "not a MAJOR.MINOR.PATCH version"),
         (lambda m: m["configs"][0].update(params=[1]), "'params' must be dict"),
@@ -532,7 +557,10 @@ def test_load_kernel_imports_real_file_and_caches(tmp_path: Path):
     manifest, config, entry_dir = store.find_config("softmax", "sm_90", "float32", [zoo])
     module = store.load_kernel(entry_dir, config, manifest)
 
-    assert Path(module.__file__) == kernel_path(entry_dir, config["file"]).resolve()
+    # a compressed blob's module runs under a name beside the blob that no file has
+    blob = kernel_path(entry_dir, config["file"]).resolve()
+    assert Path(module.__file__) == blob.with_name(manifest["files"][config["file"]] + ".xz.py")
+    assert not Path(module.__file__).exists()
     assert module.TAG == "real" and sys.modules[module.__name__] is module
     x = torch.randn(3, 7)
     torch.testing.assert_close(module.launch_softmax(x), torch.softmax(x, -1))
@@ -905,7 +933,7 @@ def test_pin_errors_name_what_there_is(tmp_path: Path):
 def test_tampered_entry_is_refused_when_pinned(tmp_path: Path):
     promote_versions(_home.user_zoo(), ["v1"])
     kernel = kernel_path(_home.user_zoo() / "softmax" / "1.0.0", "softmax_sm_90_bfloat16.py")
-    kernel.write_text(kernel.read_text().replace("v1", "v9"))
+    store_source(kernel, stored_source(kernel).replace(b"v1", b"v9"))
     with pytest.raises(ZooIntegrityError) as excinfo:
         kernel_zoo.load("softmax", version="1.0.0")
     assert str(kernel.resolve()) in str(excinfo.value)
@@ -988,7 +1016,7 @@ def test_import_entry_adds_refuses_conflicts_and_is_idempotent(tmp_path: Path):
     assert store.read_manifest(imported) == entry.manifest
     assert [p.name for p in imported.iterdir()] == ["manifest.json"]
     for name, data in files.items():
-        assert kernel_path(imported, name).read_bytes() == data
+        assert stored_source(kernel_path(imported, name)) == data
     again = store.import_entry(entry.manifest, files, zoo_dir=target, source="test")
     assert again["status"] == "identical"
 
@@ -1016,7 +1044,7 @@ def test_import_entry_adds_refuses_conflicts_and_is_idempotent(tmp_path: Path):
 
     # the same manifest over a modified blob in the target is not "identical"
     blob = kernel_path(imported, name)
-    blob.write_bytes(files[name] + b"#")
+    store_source(blob, files[name] + b"#")
     with pytest.raises(ZooIntegrityError, match=str(blob)):
         store.import_entry(entry.manifest, files, zoo_dir=target, source="test")
 

@@ -6,13 +6,22 @@
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 from typing import Any
 
 import pytest
 from conftest import copy_entry, of_this_run, run_kzoo
-from test_zoo import REAL_SHIPPED_ZOO, kernel_path, kernel_source, make_record, run_cli
-from test_zoo_blobs import as_schema_1, promote_three
+from test_zoo import (
+    REAL_SHIPPED_ZOO,
+    kernel_path,
+    kernel_source,
+    make_record,
+    run_cli,
+    store_source,
+    stored_source,
+)
+from test_zoo_blobs import as_schema_1, as_schema_2, promote_three
 
 from agent import zoo_task
 from kernel_zoo import _home, bundle, store
@@ -45,9 +54,11 @@ def run_json(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, 
 
 
 def flip_byte(path: Path, old: bytes, new: bytes) -> None:
-    data = path.read_bytes()
+    """Edit the source a stored kernel file holds, storing it back as it was stored (a
+    compressed blob stays a well-formed one): only the hash check can tell."""
+    data = stored_source(path)
     assert data.count(old) >= 1
-    path.write_bytes(data.replace(old, new, 1))
+    store_source(path, data.replace(old, new, 1))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -224,12 +235,12 @@ def test_export_import_round_trip(shipped_copy: Path, tmp_path: Path, capsys):
     imported = _home.user_zoo() / "softmax" / "1.0.0"
     assert code == 0 and result["status"] == "imported"
     assert result["path"] == str(imported) and result["zoo"] == str(_home.user_zoo())
-    assert [p.name for p in imported.iterdir()] == ["manifest.json"]  # schema 2: blobs apart
-    assert kernel_path(imported, "softmax_sm_90_bfloat16.py").read_bytes() == kernel_path(
-        source_dir, "softmax_sm_90_bfloat16.py"
-    ).read_bytes()
-    # the same manifest, stored as schema 2 whichever schema the bundle's was
-    assert store.read_manifest(imported) == {**data["manifest"], "schema": 2}
+    assert [p.name for p in imported.iterdir()] == ["manifest.json"]  # schema 3: blobs apart
+    assert stored_source(kernel_path(imported, "softmax_sm_90_bfloat16.py")) == stored_source(
+        kernel_path(source_dir, "softmax_sm_90_bfloat16.py")
+    )
+    # the same manifest, stored as schema 3 whichever schema the bundle's was
+    assert store.read_manifest(imported) == {**data["manifest"], "schema": 3}
     # the imported entry is what the layered zoo now serves, and it loads
     found = store.find_config("softmax", "sm_90", "bfloat16")
     assert found is not None and found[2] == imported
@@ -401,7 +412,7 @@ def test_verify_fails_naming_the_file_when_a_kernel_byte_changes(shipped_copy: P
     code, out, err = run_cli(argv, capsys)
     assert code == 1
     problem = (
-        f"{kernel.resolve()}: sha256 {store.sha256_bytes(kernel.read_bytes())} does not match "
+        f"{kernel.resolve()}: sha256 {store.sha256_bytes(stored_source(kernel))} does not match "
         f"the manifest's {SHIPPED_FILES['softmax_sm_90_bfloat16.py']}"
     )
     assert f"  file softmax_sm_90_bfloat16.py: FAILED: {problem}" in out.splitlines()
@@ -416,12 +427,34 @@ def test_verify_fails_naming_the_file_when_a_kernel_byte_changes(shipped_copy: P
     assert entry["files"][0]["ok"] is False and entry["configs"][0]["status"] == "skipped"
 
 
+def test_verify_fails_naming_a_blob_that_is_no_xz_stream(tmp_path: Path, capsys):
+    zoo = tmp_path / "zoo"
+    store.promote("softmax", kernel_source("a"), make_record(), zoo_dir=zoo)
+    name = "softmax_sm_90_bfloat16.py"
+    blob = kernel_path(zoo / "softmax" / "1.0.0", name)
+    blob.write_bytes(stored_source(blob))  # the source itself, not compressed
+    digest = store.read_manifest(zoo / "softmax" / "1.0.0")["files"][name]
+    code, out, err = run_cli(["zoo", "verify", "--zoo", str(zoo)], capsys)
+    assert code == 1
+    problem = (f"{blob.resolve()}: not a valid xz stream (Input format not supported by "
+               f"decoder) (manifest sha256 {digest})")
+    assert f"  file {name}: FAILED: {problem}" in out.splitlines()
+    assert f"  sm_90/bfloat16/any: not run (its file {name} failed the hash check)" in (
+        out.splitlines()
+    )
+    assert err == f"kzoo: 1 failure(s):\n  softmax 1.0.0 (custom): {problem}\n"
+    code, report, _ = run_json(["zoo", "verify", "--json", "--zoo", str(zoo)], capsys)
+    (check,) = report["entries"][0]["files"]
+    assert code == 1 and (check["actual"], check["ok"]) == (None, False)
+    assert check["error"] == "is not a valid xz stream (Input format not supported by decoder)"
+
+
 def test_verify_fails_a_wrong_kernel_and_a_missing_task_and_a_broken_manifest(
     tmp_path: Path, capsys
 ):
     zoo = tmp_path / "zoo"
-    shipped_f32 = kernel_path(REAL_SHIPPED_ZOO / "softmax/1.1.0",
-                              "softmax_sm_90_float32.py").read_text()
+    shipped_f32 = stored_source(kernel_path(REAL_SHIPPED_ZOO / "softmax/1.1.0",
+                                            "softmax_sm_90_float32.py")).decode()
     wrong = shipped_f32.replace("    y = e * inv[:, None]\n", "    y = e * inv[:, None] * 1.01\n")
     assert wrong != shipped_f32
     # intact (its sha256 matches) and wrong: only running it can tell
@@ -471,9 +504,9 @@ def test_verify_with_workers_runs_kernels_at_once_and_reports_what_one_at_a_time
     report (entry order, statuses, what was checked once) is what --workers 1 gives, and a wrong
     kernel among them is still caught."""
     shipped_f32 = kernel_path(shipped_copy / "softmax/1.1.0", "softmax_sm_90_float32.py")
-    wrong = shipped_f32.read_text().replace("    y = e * inv[:, None]\n",
-                                            "    y = e * inv[:, None] * 1.01\n")
-    assert wrong != shipped_f32.read_text()
+    shipped_text = stored_source(shipped_f32).decode()
+    wrong = shipped_text.replace("    y = e * inv[:, None]\n", "    y = e * inv[:, None] * 1.01\n")
+    assert wrong != shipped_text
     store.promote("softmax", wrong, make_record(dtype="float32", shape_bucket="cols_le_1024"),
                   zoo_dir=shipped_copy)
     reports, reads = {}, []
@@ -518,7 +551,7 @@ def test_verify_with_workers_fails_a_hanging_kernel_at_its_timeout(shipped_copy:
     at --timeout and it fails as a timeout; the others are unaffected."""
     shipped_f32 = kernel_path(shipped_copy / "softmax/1.1.0", "softmax_sm_90_float32.py")
     doc = '    """Softmax over the last dimension of `x` (any rank)'
-    source = shipped_f32.read_text()
+    source = stored_source(shipped_f32).decode()
     head, tail = source.split(doc)
     line_end = tail.index("\n") + 1
     hanging = head + doc + tail[:line_end] + "    while True:\n        pass\n" + tail[line_end:]
@@ -557,7 +590,7 @@ def test_ctrl_c_during_verify_with_workers_ends_every_check_process(shipped_copy
 
     # a third kernel in a new version, so that the newest holds more than two to check
     shipped_f32 = kernel_path(shipped_copy / "softmax/1.1.0", "softmax_sm_90_float32.py")
-    store.promote("softmax", shipped_f32.read_text() + "\n# another file\n",
+    store.promote("softmax", stored_source(shipped_f32).decode() + "\n# another file\n",
                   make_record(dtype="float32", shape_bucket="cols_le_1024"), zoo_dir=shipped_copy)
     home = tmp_path / "home"
     env = dict(os.environ, KZOO_HOME=str(home), PYTHONPATH=str(ROOT), PYTHONUNBUFFERED="1")
@@ -608,15 +641,15 @@ def test_migrate_converts_a_zoo_says_so_and_a_second_run_changes_nothing(tmp_pat
     as_schema_1(zoo)
     code, out, err = run_cli(["zoo", "migrate", "--zoo", str(zoo)], capsys)
     assert code == 0 and err == ""
-    assert out == (f"migrated 3 of 3 entries in {zoo.resolve()} to schema 2: wrote 3 blob(s), "
-                   "removed 5 kernel file(s)\n")
-    assert len(list(zoo.rglob("*.py"))) == 3
+    assert out == (f"migrated 3 of 3 entries in {zoo.resolve()} to schema 3: wrote 3 blob(s), "
+                   "removed 5 kernel file(s) and 0 plain blob(s)\n")
+    assert list(zoo.rglob("*.py")) == [] and len(list(zoo.rglob("*.py.xz"))) == 3
     code, out, _ = run_cli(["zoo", "migrate", "--zoo", str(zoo)], capsys)
     assert code == 0
-    assert out == f"nothing to migrate: all 3 entries in {zoo.resolve()} are schema 2\n"
+    assert out == f"nothing to migrate: all 3 entries in {zoo.resolve()} are schema 3\n"
     code, summary, _ = run_json(["zoo", "migrate", "--json", "--zoo", str(zoo)], capsys)
     assert code == 0 and summary == {"zoo": str(zoo.resolve()), "entries": 3, "migrated": [],
-                                     "blobs_written": 0, "files_removed": 0}
+                                     "blobs_written": 0, "files_removed": 0, "blobs_removed": 0}
 
     other = tmp_path / "other"
     promote_three(other)
@@ -625,6 +658,32 @@ def test_migrate_converts_a_zoo_says_so_and_a_second_run_changes_nothing(tmp_pat
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["migrated"] == ["softmax 1.0.0", "softmax 1.1.0",
                                                    "softmax 1.2.0"]
+
+
+def test_migrate_converts_a_schema_2_zoo_and_says_what_an_interrupted_run_left(tmp_path: Path,
+                                                                              capsys):
+    zoo = tmp_path / "zoo"
+    promote_three(zoo)
+    as_schema_2(zoo)
+    stopped = tmp_path / "stopped"
+    shutil.copytree(zoo, stopped)
+    code, out, err = run_cli(["zoo", "migrate", "--zoo", str(zoo)], capsys)
+    assert code == 0 and err == ""
+    assert out == (f"migrated 3 of 3 entries in {zoo.resolve()} to schema 3: wrote 3 blob(s), "
+                   "removed 0 kernel file(s) and 3 plain blob(s)\n")
+    assert list(zoo.rglob("*.py")) == [] and len(list(zoo.rglob("*.py.xz"))) == 3
+
+    # a run stopped after switching every manifest, before removing the plain blobs
+    for blob in (zoo / "softmax" / "blobs").iterdir():
+        shutil.copyfile(blob, stopped / "softmax" / "blobs" / blob.name)
+    for version in ("1.0.0", "1.1.0", "1.2.0"):
+        shutil.copyfile(zoo / "softmax" / version / "manifest.json",
+                        stopped / "softmax" / version / "manifest.json")
+    code, out, _ = run_cli(["zoo", "migrate", "--zoo", str(stopped)], capsys)
+    assert code == 0
+    assert out == (f"nothing to migrate: all 3 entries in {stopped.resolve()} are schema 3 "
+                   "(removed 3 plain blob(s) an interrupted migration left)\n")
+    assert list(stopped.rglob("*.py")) == []
 
 
 def test_migrate_defaults_to_the_user_zoo_and_refuses_a_modified_file(capsys):
