@@ -5,8 +5,10 @@
 # 15.0-16.6). Its GPU test, then the matmul and linear entries re-rendered with it
 # (bench/rerender_entries.sh) and `kzoo zoo verify --newest` for each op re-rendered. What
 # ops.matmul and ops.linear serve at 1-128 rows after them, 40 and 48 rows now among them, is
-# round 444's (bench/gpu_round444.sh). Calls on one held machine, each right after the one before
-# (the zoo's blobs are xz-compressed since this round, so Ray's archive travels whole again):
+# round 444's (bench/gpu_round444.sh). The zoo's blobs are xz-compressed since this round (schema
+# 3), and tests/test_zoo_blobs.py runs here too: a schema-3 kernel's source reaching Triton 3.6's
+# @jit on the GPU. The smaller tree lets Ray's archive travel whole again. Calls on one held
+# machine, each right after the one before:
 #     call 1, carry [".gpu-ray"]:     bash bench/gpu_round443.sh tests
 #     call 2, carry [".gpu-wheels"]:  bash bench/gpu_round443.sh rerender "matmul bfloat16 matmul_skinny" ...
 # Outcome: (filled in after the run)
@@ -25,6 +27,11 @@ tests)
         --tb=short -k "skinny_tiles_are_right and SKINNY_NARROW" \
         > $R/test_gemm.txt 2>&1
     echo "test_gemm rc $? after $(( $(date +%s) - start )) s: $(tail -1 $R/test_gemm.txt)"
+    # the zoo's xz blobs (schema 3, this round): their kernels' source reaches Triton 3.6's @jit
+    # from the loader, compiled for the GPU
+    timeout 200 python3 -m pytest -q tests/test_zoo_blobs.py -p no:cacheprovider -rf \
+        --tb=short > $R/test_zoo_blobs.txt 2>&1
+    echo "test_zoo_blobs rc $? after $(( $(date +%s) - start )) s: $(tail -1 $R/test_zoo_blobs.txt)"
     ;;
 rerender)
     shift
