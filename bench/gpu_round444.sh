@@ -7,7 +7,24 @@
 # carry, round 443's entries extracted into the tree first:
 #     bash bench/gpu_round444.sh matmul
 #     bash bench/gpu_round444.sh linear
-# Outcome: (filled in after the run)
+# Outcome (95 + 272 s; bench/results/matmul-skinny-h200.json, linear-skinny-h200-gelu.json,
+# -silu.json, runs/gemm-configs-h200-graphs-round444-skinny-64-pair.json; none wrong):
+# - ops.matmul serves 36 of the 54 rows (not 1000 -> 3000, as before): 1.074x cuBLAS over them,
+#   one at 0.9995x (bfloat16 40x4096->14336, SKINNY_WIDE's as before: 32.91 against 32.90 us).
+#   40 and 48 rows of 4096->4096, SKINNY_NARROW_PAIR's now: 1.179x / 1.027x the previous entry
+#   in bfloat16 and 1.185x / 1.033x in float16 (float16 40 rows 14.0 us against 16.6, cuBLAS
+#   16.6); the other served rows 1.001x it.
+# - GELU: 1.087x eager, 1.145x torch.compile, 1.008x the previous entries over 54 rows; 40 and 48
+#   rows of 4096->4096 1.057-1.147x them, of 1000->3000 0.980-1.042x. Behind eager: 100 and 128
+#   rows of 1000->3000 (0.972-0.987x; 64 rows there and float16 100x4096->14336 no longer are).
+# - SiLU: 1.129x eager, 1.175x torch.compile, 1.005x the previous entries, none behind eager; 40
+#   and 48 rows of 4096->4096 1.039-1.118x them, of 1000->3000 0.948-1.016x (bfloat16 40 rows
+#   10.5 us against 10.0).
+# - 64 rows, two 32-row tile rows against SKINNY_DEFAULT's one (served): silu(linear) 64x4096->
+#   4096 15.5 against 15.9 us, gelu(linear) 64x1000->3000 10.6 against 11.3, matmul 64x4096->4096
+#   14.0 against 14.2 (cuBLAS 14.3), 64x1000->3000 9.2 against 9.3; at 100-128 rows of 1000->3000
+#   32x128 tiles shifted 12.0-12.2 against 12.2-12.5 (GELU). Not routed: the entries were rendered
+#   before this run.
 set -uo pipefail
 export PYTHONUNBUFFERED=1
 export PYTHONPATH=$PWD KZOO_HOME=/tmp/kzoo-round444
