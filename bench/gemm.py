@@ -175,10 +175,10 @@ ON_REQUEST_CASES = (
     # bench/gemm-skinny-33-63-candidates.json (round 442); timed only when named
     *(Case(f"skinny_{m}x{n}x4096", "matmul_skinny", {"M": m, "N": n, "K": 4096}, "bfloat16",
            "skinny") for m, n in ((40, 4096), (48, 4096), (48, 14336), (56, 14336))),
-    # 64 rows of 4096 -> 4096 and 64-128 of 1000 -> 3000 (GELU trailed eager there in round 441,
-    # bench/results/linear-skinny-h200-gelu.json), for SKINNY_NARROW_PAIR's two 32-row tile rows
-    # beside SKINNY_DEFAULT's one (bench/gemm-skinny-64-pair-candidates.json, round 444); timed
-    # only when named
+    # 64 rows of 4096 -> 4096 and 64-128 of 1000 -> 3000 (GELU trailed eager there in round
+    # 441, bench/results/runs/linear-skinny-h200-gelu-round441.json), for SKINNY_NARROW_PAIR's two
+    # 32-row tile rows beside SKINNY_DEFAULT's one (bench/gemm-skinny-64-pair-candidates.json,
+    # round 444); timed only when named
     *(Case(f"skinny_{m}x{n}x{k}", "matmul_skinny", {"M": m, "N": n, "K": k}, "bfloat16",
            "skinny") for m, n, k in ((64, 4096, 4096),)),
 )

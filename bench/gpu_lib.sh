@@ -92,12 +92,15 @@ slim_bundle_install() {
 # call 2, carry [".gpu-wheels"]:  . bench/gpu_lib.sh; split_bundle_install && ...
 # The first unpacks Ray into .gpu-site/ in the machine's copy of the tree, an ignored path the
 # device keeps between calls while the machine is held; the second installs the wheels beside it.
-# Tried in GPU round 343: the staging call took 2 s, and the second found Ray in place.
+# Tried in GPU round 343: the staging call took 2 s, and the second found Ray in place. Since the
+# zoo's blobs are xz-compressed (schema 3, 2026-11-30) the tree is 41 MiB (46 on disk), and this
+# two-call form serves again (GPU round 443: Ray's whole archive beside the tree).
 split_bundle_stage_ray() {
     mkdir -p .gpu-site && tar xJf .gpu-ray/ray-slim.tar.xz -C .gpu-site && echo "ray staged"
 }
 
-# By 2026-11-29 the tree alone was 52.5 MiB, and .gpu-ray's 16 no longer fit beside it: Ray's
+# By 2026-11-29 the tree alone was 52.5 MiB (until the zoo's blobs were compressed, above), and
+# .gpu-ray's 16 no longer fit beside it: Ray's
 # archive goes in parts, one call each, before the wheels' call (calls on one held machine, each
 # right after the one before): two parts of 8 MiB in GPU rounds 433 and 436; at 54 MiB of tree
 # the device refused a tree with one of those beside it (round 438), so three of 6 MiB since.

@@ -15,7 +15,7 @@
 # Outcome (0.3 + 0.2 + 55 + 200 s): SKINNY_WIDER's GPU test passed at five stages; matmul 1.8.0
 # (bfloat16) and 1.9.0 (float16) promoted (0.0645 and 0.0644 ms over the task's shapes, 1.07x and
 # 1.13x eager by the verifier; the H200 configs keep shift_tail off, as their params were);
-# `kzoo zoo verify --newest` passed (23 s). matmul-skinny-h200.json: every one of the 28 served
+# `kzoo zoo verify --newest` passed (23 s). matmul-skinny-h200.json (runs/matmul-skinny-h200-round439.json since round 444): every one of the 28 served
 # rows at or above cuBLAS, 1.068x over them (1.013x at 64x4096->4096 the least; round 436 1.027x
 # with 10 behind); 100 rows 14.6-14.7 us at 4096->4096 (1.7.0 17.4-17.7, cuBLAS 15.4-15.5) and
 # 33.2-33.4 at 4096->14336 (1.7.0 39.3-39.5, cuBLAS 34.0-34.3), 128 rows there 33.4 (36.2-36.3,

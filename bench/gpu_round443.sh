@@ -10,7 +10,8 @@
 # @jit on the GPU. The smaller tree lets Ray's archive travel whole again. Calls on one held
 # machine, each right after the one before:
 #     call 1, carry [".gpu-ray"]:     bash bench/gpu_round443.sh tests
-#     call 2, carry [".gpu-wheels"]:  bash bench/gpu_round443.sh rerender "matmul bfloat16 matmul_skinny" ...
+#     call 2, carry [".gpu-wheels"]:
+#         bash bench/gpu_round443.sh rerender "matmul bfloat16 matmul_skinny" ...
 # Outcome (50 + 256 + 276 + 475 s; three rerender calls: matmul and GELU, SiLU and ReLU, GELU-tanh,
 # sigmoid and tanh): SKINNY_NARROW's three GPU tests passed (SKINNY_NARROW_PAIR's among them: its
 # outputs bit for bit the unshifted tile's at 48, 100 and 300 rows in both layouts), and

@@ -13,7 +13,7 @@
 #   one at 0.9995x (bfloat16 40x4096->14336, SKINNY_WIDE's as before: 32.91 against 32.90 us).
 #   40 and 48 rows of 4096->4096, SKINNY_NARROW_PAIR's now: 1.179x / 1.027x the previous entry
 #   in bfloat16 and 1.185x / 1.033x in float16 (float16 40 rows 14.0 us against 16.6, cuBLAS
-#   16.6); the other served rows 1.001x it.
+#   16.6); the other served rows 0.98-1.02x it (1.001x over them).
 # - GELU: 1.087x eager, 1.145x torch.compile, 1.008x the previous entries over 54 rows; 40 and 48
 #   rows of 4096->4096 1.057-1.147x them, of 1000->3000 0.980-1.042x. Behind eager: 100 and 128
 #   rows of 1000->3000 (0.972-0.987x; 64 rows there and float16 100x4096->14336 no longer are).
