@@ -476,6 +476,19 @@ def test_schema_2_entries_still_load_and_a_promotion_on_top_writes_schema_3(tmp_
 # migrate
 
 
+def assert_migrated(zoo: Path, manifests: dict, sources: dict) -> None:
+    """Each entry as promote wrote it (its manifest, key order and all: only its storage changed
+    and back), its folder holding nothing but the manifest and its sources read from the op's
+    four compressed blobs, no plain source left anywhere."""
+    for (op, version), manifest in manifests.items():
+        entry_dir = zoo / op / version
+        assert store.read_manifest(entry_dir) == manifest
+        assert list(store.read_manifest(entry_dir)) == list(manifest)
+        assert [p.name for p in entry_dir.iterdir()] == ["manifest.json"]
+        assert store.read_entry_files(entry_dir, manifest) == sources[(op, version)]
+    assert list(zoo.rglob("*.py")) == [] and len(list(zoo.rglob("*.py.xz"))) == 4
+
+
 def test_migrate_converts_every_schema_1_entry_and_a_second_run_changes_nothing(tmp_path: Path):
     zoo = tmp_path / "zoo"
     promote_three(zoo)
@@ -495,14 +508,7 @@ def test_migrate_converts_every_schema_1_entry_and_a_second_run_changes_nothing(
         "files_removed": 6,
         "blobs_removed": 0,
     }
-    for (op, version), manifest in manifests.items():
-        entry_dir = zoo / op / version
-        # the manifest promote wrote, key order and all: only its storage changed and back
-        assert store.read_manifest(entry_dir) == manifest
-        assert list(store.read_manifest(entry_dir)) == list(manifest)
-        assert [p.name for p in entry_dir.iterdir()] == ["manifest.json"]
-        assert store.read_entry_files(entry_dir, manifest) == sources[(op, version)]
-    assert list(zoo.rglob("*.py")) == [] and len(list(zoo.rglob("*.py.xz"))) == 4
+    assert_migrated(zoo, manifests, sources)
     assert load(zoo, "1.2.0", F32).TAG == "f"
 
     after = tree(zoo)
@@ -619,13 +625,7 @@ def test_migrate_converts_every_schema_2_entry_and_then_removes_the_plain_blobs(
         "files_removed": 0,
         "blobs_removed": 4,
     }
-    for (op, version), manifest in manifests.items():
-        entry_dir = zoo / op / version
-        assert store.read_manifest(entry_dir) == manifest
-        assert list(store.read_manifest(entry_dir)) == list(manifest)
-        assert [p.name for p in entry_dir.iterdir()] == ["manifest.json"]
-        assert store.read_entry_files(entry_dir, manifest) == sources[(op, version)]
-    assert list(zoo.rglob("*.py")) == [] and len(list(zoo.rglob("*.py.xz"))) == 4
+    assert_migrated(zoo, manifests, sources)
     # byte for byte what promote wrote in the first place
     assert contents(zoo) == promoted
     assert load(zoo, "1.2.0", F32).TAG == "f"
