@@ -181,6 +181,17 @@ ON_REQUEST_CASES = (
     # round 444); timed only when named
     *(Case(f"skinny_{m}x{n}x{k}", "matmul_skinny", {"M": m, "N": n, "K": k}, "bfloat16",
            "skinny") for m, n, k in ((64, 4096, 4096),)),
+    # 40 rows, where ops.matmul levelled with cuBLAS (4096 -> 14336, SKINNY_WIDE's) and
+    # SKINNY_NARROW_PAIR trailed SKINNY_POINTER (1000 -> 3000) in round 444
+    # (bench/results/matmul-skinny-h200.json, linear-skinny-h200-silu.json), and 64 rows of an MLP's
+    # up projection, for bench/gemm-skinny-40-candidates.json (round 445); timed only when named
+    *(Case(f"skinny_{m}x{n}x{k}", "matmul_skinny", {"M": m, "N": n, "K": k}, "bfloat16",
+           "skinny") for m, n, k in ((40, 14336, 4096), (64, 14336, 4096), (40, 3000, 1000))),
+    *(Case(f"linear_bias_silu_40x{n}x{k}", "linear_bias_silu",
+           {"batch": 1, "seq": 40, "in_features": k, "out_features": n}, "bfloat16", "skinny")
+      for n, k in ((3000, 1000), (14336, 4096))),
+    Case("linear_bias_gelu_40x3000x1000", "linear_bias_gelu",
+         {"tokens": 40, "in_features": 1000, "out_features": 3000}, "bfloat16", "skinny"),
 )
 CASES = (*MAIN_CASES, *ON_REQUEST_CASES)
 ON_REQUEST = {c.name for c in ON_REQUEST_CASES}
