@@ -71,7 +71,7 @@ Knobs:
   SKINNY_DEFAULT's tiles would take more than one wave: the smallest tile that fits one;
   SKINNY_NARROW's, `_skinny_narrow_`, for 17-32 rows where its 32x64 tiles fit one wave, else
   SKINNY_NARROW_WIDE's 32x128, `_skinny_narrow_wide_`, where those do (both swap_ab);
-  SKINNY_NARROW_PAIR's, `_skinny_narrow_pair_` (SKINNY_NARROW's shifted), for 33-63 rows where
+  SKINNY_NARROW_PAIR's, `_skinny_narrow_pair_` (SKINNY_NARROW's shifted), for 33-64 rows where
   two of its tile rows fit one wave;
   SKINNY_WIDER's, `_skinny_wider_`, between SKINNY_WIDE's and SKINNY_LARGE's;
   SKINNY_POINTER's, `_skinny_pointer_`, for the other calls of 33-63 rows, under SKINNY_DEFAULT's
@@ -365,14 +365,28 @@ SKINNY_NARROW_WIDE = GemmConfig(
     persistent=0, use_tma=True, swap_ab=True,
 )
 # SKINNY_NARROW's tiles with the last tile row shifted back in bounds (shift_tail), for the calls
-# of 33-63 rows, more than one 32-row tile row and less than two, where two tile rows fit one wave.
+# of 33-64 rows, more than one 32-row tile row and at most two, where two tile rows fit one wave.
 # By graph replays on an H200 (GPU round 442, bench/gemm.py --configs --graphs with
 # bench/gemm-skinny-33-63-candidates.json, bench/results/runs/gemm-configs-h200-graphs-round442-
 # skinny-33-63.json), in us:
 #   matmul                 32x64 swapped, shifted   64x64 pointers (served)   cuBLAS
 #   40x4096->4096                  14.1                     16.6               16.6
 #   48x4096->4096                  14.3                     15.0               16.9
-# and at 48 x 4096 -> 14336 (two tile rows are 3.4 waves) 44.0 against SKINNY_WIDE's 32.6.
+# and at 48 x 4096 -> 14336 (two tile rows are 3.4 waves) 44.0 against SKINNY_WIDE's 32.6. At 64
+# rows, two whole tile rows, they beat SKINNY_DEFAULT's one (GPU rounds 444-445,
+# bench/gemm-skinny-64-pair-candidates.json and gemm-skinny-40-candidates.json,
+# bench/results/runs/gemm-configs-h200-graphs-round444-skinny-64-pair.json, -round445-skinny-40.json),
+# in us:
+#   64 rows of             32x64 swapped, shifted   64x64 (served)   64x64 pointers   cuBLAS
+#   matmul 4096->4096              14.0                 14.2                            14.3
+#   matmul 1000->3000               9.2                  9.3                             8.4
+#   silu(linear) 4096->4096        15.5                 15.9                            15.2
+#   gelu(linear) 4096->4096        16.3                                   17.4          15.6
+#   silu(linear) 1000->3000        10.4                                   10.9           9.2
+#   gelu(linear) 1000->3000        10.6                 11.3                             8.8
+# (cuBLAS: the bare GEMM). At 40 rows of 1000 -> 3000 they trailed SKINNY_POINTER's tiles, which
+# served those calls before round 443: matmul 10.0 against 9.5 us, silu(linear) 11.1 against 10.9
+# (gelu(linear) 11.3 against 11.4; round 445); the rule does not tell those calls apart.
 SKINNY_NARROW_PAIR = dataclasses.replace(SKINNY_NARROW, shift_tail=True)
 # SKINNY_DEFAULT's tiles through pointer loads, for the calls whose last tile row is partly past
 # the rows: there SKINNY_DEFAULT's descriptor loads were slow, and these level with cuBLAS. Since
@@ -397,7 +411,7 @@ SKINNY_NARROW_PAIR = dataclasses.replace(SKINNY_NARROW, shift_tail=True)
 # (tma_plan).
 SKINNY_POINTER = dataclasses.replace(SKINNY_DEFAULT, use_tma=False)
 # (route, config, the calls it may serve: "one" those whose rows one of its tile rows covers,
-# "pair" those with more rows than one tile row and fewer than two (shift_tail brings the second
+# "pair" those with more rows than one tile row and at most two (shift_tail brings the second
 # in bounds), "tile" those with a tile row's rows at least (shift_tail brings the last tile row in
 # bounds), "any"), smallest tile first: the companions of skinny calls, in the order _route tries
 # them

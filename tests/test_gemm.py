@@ -672,8 +672,8 @@ def test_a_skinny_companion_serves_the_calls_with_few_rows(cfg, tmp_path, verifi
     """skinny_rows = 128: calls whose output has at most 128 rows (A's batch dims folded in) run
     SKINNY_DEFAULT's kernels, rendered into the module under a prefix (SKINNY_WIDE's,
     SKINNY_WIDER's or SKINNY_LARGE's past one wave of the SMs, SKINNY_NARROW's at 17-32 rows where
-    its tiles fit one, else SKINNY_NARROW_WIDE's where its do, SKINNY_NARROW_PAIR's at 33-63 rows
-    where two of its tile rows fit one, else SKINNY_POINTER's),
+    its tiles fit one, else SKINNY_NARROW_WIDE's where its do, SKINNY_NARROW_PAIR's at 33-64 rows
+    where two of its tile rows fit one, else SKINNY_POINTER's (SKINNY_DEFAULT's at 64)),
     and those of at most 16 rows DECODE_DEFAULT's (DECODE_WIDE's where DECODE_DEFAULT's tiles
     would take more than one wave, DECODE_WIDER's where DECODE_WIDE's would too and its own would
     not); larger calls run the config's own. All correct, each recorded in its own recipe table;
@@ -688,12 +688,13 @@ def test_a_skinny_companion_serves_the_calls_with_few_rows(cfg, tmp_path, verifi
     w, bias = torch.randn(32, 48, device=device) / 48 ** 0.5, torch.randn(32, device=device)
     # 17-32 rows run SKINNY_NARROW's 32x64 tiles where one tile row covers them and they fit one
     # wave (17 and 32 rows against 32 columns: one tile), else SKINNY_NARROW_WIDE's 32x128 (32
-    # rows against 320 columns: five 32x64 tiles for 4 "SMs", three 32x128); 64 rows or more
-    # SKINNY_DEFAULT's (64, 100 and 128: at 100 its last tile row shifted back in bounds); 33-63
-    # rows, under one of its tile rows, SKINNY_NARROW_PAIR's where its two tile rows fit one wave
-    # (33 and 63 rows against 32 and 64 columns: two tiles), else SKINNY_POINTER's (33 rows
-    # against 192 columns: six 32x64 tiles, three 64x64). Counts: decode, narrow, narrow wide,
-    # narrow pair, skinny, pointer, the config's own
+    # rows against 320 columns: five 32x64 tiles for 4 "SMs", three 32x128); 33-64 rows
+    # SKINNY_NARROW_PAIR's where its two tile rows fit one wave (33, 63 and 64 rows against 32 and
+    # 64 columns: two tiles), else SKINNY_POINTER's under one of SKINNY_DEFAULT's tile rows (33
+    # rows against 192 columns: six 32x64 tiles, three 64x64) and SKINNY_DEFAULT's at 64 rows or
+    # more (64 rows against 192 columns; 100 and 128 rows: at 100 its last tile row shifted back
+    # in bounds). Counts: decode, narrow, narrow wide, narrow pair, skinny, pointer, the config's
+    # own
     for shape, n, calls in [((2, 8, 48), 32, (1, 0, 0, 0, 0, 0, 0)),
                             ((2, 70, 48), 32, (1, 0, 0, 0, 0, 0, 1)),
                             ((128, 48), 32, (1, 0, 0, 0, 1, 0, 1)),
@@ -703,8 +704,9 @@ def test_a_skinny_companion_serves_the_calls_with_few_rows(cfg, tmp_path, verifi
                             ((63, 48), 64, (1, 2, 0, 2, 1, 0, 1)),
                             ((33, 48), 192, (1, 2, 0, 2, 1, 1, 1)),
                             ((32, 48), 320, (1, 2, 1, 2, 1, 1, 1)),
-                            ((64, 48), 32, (1, 2, 1, 2, 2, 1, 1)),
-                            ((100, 48), 32, (1, 2, 1, 2, 3, 1, 1))]:
+                            ((64, 48), 32, (1, 2, 1, 3, 1, 1, 1)),
+                            ((64, 48), 192, (1, 2, 1, 3, 2, 1, 1)),
+                            ((100, 48), 32, (1, 2, 1, 3, 3, 1, 1))]:
         w, bias = torch.randn(n, 48, device=device) / 48 ** 0.5, torch.randn(n, device=device)
         x = torch.randn(shape, device=device)
         got = module.launch_linear_bias_silu(x, w, bias)
@@ -771,7 +773,8 @@ def test_the_odd_companion_serves_the_calls_whose_rows_are_not_16_aligned(tmp_pa
                             ((20, 40, 24), "_skinny_narrow_launch_linear_bias_gelu"),
                             ((40, 40, 24), "_skinny_narrow_pair_launch_linear_bias_gelu"),
                             ((40, 40, 136), "_skinny_pointer_launch_linear_bias_gelu"),
-                            ((64, 40, 24), "_skinny_launch_linear_bias_gelu"),
+                            ((64, 40, 24), "_skinny_narrow_pair_launch_linear_bias_gelu"),
+                            ((100, 40, 24), "_skinny_launch_linear_bias_gelu"),
                             ((200, 48, 32), "_gemm")]:
         x = torch.randn(m, k, device=device)
         w, bias = torch.randn(n, k, device=device) / k ** 0.5, torch.randn(n, device=device)
