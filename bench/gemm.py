@@ -183,8 +183,9 @@ ON_REQUEST_CASES = (
            "skinny") for m, n, k in ((64, 4096, 4096),)),
     # 40 rows, where ops.matmul levelled with cuBLAS (4096 -> 14336, SKINNY_WIDE's) and
     # SKINNY_NARROW_PAIR trailed SKINNY_POINTER (1000 -> 3000) in round 444
-    # (bench/results/matmul-skinny-h200.json, linear-skinny-h200-silu.json), and 64 rows of an MLP's
-    # up projection, for bench/gemm-skinny-40-candidates.json (round 445); timed only when named
+    # (bench/results/runs/matmul-skinny-h200-round444.json, linear-skinny-h200-silu-round444.json),
+    # and 64 rows of an MLP's up projection, for bench/gemm-skinny-40-candidates.json (round 445);
+    # timed only when named
     *(Case(f"skinny_{m}x{n}x{k}", "matmul_skinny", {"M": m, "N": n, "K": k}, "bfloat16",
            "skinny") for m, n, k in ((40, 14336, 4096), (64, 14336, 4096), (40, 3000, 1000))),
     *(Case(f"linear_bias_silu_40x{n}x{k}", "linear_bias_silu",
