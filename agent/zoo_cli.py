@@ -849,15 +849,19 @@ def _migrate(args: argparse.Namespace) -> int:
     elif not summary["migrated"]:
         left = [f"{summary[key]} {what}" for key, what in (
             ("files_removed", "file(s)"), ("blobs_removed", "plain blob(s)")) if summary[key]]
+        debris = (f" (removed {summary['debris_removed']} temp file(s) or folder(s) a killed "
+                  "writer left)" if summary["debris_removed"] else "")
         print(f"nothing to migrate: all {summary['entries']} entries in {summary['zoo']} are "
               f"schema {store.SCHEMA}"
               + (f" (removed {' and '.join(left)} an interrupted migration left)" if left
-                 else ""))
+                 else "") + debris)
     else:
         print(f"migrated {len(summary['migrated'])} of {summary['entries']} entries in "
               f"{summary['zoo']} to schema {store.SCHEMA}: wrote {summary['blobs_written']} "
               f"blob(s), removed {summary['files_removed']} kernel file(s) and "
-              f"{summary['blobs_removed']} plain blob(s)")
+              f"{summary['blobs_removed']} plain blob(s)"
+              + (f" and {summary['debris_removed']} temp file(s) or folder(s) a killed writer "
+                 "left" if summary["debris_removed"] else ""))
     return EXIT_OK
 
 

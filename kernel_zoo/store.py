@@ -698,11 +698,31 @@ def _write_blobs(op_dir: Path, files: dict[str, bytes]) -> int:
     return written
 
 
+def _remove_debris(op_dir: Path) -> int:
+    """Delete what a writer killed mid-write left in an op's folder: temp blobs
+    `blobs/.tmp-<sha>-<hex>` and temp entry folders `.tmp-<version>-*` (both only ever renamed to
+    their names, never read under these). Every writer holds the zoo lock while such a file
+    exists, so under it (the caller holds it) any one found is a dead writer's. How many went."""
+    removed = 0
+    blobs_dir = op_dir / BLOBS
+    for tmp in sorted(blobs_dir.glob(".tmp-*")) if blobs_dir.is_dir() else []:
+        if tmp.is_file() and not tmp.is_symlink():
+            tmp.unlink()
+            removed += 1
+    for tmp in sorted(op_dir.glob(".tmp-*")) if op_dir.is_dir() else []:
+        if tmp.is_dir() and not tmp.is_symlink():
+            shutil.rmtree(tmp)
+            removed += 1
+    return removed
+
+
 def _write_entry(op_dir: Path, final_dir: Path, files: dict[str, bytes],
                  manifest: dict[str, Any]) -> None:
     """Write the files as blobs, then build the manifest-only entry in a temp folder beside its
     final place and rename it there: readers see a whole entry, its blobs on disk, or none. The
-    caller holds the zoo lock; `manifest` is schema 3 and lists exactly `files`."""
+    caller holds the zoo lock; `manifest` is schema 3 and lists exactly `files`. What a killed
+    writer left in the op's folder goes first (_remove_debris)."""
+    _remove_debris(op_dir)
     _write_blobs(op_dir, files)
     tmp_dir = Path(tempfile.mkdtemp(prefix=f".tmp-{final_dir.name}-", dir=op_dir))
     try:
@@ -796,14 +816,15 @@ def migrate(zoo_dir: Path) -> dict[str, Any]:
     (writes what blobs are missing, switches the manifests left, deletes the copies and plain
     blobs left). Returns {zoo, entries, migrated (["op version", ...]), blobs_written (compressed
     blobs written), files_removed (schema-1 copies deleted), blobs_removed (plain blobs
-    deleted)}.
+    deleted), debris_removed (temp blobs and entry folders a killed writer left:
+    _remove_debris)}.
     """
     zoo_dir = Path(zoo_dir).expanduser().resolve()
     if not zoo_dir.is_dir():
         raise ZooError(f"no such zoo folder: {zoo_dir}")
     summary: dict[str, Any] = {
         "zoo": str(zoo_dir), "entries": 0, "migrated": [], "blobs_written": 0,
-        "files_removed": 0, "blobs_removed": 0,
+        "files_removed": 0, "blobs_removed": 0, "debris_removed": 0,
     }
     with _zoo_lock(zoo_dir):
         by_op: dict[str, list[str]] = {}
@@ -815,6 +836,7 @@ def migrate(zoo_dir: Path) -> dict[str, Any]:
             written, removed = _remove_plain_blobs(zoo_dir / op)
             summary["blobs_written"] += written
             summary["blobs_removed"] += removed
+            summary["debris_removed"] += _remove_debris(zoo_dir / op)
     return summary
 
 

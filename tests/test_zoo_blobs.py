@@ -12,13 +12,15 @@ import lzma
 import os
 import re
 import shutil
+import subprocess
+import sys
 import textwrap
 import zlib
 from pathlib import Path
 
 import pytest
 import torch
-from test_zoo import kernel_path, kernel_source, make_record, store_source, stored_source
+from test_zoo import kernel_path, kernel_source, make_record, run_cli, store_source, stored_source
 
 import kernel_zoo
 from kernel_zoo import bundle, store
@@ -251,8 +253,6 @@ def test_a_blob_whose_bytes_do_not_match_its_name_is_neither_reused_nor_overwrit
 
 
 def test_the_blobs_folder_is_never_taken_for_a_version(tmp_path: Path, capsys):
-    from test_zoo import run_cli
-
     zoo = tmp_path / "zoo"
     (zoo / "softmax" / "blobs").mkdir(parents=True)
     store_source(zoo / "softmax" / "blobs" / f"{'0' * 64}.py.xz", "x = 1\n")
@@ -264,6 +264,69 @@ def test_the_blobs_folder_is_never_taken_for_a_version(tmp_path: Path, capsys):
     assert store.find_config("softmax", "sm_90", "bfloat16", [zoo])[2].name == "1.2.0"
     code, out, _ = run_cli(["zoo", "list", "--json", "--zoo", str(zoo)], capsys)
     assert code == 0 and [e["version"] for e in json.loads(out)] == ["1.0.0", "1.1.0", "1.2.0"]
+
+
+_KILLED_WRITER = """
+import os, sys
+from pathlib import Path
+from kernel_zoo import store
+from test_zoo import kernel_source, make_record
+
+calls = []
+rename = os.rename
+
+
+def dies_at_rename(src, dst):  # a SIGKILL at the Nth rename: no cleanup runs
+    calls.append(src)
+    if len(calls) == int(sys.argv[2]):
+        os._exit(9)
+    rename(src, dst)
+
+
+store.os.rename = dies_at_rename
+store.promote("softmax", kernel_source("f"), make_record(dtype="float32"),
+              zoo_dir=Path(sys.argv[1]))
+"""
+
+
+@pytest.mark.parametrize("dies_at", [1, 2], ids=["blob-rename", "entry-rename"])
+def test_what_a_killed_writer_left_is_removed_by_the_next_one(tmp_path: Path, dies_at: int,
+                                                               capsys):
+    """A promotion killed before a rename (a temp blob's to its name, or the temp entry folder's
+    to its version) leaves its temp file or folder: readers never see it, and the next writer,
+    holding the zoo lock as every writer does, deletes it; `kzoo zoo migrate` does too, and says
+    so."""
+    zoo = tmp_path / "zoo"
+    store.promote("softmax", kernel_source("a"), make_record(), zoo_dir=zoo)
+    before = tree(zoo)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
+        [str(Path(__file__).parent), str(Path(__file__).parents[1])])}
+    done = subprocess.run([sys.executable, "-c", _KILLED_WRITER, str(zoo), str(dies_at)],
+                          env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 9, done.stderr
+    op_dir = zoo / "softmax"
+    debris = sorted(op_dir.glob(f"{store.BLOBS}/.tmp-*")) + sorted(op_dir.glob(".tmp-*"))
+    assert len(debris) == 1, sorted(op_dir.rglob("*"))
+    # a killed writer at the second rename has its blob in place; readers see one entry either way
+    assert [e["version"] for e in store.list_entries([zoo])] == ["1.0.0"]
+    assert load(zoo, "1.0.0", BF16).TAG == "a"
+
+    code, out, _ = run_cli(["zoo", "migrate", "--zoo", str(zoo)], capsys)
+    assert (code, out) == (0, f"nothing to migrate: all 1 entries in {zoo.resolve()} are schema "
+                              "3 (removed 1 temp file(s) or folder(s) a killed writer left)\n")
+    assert not debris[0].exists()
+    # what stays: nothing at the first rename, the blob that took its name before the second
+    new = sorted(set(tree(zoo)) - set(before))
+    assert len(new) == dies_at - 1
+    assert all(re.fullmatch(rf"softmax/{store.BLOBS}/[0-9a-f]{{64}}\.py\.xz", k) for k in new)
+
+    # the next promotion clears a killed writer's leftovers before it writes its own
+    (op_dir / store.BLOBS / ".tmp-0123456789abcdef-00ff00ff").write_bytes(b"half a blob")
+    (op_dir / ".tmp-1.1.0-abcd").mkdir()
+    (op_dir / ".tmp-1.1.0-abcd" / store.MANIFEST).write_text("{")
+    store.promote("softmax", kernel_source("f"), make_record(dtype="float32"), zoo_dir=zoo)
+    assert sorted(op_dir.glob(f"{store.BLOBS}/.tmp-*")) + sorted(op_dir.glob(".tmp-*")) == []
+    assert load(zoo, "1.1.0", F32).TAG == "f"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -507,6 +570,7 @@ def test_migrate_converts_every_schema_1_entry_and_a_second_run_changes_nothing(
         "blobs_written": 4,
         "files_removed": 6,
         "blobs_removed": 0,
+        "debris_removed": 0,
     }
     assert_migrated(zoo, manifests, sources)
     assert load(zoo, "1.2.0", F32).TAG == "f"
@@ -624,6 +688,7 @@ def test_migrate_converts_every_schema_2_entry_and_then_removes_the_plain_blobs(
         "blobs_written": 4,
         "files_removed": 0,
         "blobs_removed": 4,
+        "debris_removed": 0,
     }
     assert_migrated(zoo, manifests, sources)
     # byte for byte what promote wrote in the first place

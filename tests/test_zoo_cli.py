@@ -649,7 +649,8 @@ def test_migrate_converts_a_zoo_says_so_and_a_second_run_changes_nothing(tmp_pat
     assert out == f"nothing to migrate: all 3 entries in {zoo.resolve()} are schema 3\n"
     code, summary, _ = run_json(["zoo", "migrate", "--json", "--zoo", str(zoo)], capsys)
     assert code == 0 and summary == {"zoo": str(zoo.resolve()), "entries": 3, "migrated": [],
-                                     "blobs_written": 0, "files_removed": 0, "blobs_removed": 0}
+                                     "blobs_written": 0, "files_removed": 0, "blobs_removed": 0,
+                                     "debris_removed": 0}
 
     other = tmp_path / "other"
     promote_three(other)
