@@ -668,7 +668,7 @@ def test_skinny_plans_land_in_their_bucket_and_start_from_the_skinny_tile():
 
 
 @pytest.mark.parametrize("cfg", [DEFAULT, SMALL], ids=["default", "small"])
-def test_a_skinny_companion_serves_the_calls_with_few_rows(cfg, tmp_path, verifier):
+def test_a_skinny_companion_serves_the_calls_with_few_rows(cfg, tmp_path, verifier, monkeypatch):
     """skinny_rows = 128: calls whose output has at most 128 rows (A's batch dims folded in) run
     SKINNY_DEFAULT's kernels, rendered into the module under a prefix (SKINNY_WIDE's,
     SKINNY_WIDER's or SKINNY_LARGE's past one wave of the SMs, SKINNY_NARROW's at 17-32 rows where
@@ -681,6 +681,8 @@ def test_a_skinny_companion_serves_the_calls_with_few_rows(cfg, tmp_path, verifi
     found = plan(_task("linear_bias_silu"))
     source = GEMM.render(dataclasses.replace(cfg, skinny_rows=128), **found.context)
     module = _load(source, tmp_path)
+    # the routes below count 4 SMs, the interpreter's, on a GPU as well
+    monkeypatch.setattr(module, "_sm_count", lambda device_index: 4)
     torch.manual_seed(0)
     # rows of 16-element multiples: no padded copy, so every call records its recipe; compiled
     # kernels where there is a GPU
@@ -751,7 +753,8 @@ def test_a_skinny_companion_serves_the_calls_with_few_rows(cfg, tmp_path, verifi
     assert verdict.accepted, verdict.reasons
 
 
-def test_the_odd_companion_serves_the_calls_whose_rows_are_not_16_aligned(tmp_path, verifier):
+def test_the_odd_companion_serves_the_calls_whose_rows_are_not_16_aligned(tmp_path, verifier,
+                                                                         monkeypatch):
     """odd_tiled: calls whose K or N is not a multiple of 16 elements run TILED's kernels (under
     the `_tiled_` prefix); skinny calls still go to the skinny companion first; the rest run the
     config's own. Each correct; the verifier accepts the module."""
@@ -759,6 +762,8 @@ def test_the_odd_companion_serves_the_calls_whose_rows_are_not_16_aligned(tmp_pa
     cfg = dataclasses.replace(DEFAULT, skinny_rows=128, odd_tiled=True)
     source = GEMM.render(cfg, **found.context)
     module = _load(source, tmp_path)
+    # the routes below count 4 SMs, the interpreter's, on a GPU as well
+    monkeypatch.setattr(module, "_sm_count", lambda device_index: 4)
     routed = []
     for name in ("_skinny_narrow_launch_linear_bias_gelu", "_skinny_launch_linear_bias_gelu",
                  "_skinny_narrow_pair_launch_linear_bias_gelu",
