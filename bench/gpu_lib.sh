@@ -157,3 +157,40 @@ zoo_verify_ops() {
         echo "zoo verify $op: rc $? $(tail -1 "$out/pytest-zoo_cli-$op.txt")"
     done
 }
+
+# Re-render zoo entries with today's template (bench/rerender_entries.sh, a job "OP DTYPE [TASK]"
+# each, the wheels installed beside the Ray staged in the call before), tar what they added into
+# $OUT/entries.tgz, then `kzoo zoo verify --newest` each op re-rendered while BUDGET (seconds since
+# the calling script's $start) lasts. Logs and JSONs to OUTDIR/rerender, verify output to OUTDIR.
+# Usage: rerender_and_verify BUDGET OUTDIR JOB...
+rerender_and_verify() {
+    local budget=$1 out=$2 ops
+    shift 2
+    split_bundle_install || return 1
+    mkdir -p "$out/rerender"
+    entries_snapshot
+    OUT="$out/rerender" bash bench/rerender_entries.sh "$@"
+    echo "rerender after $(( $(date +%s) - start )) s"
+    entries_pack_new
+    ops=$(for job in "$@"; do set -- $job; echo "$1"; done | sort -u)
+    zoo_verify_ops "$budget" "$out" $ops
+}
+
+# bench/linear_skinny.py at 1-128 rows: ops.matmul beside its entry's version MATMUL_PREVIOUS,
+# then ops.linear's GELU and SiLU beside GELU_PREVIOUS and SILU_PREVIOUS (each with eager,
+# torch.compile and cuBLAS), into OUTDIR/matmul, OUTDIR/gelu and OUTDIR/silu.
+# Usage: skinny_sweep OUTDIR MATMUL_PREVIOUS GELU_PREVIOUS SILU_PREVIOUS
+skinny_sweep() {
+    local out=$1 pair act
+    mkdir -p "$out/matmul"
+    timeout 200 python3 bench/linear_skinny.py --activations "" --matmul \
+        --matmul-previous "$2" --out "$out/matmul" 2>&1 | grep -v -i warn | tail -60
+    echo "matmul-skinny rc ${PIPESTATUS[0]} after $(( $(date +%s) - start )) s"
+    for pair in "gelu:$3" "silu:$4"; do
+        act=${pair%%:*}
+        mkdir -p "$out/$act"
+        timeout 280 python3 bench/linear_skinny.py --activations "$act" \
+            --previous "${pair##*:}" --out "$out/$act" 2>&1 | grep -v -i warn | tail -60
+        echo "linear-skinny $act rc ${PIPESTATUS[0]} after $(( $(date +%s) - start )) s"
+    done
+}

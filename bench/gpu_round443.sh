@@ -47,14 +47,7 @@ tests)
     ;;
 rerender)
     shift
-    split_bundle_install || exit 1
-    mkdir -p $R/rerender
-    entries_snapshot
-    OUT=$R/rerender bash bench/rerender_entries.sh "$@"
-    echo "rerender after $(( $(date +%s) - start )) s"
-    entries_pack_new
-    ops=$(for job in "$@"; do set -- $job; echo $1; done | sort -u)
-    zoo_verify_ops 560 $R $ops
+    rerender_and_verify 560 $R "$@" || exit 1
     ;;
 *) echo "usage: bash bench/gpu_round443.sh tests | rerender \"OP DTYPE [TASK]\"..." >&2; exit 2 ;;
 esac

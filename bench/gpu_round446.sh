@@ -37,27 +37,10 @@ stage)
     ;;
 rerender)
     shift
-    split_bundle_install || exit 1
-    mkdir -p $R/rerender
-    entries_snapshot
-    OUT=$R/rerender bash bench/rerender_entries.sh "$@"
-    echo "rerender after $(( $(date +%s) - start )) s"
-    entries_pack_new
-    ops=$(for job in "$@"; do set -- $job; echo $1; done | sort -u)
-    zoo_verify_ops 570 $R $ops
+    rerender_and_verify 570 $R "$@" || exit 1
     ;;
 sweep)
-    mkdir -p $R/matmul
-    timeout 200 python3 bench/linear_skinny.py --activations "" --matmul \
-        --matmul-previous 1.11.0 --out $R/matmul 2>&1 | grep -v -i warn | tail -60
-    echo "matmul-skinny rc ${PIPESTATUS[0]} after $(( $(date +%s) - start )) s"
-    for pair in gelu:1.15.0 silu:1.13.0; do
-        act=${pair%%:*}
-        mkdir -p $R/$act
-        timeout 280 python3 bench/linear_skinny.py --activations $act --previous ${pair##*:} \
-            --out $R/$act 2>&1 | grep -v -i warn | tail -60
-        echo "linear-skinny $act rc ${PIPESTATUS[0]} after $(( $(date +%s) - start )) s"
-    done
+    skinny_sweep $R 1.11.0 1.15.0 1.13.0
     ;;
 *) echo "usage: bash bench/gpu_round446.sh stage | rerender \"OP DTYPE [TASK]\"... | sweep" >&2
    exit 2 ;;
