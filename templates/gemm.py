@@ -375,8 +375,8 @@ SKINNY_NARROW_WIDE = GemmConfig(
 # and at 48 x 4096 -> 14336 (two tile rows are 3.4 waves) 44.0 against SKINNY_WIDE's 32.6. At 64
 # rows, two whole tile rows, they beat SKINNY_DEFAULT's one (GPU rounds 444-445,
 # bench/gemm-skinny-64-pair-candidates.json and gemm-skinny-40-candidates.json,
-# bench/results/runs/gemm-configs-h200-graphs-round444-skinny-64-pair.json, -round445-skinny-40.json),
-# in us:
+# bench/results/runs/gemm-configs-h200-graphs-round444-skinny-64-pair.json and
+# -round445-skinny-40.json), in us:
 #   64 rows of             32x64 swapped, shifted   64x64 (served)   64x64 pointers   cuBLAS
 #   matmul 4096->4096              14.0                 14.2                            14.3
 #   matmul 1000->3000               9.2                  9.3                             8.4
