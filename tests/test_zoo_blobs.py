@@ -539,6 +539,30 @@ def test_schema_2_entries_still_load_and_a_promotion_on_top_writes_schema_3(tmp_
 # migrate
 
 
+def promote_four(zoo: Path) -> tuple[dict, dict]:
+    """promote_three's softmax entries and a layernorm 1.0.0: four entries, four distinct
+    kernels. Returns each entry's manifest and its sources, by (op, version)."""
+    promote_three(zoo)
+    store.promote("layernorm", "x = 1\n", make_record(template="layernorm"), zoo_dir=zoo)
+    entries = list(store.iter_entries([zoo]))
+    manifests = {(e.op, e.version): e.manifest for e in entries}
+    sources = {(e.op, e.version): store.read_entry_files(e.path, e.manifest) for e in entries}
+    return manifests, sources
+
+
+def all_four_migrated(zoo: Path, *, files_removed: int, blobs_removed: int) -> dict:
+    """migrate's summary once it has converted promote_four's entries."""
+    return {
+        "zoo": str(zoo.resolve()),
+        "entries": 4,
+        "migrated": ["layernorm 1.0.0", "softmax 1.0.0", "softmax 1.1.0", "softmax 1.2.0"],
+        "blobs_written": 4,
+        "files_removed": files_removed,
+        "blobs_removed": blobs_removed,
+        "debris_removed": 0,
+    }
+
+
 def assert_migrated(zoo: Path, manifests: dict, sources: dict) -> None:
     """Each entry as promote wrote it (its manifest, key order and all: only its storage changed
     and back), its folder holding nothing but the manifest and its sources read from the op's
@@ -554,24 +578,12 @@ def assert_migrated(zoo: Path, manifests: dict, sources: dict) -> None:
 
 def test_migrate_converts_every_schema_1_entry_and_a_second_run_changes_nothing(tmp_path: Path):
     zoo = tmp_path / "zoo"
-    promote_three(zoo)
-    store.promote("layernorm", "x = 1\n", make_record(template="layernorm"), zoo_dir=zoo)
-    entries = list(store.iter_entries([zoo]))
-    manifests = {(e.op, e.version): e.manifest for e in entries}
-    sources = {(e.op, e.version): store.read_entry_files(e.path, e.manifest) for e in entries}
+    manifests, sources = promote_four(zoo)
     as_schema_1(zoo)
     assert len([p for p in zoo.rglob("*.py")]) == 6  # 1 + 2 + 2 + 1 files, 4 distinct
 
     summary = store.migrate(zoo)
-    assert summary == {
-        "zoo": str(zoo.resolve()),
-        "entries": 4,
-        "migrated": ["layernorm 1.0.0", "softmax 1.0.0", "softmax 1.1.0", "softmax 1.2.0"],
-        "blobs_written": 4,
-        "files_removed": 6,
-        "blobs_removed": 0,
-        "debris_removed": 0,
-    }
+    assert summary == all_four_migrated(zoo, files_removed=6, blobs_removed=0)
     assert_migrated(zoo, manifests, sources)
     assert load(zoo, "1.2.0", F32).TAG == "f"
 
@@ -671,25 +683,13 @@ def contents(zoo: Path) -> dict[str, bytes]:
 
 def test_migrate_converts_every_schema_2_entry_and_then_removes_the_plain_blobs(tmp_path: Path):
     zoo = tmp_path / "zoo"
-    promote_three(zoo)
-    store.promote("layernorm", "x = 1\n", make_record(template="layernorm"), zoo_dir=zoo)
+    manifests, sources = promote_four(zoo)
     promoted = contents(zoo)
-    entries = list(store.iter_entries([zoo]))
-    manifests = {(e.op, e.version): e.manifest for e in entries}
-    sources = {(e.op, e.version): store.read_entry_files(e.path, e.manifest) for e in entries}
     as_schema_2(zoo)
     assert len(list(zoo.rglob("*.py"))) == 4 and list(zoo.rglob("*.py.xz")) == []
 
     summary = store.migrate(zoo)
-    assert summary == {
-        "zoo": str(zoo.resolve()),
-        "entries": 4,
-        "migrated": ["layernorm 1.0.0", "softmax 1.0.0", "softmax 1.1.0", "softmax 1.2.0"],
-        "blobs_written": 4,
-        "files_removed": 0,
-        "blobs_removed": 4,
-        "debris_removed": 0,
-    }
+    assert summary == all_four_migrated(zoo, files_removed=0, blobs_removed=4)
     assert_migrated(zoo, manifests, sources)
     # byte for byte what promote wrote in the first place
     assert contents(zoo) == promoted
