@@ -11,7 +11,13 @@
 # + 264 88.1, with evict_last 84.4, with evict_last and streaming stores 82.6, row + 66 so 79.1
 # (0.81); a persistent grid of one program an SM 76.1 without the prefetch and 89.8 with it;
 # streaming stores alone 71.5.
+# A third call (12 s) ran bench/probe_softmax_chunks.py (runs/probe-softmax-chunks-h200-round448.json;
+# none wrong): the row loaded as 2 or 4 chunks, each chunk's max and exponentials computed while
+# the later chunks load, lost too (71.5 and 79.4 us against one chunk's 70.3), and the probe's
+# one-chunk kernel, the served one's form without masks, took 70.3 us against the served 71.6
+# (1.8%; 70.3 against 70.8 in the prefetch probe's run): round 449's `EVEN`.
 set -uo pipefail
 export PYTHONPATH=$PWD PYTHONUNBUFFERED=1
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
 timeout 400 python3 bench/probe_l2_prefetch.py --out $OUT
+timeout 300 python3 bench/probe_softmax_chunks.py --out $OUT
