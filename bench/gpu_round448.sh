@@ -15,7 +15,8 @@
 # none wrong): the row loaded as 2 or 4 chunks, each chunk's max and exponentials computed while
 # the later chunks load, lost too (71.5 and 79.4 us against one chunk's 70.3), and the probe's
 # one-chunk kernel, the served one's form without masks, took 70.3 us against the served 71.6
-# (1.8%; 70.3 against 70.8 in the prefetch probe's run): round 449's `EVEN`.
+# (1.8%; 70.3 against 70.8 in the prefetch probe's run), which round 449 tried in the template
+# (`EVEN`) and did not confirm.
 set -uo pipefail
 export PYTHONPATH=$PWD PYTHONUNBUFFERED=1
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader

@@ -7,10 +7,7 @@ at most `single_pass_max` are read once (one tile per row group), wider rows tak
 `loop_block`, `loop_warps` and `num_stages` shape the looped kernel; `programs_per_sm` > 0 makes the
 one-pass grid persistent; `keep_in_l2` hints the cache to keep a long row for the second pass;
 `align_rows` starts rows whose stride breaks 16-byte alignment (width 4097, say) at the aligned
-address below them, masking the extra lanes, so loads stay vectorized. Where every one-pass tile is
-full (the row exactly the tile's width, the rows whole tiles, no such shift) the launcher passes
-`EVEN` and the kernel loads and stores without masks or row clamp (fewer instructions before the
-first load; GPU rounds 448-449).
+address below them, masking the extra lanes, so loads stay vectorized.
 
 Over a dim that is not the last (tensor viewed as (outer, R, inner)): a reduced dim that fits
 `tile_elems` with 16 or more inner columns is one tile per program; a longer one loops over R in

@@ -456,48 +456,6 @@ def test_align_edges_sends_misaligned_rows_to_the_edges_kernel(tmp_path, monkeyp
     assert "_softmax_edges_kernel" not in [k for k, _ in launched], launched
 
 
-@pytest.mark.parametrize("log", [False, True])
-@pytest.mark.parametrize("persistent", [False, True])
-def test_the_one_pass_kernel_drops_its_masks_only_where_every_tile_is_full(tmp_path, monkeypatch,
-                                                                           log, persistent):
-    """EVEN: the one-pass kernel loads and stores without masks, and reads rows unclamped, only
-    where the row is exactly the tile's width and the rows split into whole tiles (4 rows of 64
-    a program here); a narrower row, a row count that leaves a part tile, or a stride that breaks
-    16-byte alignment (align_rows) keep the masked form. Both forms against torch, with rows of
-    -inf (NaN, as torch) and of large values among them. On the GPU where there is one."""
-    import torch
-
-    from verifier.core import load_candidate
-
-    device = "cuda" if torch.cuda.is_available() else "cpu"
-    cfg = dataclasses.replace(SOFTMAX.default, tile_elems=256, elems_per_thread=4,
-                              align_rows=True, programs_per_sm=2 if persistent else 0)
-    assert not SOFTMAX.violations(cfg)
-    op = "log_softmax" if log else "softmax"
-    ref = torch.log_softmax if log else torch.softmax
-    module = load_candidate(SOFTMAX.render(cfg, op=op, log=log, dim=1, params=[]), tmp_path)
-    launch = module.launch_log_softmax if log else module.launch_softmax
-    evens = []
-    real = module._launch
-    monkeypatch.setattr(module, "_launch", lambda kernel, grid, args, kwargs:
-                        (evens.append(kwargs.get("EVEN")), real(kernel, grid, args, kwargs))[1])
-    gen = torch.Generator().manual_seed(3)
-    for shape, even in (((8, 64), True), ((12, 64), True), ((10, 64), False), ((8, 60), False),
-                        ((3, 64), False), ((1, 256), True)):
-        x = torch.randn(*shape, generator=gen) * 4.0
-        x[0] = float("-inf")
-        x[-1, : shape[1] // 2] += 80.0
-        x = x.to(device)
-        evens.clear()
-        torch.testing.assert_close(launch(x, -1), ref(x, dim=-1), rtol=1e-5, atol=1e-5,
-                                   equal_nan=True, msg=str(shape))
-        assert evens == [even], (shape, evens)
-    x = torch.randn(8, 65, generator=gen).to(device)[:, :64]  # rows 65 apart: the masked path
-    evens.clear()
-    torch.testing.assert_close(launch(x, -1), ref(x, dim=-1), rtol=1e-5, atol=1e-5)
-    assert evens == [False], evens
-
-
 @pytest.mark.gpu
 @pytest.mark.parametrize("log", [False, True])
 def test_align_edges_is_correct_on_the_gpu(tmp_path, log):
