@@ -728,3 +728,67 @@ def test_gpu_libs_tune_op_shows_why_a_sweep_exited_early(tmp_path):
     assert lines[-1].startswith("tune add_rms_norm float32: exit 2 after "), done.stdout
     assert any("unknown bucket: inner_dim" in line for line in lines[:-1]), done.stdout
     assert "unknown bucket: inner_dim" in (tmp_path / "tune-add_rms_norm-float32.log").read_text()
+
+
+def test_a_winner_keeps_its_bucket_only_if_still_faster_when_timed_beside_the_served_file(
+        tune_buckets):
+    """`confirmed`: GPU round 449's float32 softmax at 1024x32768, the sweep's winner 70.0 us and
+    the stored file 71.7. Re-timed the two alone, a gain under MIN_GAIN loses the bucket; one over
+    it keeps it; meeting more of the issue's bars beyond the spread keeps it too (90% of copy at
+    a large shape); a winner not timed at a shape of the bucket loses it."""
+    shapes = [("cols_le_16384", 62.1, 65.6), ("cols_le_65536", 107.3, 95.0)]
+    idx = [1]
+    kept = _result(shapes, [[33.1, 71.0], [33.2, 71.7]])  # 1.0099x: inside the spread
+    ok, why = tune_buckets.confirmed(kept, idx, 0, 1)
+    assert not ok and "1.010x" in why and f"under {tune_buckets.MIN_GAIN}x" in why
+    assert tune_buckets.confirmed(_result(shapes, [[40.0, 70.0], [33.2, 71.7]]), idx, 0, 1)[0]
+    big = 268_435_456  # bytes at 1024x32768 float32, over 4x a 60 MB L2
+    bars = _result_with_bytes(shapes, [[33.1, 0.0700], [33.2, 0.0705]], [134_250_496, big],
+                              copy_gbps=4250.0, l2_bytes=60 * 2**20)
+    bars["shapes"][1].update(eager_ms=0.1073, compile_ms=0.0950)
+    # 0.902 of copy against 0.896: one more bar, but 0.7% apart: not beyond the spread
+    assert not tune_buckets.confirmed(bars, idx, 0, 1)[0]
+    bars["rows"][0]["ms"][1] = 0.0697  # 0.906 of copy, 1.15% faster: both margins cleared
+    assert tune_buckets.confirmed(bars, idx, 0, 1)[0]
+    assert not tune_buckets.confirmed(_result(shapes, [[33.1, None], [33.2, 71.7]]), idx, 0, 1)[0]
+
+
+def test_confirm_re_times_only_the_winners_and_the_files_they_would_replace(tune_buckets):
+    """`confirm` re-times, in one narrowed sweep, each bucket's winner and the stored file serving
+    that bucket (not a winner that is the file itself, nor a bucket without one), and takes the
+    bucket from a winner no longer MIN_GAIN faster; it keeps what it measured under "confirm".
+    A re-timing whose candidates are not the sweep's refuses the promotion."""
+    shapes = [("cols_le_1024", 20.0, 19.0), ("cols_le_16384", 80.0, 70.0),
+              ("cols_le_65536", 107.3, 95.0)]
+    sources = [f"source {i}" for i in range(6)]
+    result = {**_result(shapes, [[None] * 3] * 6), "sources": sources, "op": "softmax"}
+    choices = {
+        "cols_le_1024": {"shapes": [0], "config": 3, "served_config": 3},  # the file itself
+        "cols_le_16384": {"shapes": [1], "config": 1, "served_config": 4},
+        "cols_le_65536": {"shapes": [2], "config": 2, "served_config": 5},
+        "inner_dim": {"shapes": [], "config": None, "why": "no config was correct"},
+    }
+    calls = []
+
+    def resweep(name, dtype_name, args, cache, only):
+        calls.append((name, dtype_name, only))
+        rows = [[None] * 3 for _ in sources]
+        rows[1][1], rows[4][1] = 60.0, 66.0    # cols_le_16384: still 10% faster
+        rows[2][2], rows[5][2] = 71.2, 71.4    # cols_le_65536: 0.3%, inside the spread
+        return {**_result(shapes, rows), "sources": list(sources)}
+
+    tune_buckets.confirm(result, choices, "softmax", "float32", None, None, resweep=resweep)
+    assert calls == [("softmax", "float32", frozenset({1, 4, 2, 5}))]
+    assert choices["cols_le_16384"]["config"] == 1 and choices["cols_le_16384"]["confirm"][
+        "confirmed"]
+    lost = choices["cols_le_65536"]
+    assert lost["config"] is None and lost["best_rejected"] == 2 and "under" in lost["why"]
+    assert lost["confirm"]["ms"][2] == 71.2 and lost["confirm"]["served_ms"][2] == 71.4
+    assert "confirm" not in choices["cols_le_1024"] and choices["cols_le_1024"]["config"] == 3
+
+    choices["cols_le_16384"] = {"shapes": [1], "config": 1, "served_config": 4}
+    tune_buckets.confirm(result, {"cols_le_16384": choices["cols_le_16384"]}, "softmax", "float32",
+                         None, None, resweep=lambda *a, only: {**resweep(*a, only=only),
+                                                               "sources": ["other"] * 6})
+    assert choices["cols_le_16384"]["config"] is None
+    assert "not the sweep's" in choices["cols_le_16384"]["why"]
