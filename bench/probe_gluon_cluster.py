@@ -58,7 +58,8 @@ def gluon_api() -> dict:
         "hopper.mbarrier.arrive": arrive,
         "NVMMASharedLayout": shared,
         "multicast_load": any("multicast" in (p or []) for p in loads.values()),
-        "remote_arrive": bool(arrive) and any(p in arrive for p in ("from_cta", "cta_id", "multicast_cta")),
+        "remote_arrive": bool(arrive) and any(p in arrive for p in ("from_cta", "cta_id",
+                                                                    "multicast_cta")),
         "cga_layout": "cga_layout" in (shared or []),
     }
 

@@ -884,7 +884,8 @@ def confirm(result: dict, choices: dict, name: str, dtype_name: str, args, cache
     again["copy_gbps"], again["l2_bytes"] = result.get("copy_gbps"), result.get("l2_bytes")
     for bucket, (c, served) in pending.items():
         choice = choices[bucket]
-        if any(again["sources"][i] != result["sources"][i] for i in (c, served)):
+        if len(again["sources"]) != len(result["sources"]) or any(
+                again["sources"][i] != result["sources"][i] for i in (c, served)):
             ok, line = False, "the re-timing's candidates were not the sweep's (not promoted)"
         else:
             ok, line = confirmed(again, choice["shapes"], c, served)
