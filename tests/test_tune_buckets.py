@@ -792,3 +792,8 @@ def test_confirm_re_times_only_the_winners_and_the_files_they_would_replace(tune
                                                                "sources": ["other"] * 6})
     assert choices["cols_le_16384"]["config"] is None
     assert "not the sweep's" in choices["cols_le_16384"]["why"]
+    shorter = {"shapes": [1], "config": 1, "served_config": 4}  # a re-timing of fewer candidates
+    tune_buckets.confirm(result, {"cols_le_16384": shorter}, "softmax", "float32", None, None,
+                         resweep=lambda *a, only: {**resweep(*a, only=only),
+                                                   "sources": sources[:2]})
+    assert shorter["config"] is None and shorter["confirm"]["ms"] is None
