@@ -36,8 +36,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from kernel_zoo import store  # noqa: E402
+from verifier.environment import label_of  # noqa: E402
 
-GPU_NAMES = {"h100": "NVIDIA H100 80GB HBM3", "h200": "NVIDIA H200"}
 GAIN_UNDER = 1.03
 LEAD_UNDER = 1.02
 
@@ -59,7 +59,7 @@ def _geomean_ms(row: dict, idx: list[int]) -> float | None:
 
 def margins(runs: Path, gpu: str, zoo: Path) -> list[dict]:
     """One row per promotion over a stored file in the records of `gpu`, oldest round first."""
-    out = []
+    out, newest = [], {}  # newest: op -> its newest entry's configs in `zoo`, read once
     for round_no, path in _records(runs, gpu):
         opener = gzip.open if path.suffix == ".gz" else open
         with opener(path, "rt") as handle:
@@ -82,20 +82,22 @@ def margins(runs: Path, gpu: str, zoo: Path) -> list[dict]:
                     "gain": round(gain, 4), "lead_over_p10": round(lead, 4),
                     "stored_rank": round(sum(t < t_stored for t in times) / len(times), 3),
                     "in_the_pack": gain < GAIN_UNDER and lead < LEAD_UNDER,
-                    "served": _still_served(zoo, result["op"], result["dtype"], bucket, gpu,
-                                            rows[winner]["params"]),
+                    "served": _still_served(newest, zoo, result["op"], result["dtype"], bucket,
+                                            gpu, rows[winner]["params"]),
                 })
     return out
 
 
-def _still_served(zoo: Path, op: str, dtype: str, bucket: str, gpu: str, params: dict) -> bool:
-    """Whether the newest entry of `op` in `zoo` serves `params` for (dtype, bucket, gpu)."""
-    entries = store.newest_entries(op, [zoo])
-    if not entries:
-        return False
+def _still_served(newest: dict, zoo: Path, op: str, dtype: str, bucket: str, gpu: str,
+                  params: dict) -> bool:
+    """Whether the newest entry of `op` in `zoo` serves `params` for (dtype, bucket, the GPU
+    model labelled `gpu`); `newest` caches each op's configs."""
+    if op not in newest:
+        entries = store.newest_entries(op, [zoo])
+        newest[op] = entries[0].manifest["configs"] if entries else []
     return any(c["dtype"] == dtype and c["shape_bucket"] == bucket
-               and c.get("device") == GPU_NAMES.get(gpu, gpu) and c["params"] == params
-               for c in entries[0].manifest["configs"])
+               and label_of(c.get("device") or "") == gpu and c["params"] == params
+               for c in newest[op])
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -49,9 +49,10 @@ def test_a_promotion_is_placed_against_the_pack_it_was_picked_from(tmp_path):
     manifest = json.loads((entry / "manifest.json").read_text())
     served = next(c for c in manifest["configs"]
                   if c["dtype"] == "float32" and c.get("device") == "NVIDIA H200")
-    assert pm._still_served(zoo, "softmax", "float32", served["shape_bucket"], "h200",
+    newest = {}
+    assert pm._still_served(newest, zoo, "softmax", "float32", served["shape_bucket"], "h200",
                             served["params"])
-    assert not pm._still_served(zoo, "softmax", "float32", served["shape_bucket"], "h100",
-                                served["params"])
-    assert not pm._still_served(zoo, "softmax", "float32", served["shape_bucket"], "h200",
-                                {"not": "these"})
+    assert not pm._still_served(newest, zoo, "softmax", "float32", served["shape_bucket"],
+                                "h100", served["params"])
+    assert not pm._still_served(newest, zoo, "softmax", "float32", served["shape_bucket"],
+                                "h200", {"not": "these"})
