@@ -471,6 +471,24 @@ def test_bench_interleaves_every_variant_once_a_sweep_in_changing_orders(n):
     assert timing.call_sequence([], 5) == []
 
 
+def test_copies_are_captured_in_turn_and_timed_as_the_mean_of_theirs():
+    """Two graphs of one call read up to 5% apart (GPU round 450): a callable timed as several
+    copies has them captured in turn, the order reversed every other round, and its time is the
+    mean of the copies' (their medians, quantiles; their counts summed)."""
+    from verifier import timing
+    from verifier.verdict import Timing
+    assert timing.copies_in_turn(["a", "b"], 3) == [("a", 0), ("b", 0), ("b", 1), ("a", 1),
+                                                    ("a", 2), ("b", 2)]
+    assert timing.copies_in_turn(["a", "b", "c"], 1) == [("a", 0), ("b", 0), ("c", 0)]
+    timed = {("a", 0): Timing(1.0, 0.9, 1.1, 10), ("a", 1): Timing(1.2, 1.1, 1.3, 12),
+             ("b", 0): Timing(2.0, 1.9, 2.1, 10), ("b", 1): Timing(2.0, 1.9, 2.1, 10),
+             "eager": Timing(5.0, 5.0, 5.0, 10)}
+    merged, each = timing.merge_copies(timed, ["a", "b"], 2)
+    assert each == {"a": [1.0, 1.2], "b": [2.0, 2.0]}
+    assert merged["a"] == Timing(pytest.approx(1.1), pytest.approx(1.0), pytest.approx(1.2), 22)
+    assert set(merged) == {"a", "b"}
+
+
 def test_host_ahead_holds_cover_each_call_once_and_stay_under_the_cap():
     """hold_plan over an interleaved chunk: every call after exactly one hold's start, a hold for
     at most AHEAD_BATCH calls and (but for a lone slow call) at most AHEAD_HOLD_MAX_S, twice the

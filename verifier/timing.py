@@ -331,6 +331,29 @@ def graphed(fn: Callable[[], object]) -> Callable[[], None]:
     return graph.replay
 
 
+def copies_in_turn(names: list, copies: int) -> list[tuple]:
+    """(name, copy) for `copies` copies of each callable, in the order to capture them in: the
+    names in turn, reversed every other round (two names, three copies: a b b a a b), so that no
+    callable's copies all come first. Two CUDA graphs of one call read up to 5% apart at some
+    shapes, the same way in every timing and whatever the calls' order (GPU round 450,
+    bench/probe_graph_twins.py): a callable timed as several graphs is timed across that."""
+    return [(name, k) for k in range(copies) for name in (names if k % 2 == 0 else names[::-1])]
+
+
+def merge_copies(timed: dict, names: list, copies: int) -> tuple[dict, dict]:
+    """`bench`'s timings of (name, copy) keys (`copies_in_turn`) as one Timing a name, each
+    field the mean of its copies' (n their sum), and each name's copies' medians in ms."""
+    merged, each = {}, {}
+    for name in names:
+        runs = [timed[(name, k)] for k in range(copies)]
+        each[name] = [t.median_ms for t in runs]
+        merged[name] = Timing(median_ms=statistics.fmean(each[name]),
+                              p20_ms=statistics.fmean(t.p20_ms for t in runs),
+                              p80_ms=statistics.fmean(t.p80_ms for t in runs),
+                              n=sum(t.n for t in runs))
+    return merged, each
+
+
 def graphed_where_possible(fns: dict[str, Callable[[], object]]) -> tuple[dict, list[str]]:
     """Each callable replaced by its CUDA-graph replay (`graphed`); one that cannot be captured is
     kept as it is and named, with the reason, in the list returned beside them."""
