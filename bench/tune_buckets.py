@@ -18,9 +18,11 @@ Per bucket, the candidate is the config with the best geometric-mean speedup ove
 baseline at the bucket's shapes among those faster than eager PyTorch at every one of them (eager
 is what `kernel_zoo.ops` runs where the zoo has no config, and what it would run instead of this
 kernel). With `--zoo` a candidate that would replace the bucket's stored file is first timed
-again beside that file, the two alone, and keeps the bucket only if still `MIN_GAIN` faster there
+again beside that file, the two alone, each as `CONFIRM_COPIES` graphs, and keeps the bucket
+only if still `MIN_GAIN` faster there with each of its graphs faster than each of the file's
 (`confirm`; `--no-confirm` skips it): the best of hundreds of timings of kernels that run alike
-at a shape is faster than any one of them by more than that margin (GPU round 449). The
+at a shape is faster than any one of them by more than that margin (GPU round 449), and two
+graphs of one call read apart by as much (round 450). The
 candidate then goes through the verifier (every check, fresh baselines) on the
 bucket's shapes, and with `--zoo` is promoted under that bucket when the verifier accepts it,
 measures it faster than eager PyTorch at every shape, and measures it at no less than
@@ -87,7 +89,8 @@ from bench.tune_reduce import _close, _inputs  # noqa: E402  (the screening help
 from verifier.core import DTYPES, Verifier, load_candidate  # noqa: E402
 from verifier.verdict import geomean  # noqa: E402
 from verifier.environment import device_label, environment  # noqa: E402
-from verifier.timing import L2Flusher, bench, copy_bandwidth, graphed_where_possible  # noqa: E402
+from verifier.timing import (  # noqa: E402
+    L2Flusher, bench, copies_in_turn, copy_bandwidth, graphed_where_possible, merge_copies)
 
 OPS = ("rms_norm", "layer_norm", "add_rms_norm", "sum", "mean", "amax", "amin", "argmax",
        "softmax", "log_softmax", "softmax_dim1", "log_softmax_dim1", "swiglu", "geglu",
@@ -638,10 +641,13 @@ def candidate_sources(op: str, dtype_name: str, args, task, found, arch: str | N
     return [s for s, _ in in_bucket], configs, sources, served
 
 
-def sweep(name: str, dtype_name: str, args, cache: Path, only: frozenset | None = None) -> dict:
+def sweep(name: str, dtype_name: str, args, cache: Path, only: frozenset | None = None,
+          copies: int = 1) -> dict:
     """Time every candidate of task `name` (tasks/<name>.py) at its shapes; the zoo op is the
     plan's. `only`: time just the candidates of these indices (`confirm`'s re-timing), the rest
-    left untimed (no times, as a config that failed)."""
+    left untimed (no times, as a config that failed). `copies`: time each candidate as that
+    many callables (graphs, with `--graphs`), captured in turn (`copies_in_turn`); its time at
+    a shape is the mean of theirs, and each one's is kept in its row's `copies_ms`."""
     task = tasks.load(ROOT / "tasks" / f"{name}.py")
     found = plan(task)
     op = found.op
@@ -659,6 +665,7 @@ def sweep(name: str, dtype_name: str, args, cache: Path, only: frozenset | None 
     warm_failures = warm_cache(jobs, args.jobs)
     flusher = L2Flusher(torch.device("cuda"))
     shapes, times = [], [[None] * len(task_shapes) for _ in configs]
+    copies_ms = [[None] * len(task_shapes) for _ in configs]
     for s, shape in enumerate(task_shapes):
         task.apply_shape(shape)
         init = task.module.get_init_inputs()
@@ -684,10 +691,20 @@ def sweep(name: str, dtype_name: str, args, cache: Path, only: frozenset | None 
                     times[c][s] = "wrong"
                     continue
                 fns[c] = (lambda m: lambda: m(*inputs))(candidate)
+            if copies > 1:  # (c, k) for each copy; graphs of one call read apart (round 450)
+                fns = {**{k: fns[k] for k in ("eager", "compile")},
+                       **{pair: fns[pair[0]] for pair in copies_in_turn(
+                           [c for c in modules if c in fns], copies)}}
             capture_failed = []
             if args.graphs:  # a callable that cannot be captured is timed without, and said
                 fns, capture_failed = graphed_where_possible(fns)
             timed = bench(fns, flusher=flusher, budget_ms=args.budget_ms, max_reps=100)
+            if copies > 1:
+                copied = [c for c in modules if (c, 0) in timed]
+                merged, each = merge_copies(timed, copied, copies)
+                timed.update(merged)
+                for c in copied:
+                    copies_ms[c][s] = each[c]
         for c in range(len(configs)):
             if c in timed:
                 times[c][s] = timed[c].median_ms
@@ -705,7 +722,8 @@ def sweep(name: str, dtype_name: str, args, cache: Path, only: frozenset | None 
              "serves": sorted(b for b, i in served.items() if i == c),
              "source_sha256": hashlib.sha256(source.encode()).hexdigest(),
              "ms": [t if isinstance(t, float) else None for t in per_shape],
-             "problems": [t for t in per_shape if isinstance(t, str)][:2]}
+             "problems": [t for t in per_shape if isinstance(t, str)][:2],
+             **({"copies_ms": copies_ms[c]} if copies > 1 else {})}
             for c, (cfg, source, per_shape) in enumerate(zip(configs, sources, times))]
     return {"op": op, "task_name": name, "dtype": dtype_name, "template": template.name,
             "task": task, "plan": found, "configs": configs, "sources": sources, "shapes": shapes,
@@ -735,6 +753,10 @@ BAR_TIE = 1.05
 # whole table the large shapes went from 1.00x to 0.98-0.99x torch.compile (geglu 1.17.0 put the
 # served config back).
 COMPILE_TIE = 1.005
+# `confirm` times the winner and the served file as this many graphs each, captured in turn: two
+# graphs of one call read up to 5% apart at some shapes, the same way in every pass and whatever
+# the calls' order (GPU round 450: bench/retime_promotions.py, bench/probe_graph_twins.py).
+CONFIRM_COPIES = 3
 
 
 def _bars_at(result: dict, c: int, s: int) -> int:
@@ -850,7 +872,10 @@ def confirmed(result: dict, idx: list[int], c: int, served: int) -> tuple[bool, 
     """Whether config `c`, timed again beside the file serving the bucket (`served`) at the
     bucket's shapes `idx` (`result`: that run), is still MIN_GAIN faster on the geometric mean, or
     meets more of the issue's bars there beyond the timer's spread (`_bars_beyond_spread`); and a
-    line that says so."""
+    line that says so. Where each was timed as several graphs (`copies_ms`), every graph of `c`
+    must also be faster than every graph of the served file on the geometric mean (`apart`): two
+    graphs of one call read up to 5% apart at some shapes (GPU round 450,
+    `bench/probe_graph_twins.py`)."""
     ms, theirs = result["rows"][c]["ms"], result["rows"][served]["ms"]
     if any(not ms[s] or not theirs[s] for s in idx):
         return False, "not timed at every shape of the bucket when re-timed beside the served file"
@@ -858,8 +883,15 @@ def confirmed(result: dict, idx: list[int], c: int, served: int) -> tuple[bool, 
     more = (bars_met(result, c, idx) > bars_met(result, served, idx)
             and _bars_beyond_spread(result, c, served, idx))
     line = f"re-timed beside the served file, {gain:.3f}x its speed"
-    if gain >= MIN_GAIN or more:
+    mine, others = (result["rows"][i].get("copies_ms") for i in (c, served))
+    apart = None
+    if mine and others and all(mine[s] and others[s] for s in idx):
+        apart = geomean([min(others[s]) / max(mine[s]) for s in idx])
+        line += f" ({len(mine[idx[0]])} graphs each; its slowest {apart:.3f}x the other's fastest)"
+    if (gain >= MIN_GAIN and (apart is None or apart > 1)) or more:
         return True, line + (" (and more of the bars met)" if more and gain < MIN_GAIN else "")
+    if gain >= MIN_GAIN:
+        return False, line + ": their graphs overlap"
     return False, line + f": under {MIN_GAIN}x"
 
 
@@ -881,7 +913,7 @@ def confirm(result: dict, choices: dict, name: str, dtype_name: str, args, cache
     if not pending:
         return
     only = frozenset(i for pair in pending.values() for i in pair)
-    again = (resweep or sweep)(name, dtype_name, args, cache, only=only)
+    again = (resweep or sweep)(name, dtype_name, args, cache, only=only, copies=CONFIRM_COPIES)
     again["copy_gbps"], again["l2_bytes"] = result.get("copy_gbps"), result.get("l2_bytes")
     same = len(again["sources"]) == len(result["sources"])
     for bucket, (c, served) in pending.items():
@@ -892,7 +924,10 @@ def confirm(result: dict, choices: dict, name: str, dtype_name: str, args, cache
             ok, line = confirmed(again, choice["shapes"], c, served)
         choice["confirm"] = {"config": c, "served_config": served, "confirmed": ok, "why": line,
                              "ms": again["rows"][c]["ms"] if same else None,
-                             "served_ms": again["rows"][served]["ms"] if same else None}
+                             "served_ms": again["rows"][served]["ms"] if same else None,
+                             "copies_ms": again["rows"][c].get("copies_ms") if same else None,
+                             "served_copies_ms": (again["rows"][served].get("copies_ms")
+                                                  if same else None)}
         print(f"{result['op']} {dtype_name} [{bucket}]: config #{c} {line}", flush=True)
         if not ok:
             choice.update(config=None, best_rejected=c, why=line)
@@ -1109,8 +1144,9 @@ def main(argv: list[str] | None = None) -> int:
                   f"{SHAPE_SLACK}x slower than the served one at a shape of the bucket, and "
                   "slower than min(eager, compile) there, wins it"
                   + ("" if args.no_confirm or not args.zoo else
-                     f", and a winner re-timed beside the served file, the two alone, keeps the "
-                     f"bucket only if still {MIN_GAIN}x faster there"),
+                     f", and a winner re-timed beside the served file, the two alone, "
+                     f"{CONFIRM_COPIES} graphs each, keeps the bucket only if still {MIN_GAIN}x "
+                     "faster there, each of its graphs faster than each of the file's"),
         "results": [],
     }
     with tempfile.TemporaryDirectory() as tmp:

@@ -753,6 +753,23 @@ def test_a_winner_keeps_its_bucket_only_if_still_faster_when_timed_beside_the_se
     assert not tune_buckets.confirmed(_result(shapes, [[33.1, None], [33.2, 71.7]]), idx, 0, 1)[0]
 
 
+def test_a_winner_timed_as_several_graphs_must_beat_each_graph_of_the_served_file(tune_buckets):
+    """Round 450: two graphs of one call read up to 5% apart. With each timed as three graphs
+    (`copies_ms`), a winner 1.6% faster on their means keeps the bucket only if its slowest
+    graph beats the served file's fastest; the three are captured in turn (a b b a a b)."""
+    shapes = [("cols_le_65536", 107.3, 95.0)]
+    apart = _result(shapes, [[70.2], [71.3]])
+    apart["rows"][0]["copies_ms"] = [[70.0, 70.2, 70.4]]
+    apart["rows"][1]["copies_ms"] = [[71.0, 71.3, 71.6]]
+    ok, why = tune_buckets.confirmed(apart, [0], 0, 1)
+    assert ok and "3 graphs each" in why
+    overlap = _result(shapes, [[70.2], [71.3]])
+    overlap["rows"][0]["copies_ms"] = [[69.0, 70.0, 71.6]]
+    overlap["rows"][1]["copies_ms"] = [[70.3, 71.9, 71.7]]
+    ok, why = tune_buckets.confirmed(overlap, [0], 0, 1)
+    assert not ok and "overlap" in why
+
+
 def test_confirm_re_times_only_the_winners_and_the_files_they_would_replace(tune_buckets):
     """`confirm` re-times, in one narrowed sweep, each bucket's winner and the stored file serving
     that bucket (not a winner that is the file itself, nor a bucket without one), and takes the
@@ -770,15 +787,16 @@ def test_confirm_re_times_only_the_winners_and_the_files_they_would_replace(tune
     }
     calls = []
 
-    def resweep(name, dtype_name, args, cache, only):
-        calls.append((name, dtype_name, only))
+    def resweep(name, dtype_name, args, cache, only, copies):
+        calls.append((name, dtype_name, only, copies))
         rows = [[None] * 3 for _ in sources]
         rows[1][1], rows[4][1] = 60.0, 66.0    # cols_le_16384: still 10% faster
         rows[2][2], rows[5][2] = 71.2, 71.4    # cols_le_65536: 0.3%, inside the spread
         return {**_result(shapes, rows), "sources": list(sources)}
 
     tune_buckets.confirm(result, choices, "softmax", "float32", None, None, resweep=resweep)
-    assert calls == [("softmax", "float32", frozenset({1, 4, 2, 5}))]
+    assert calls == [("softmax", "float32", frozenset({1, 4, 2, 5}),
+                      tune_buckets.CONFIRM_COPIES)]
     assert choices["cols_le_16384"]["config"] == 1 and choices["cols_le_16384"]["confirm"][
         "confirmed"]
     lost = choices["cols_le_65536"]
@@ -788,12 +806,12 @@ def test_confirm_re_times_only_the_winners_and_the_files_they_would_replace(tune
 
     choices["cols_le_16384"] = {"shapes": [1], "config": 1, "served_config": 4}
     tune_buckets.confirm(result, {"cols_le_16384": choices["cols_le_16384"]}, "softmax", "float32",
-                         None, None, resweep=lambda *a, only: {**resweep(*a, only=only),
+                         None, None, resweep=lambda *a, only, copies: {**resweep(*a, only=only, copies=copies),
                                                                "sources": ["other"] * 6})
     assert choices["cols_le_16384"]["config"] is None
     assert "not the sweep's" in choices["cols_le_16384"]["why"]
     shorter = {"shapes": [1], "config": 1, "served_config": 4}  # a re-timing of fewer candidates
     tune_buckets.confirm(result, {"cols_le_16384": shorter}, "softmax", "float32", None, None,
-                         resweep=lambda *a, only: {**resweep(*a, only=only),
+                         resweep=lambda *a, only, copies: {**resweep(*a, only=only, copies=copies),
                                                    "sources": sources[:2]})
     assert shorter["config"] is None and shorter["confirm"]["ms"] is None
