@@ -26,8 +26,15 @@ the row's own bytes (half read, half written, in its dtype): the row's "own_copy
 "vs_own_copy" (its time over the zoo's) say how far the zoo is from the copy of its own bytes,
 not only from the yardstick's (-own-copy in the file's name).
 
+Two CUDA graphs of one call read up to 5% apart at some shapes, the same way in every timing and
+whatever the calls' order (GPU round 450, bench/probe_graph_twins.py), and the zoo's graph is
+captured first. `--copies N` (with --graphs) captures each callable N times, in turn with the
+order reversed every other round (`verifier.timing.copies_in_turn`), times all of them
+interleaved, and takes each callable's time as the mean of its graphs' (each graph's median kept
+in the row's `copies_ms`; -copiesN in the file's name).
+
     python bench/memory_bound.py [--ops rms_norm,softmax] [--dtypes bfloat16,float32] [--graphs]
-                                 [--host-ahead] [--launches] [--own-copy]
+                                 [--host-ahead] [--launches] [--own-copy] [--copies 3]
 """
 
 from __future__ import annotations
@@ -48,7 +55,8 @@ import tasks  # noqa: E402
 from agent.plan import plan  # noqa: E402
 from kernel_zoo import buckets, ops, store  # noqa: E402
 from verifier.environment import device_label, environment  # noqa: E402
-from verifier.timing import L2Flusher, bench, copy_bandwidth, graphed_where_possible  # noqa: E402
+from verifier.timing import (  # noqa: E402
+    L2Flusher, bench, copies_in_turn, copy_bandwidth, graphed_where_possible, merge_copies)
 from verifier.verdict import geomean  # noqa: E402
 
 # issue #3's ops: the memory-bound zoo ops (kernel_zoo.ops also has matmul, linear, attention)
@@ -152,21 +160,22 @@ def _entry_for(op: str, arch: str, dtype: str, bucket: str, gpu: str | None = No
 
 
 def result_name(op_filter: set[str] | None, dtypes: list[str], graphs: bool,
-                host_ahead: bool, own_copy: bool = False) -> str:
-    """memory-bound-<device>[-<ops>][-<dtypes>][-graphs][-host-ahead][-own-copy].json: the
-    dtypes are named unless they are the default pair, so runs of one dtype each do not
+                host_ahead: bool, own_copy: bool = False, copies: int = 1) -> str:
+    """memory-bound-<device>[-<ops>][-<dtypes>][-graphs][-host-ahead][-own-copy][-copiesN].json:
+    the dtypes are named unless they are the default pair, so runs of one dtype each do not
     overwrite each other."""
     suffix = ("" if op_filter is None else "-" + "-".join(sorted(op_filter)))
     if list(dtypes) != DEFAULT_DTYPES:
         suffix += "-" + "-".join(dtypes)
     suffix += ("-graphs" if graphs else "") + ("-host-ahead" if host_ahead else "")
     suffix += "-own-copy" if own_copy else ""
+    suffix += f"-copies{copies}" if copies > 1 else ""
     return f"memory-bound-{device_label()}{suffix}.json"
 
 
 def run(op_filter: set[str] | None, dtypes: list[str], out_dir: Path,
         graphs: bool = False, host_ahead: bool = False, launches: bool = False,
-        own_copy: bool = False) -> dict:
+        own_copy: bool = False, copies: int = 1) -> dict:
     if not torch.cuda.is_available():
         sys.exit("bench/memory_bound.py needs a CUDA GPU: it measures time")
     torch._dynamo.config.cache_size_limit = 256
@@ -205,10 +214,16 @@ def run(op_filter: set[str] | None, dtypes: list[str], out_dir: Path,
                     if graphs and host_ahead:  # the same callables, un-captured, the verifier's way
                         ahead = bench(fns, flusher=flusher, budget_ms=400.0, rounds=5,
                                       host_ahead=True)
+                    names = list(fns)
+                    if copies > 1:  # each callable as several graphs, captured in turn
+                        fns = {pair: fns[pair[0]] for pair in copies_in_turn(names, copies)}
                     if graphs:  # a callable that cannot be captured is timed without, and said
                         fns, capture_failed = graphed_where_possible(fns)
                     times = bench(fns, flusher=flusher, budget_ms=400.0, rounds=5,
                                   host_ahead=host_ahead and not graphs)
+                    copies_ms = {}
+                    if copies > 1:
+                        times, copies_ms = merge_copies(times, names, copies)
                 row = {
                     "task": path.stem, "op": task.op, "dtype": dtype_name, "shape": dict(shape),
                     "bytes": nbytes, "large": nbytes >= LARGE_L2_MULTIPLE * l2_bytes,
@@ -224,6 +239,8 @@ def run(op_filter: set[str] | None, dtypes: list[str], out_dir: Path,
                     gbps = nbytes / (t.median_ms * 1e-3) / 1e9
                     row[name] = {"ms": t.median_ms, "p20_ms": t.p20_ms, "p80_ms": t.p80_ms,
                                  "n": t.n, "gbps": gbps, "fraction_of_copy": gbps / copy_gbps}
+                for name, each in copies_ms.items():
+                    row[name]["copies_ms"] = each
                 row["speedup_vs_eager"] = times["eager"].median_ms / times["zoo"].median_ms
                 row["speedup_vs_compile"] = times["compile"].median_ms / times["zoo"].median_ms
                 if own_copy:
@@ -254,6 +271,8 @@ def run(op_filter: set[str] | None, dtypes: list[str], out_dir: Path,
                   "default mode, dynamic=False"
                   + ("; each callable captured in a CUDA graph and timed as its replay (GPU time "
                      "without host time)" if graphs else "")
+                  + (f"; each callable captured {copies} times in turn (copies_in_turn) and "
+                     "timed as the mean of its graphs' medians" if copies > 1 else "")
                   + ("; the same callables also timed un-captured with host_ahead (the "
                      "verifier's timer), in the row's host_ahead" if graphs and host_ahead
                      else "; host_ahead: the GPU held busy while the host queues each batch of "
@@ -261,13 +280,14 @@ def run(op_filter: set[str] | None, dtypes: list[str], out_dir: Path,
         "cuda_graphs": graphs,
         "host_ahead": host_ahead,
         "own_copy": own_copy,
+        "copies": copies,
         "rows": rows,
         "acceptance": acceptance(rows),
     }
     if graphs and host_ahead:
         result["host_ahead_against_graphs"] = timer_agreement(rows)
     out_dir.mkdir(parents=True, exist_ok=True)
-    path = out_dir / result_name(op_filter, dtypes, graphs, host_ahead, own_copy)
+    path = out_dir / result_name(op_filter, dtypes, graphs, host_ahead, own_copy, copies)
     path.write_text(json.dumps(result, indent=2) + "\n")
     print(f"\ncopy bandwidth {copy_gbps:.0f} GB/s on {env['gpu']}")
     print(json.dumps(result["acceptance"], indent=1))
@@ -361,14 +381,21 @@ def main() -> None:
                         help="also time a device copy moving each row's own bytes, among the "
                              "row's callables: its own_copy and vs_own_copy (the copy's time "
                              "over the zoo's)")
+    parser.add_argument("--copies", type=int, default=1,
+                        help="with --graphs: capture each callable this many times, in turn, and "
+                             "time it as the mean of its graphs (two graphs of one call read up "
+                             "to 5%% apart at some shapes)")
     args = parser.parse_args()
     dtypes = [d.strip() for d in args.dtypes.split(",") if d.strip()]
     unknown = [d for d in dtypes if d not in DTYPES]
     if unknown:
         parser.error(f"unknown dtypes {unknown}; choose from {list(DTYPES)}")
+    if args.copies < 1 or (args.copies > 1 and not args.graphs):
+        parser.error("--copies takes a count of 1 or more, and more than 1 only with --graphs "
+                     "(it times graphs of each callable)")
     op_filter = {o.strip() for o in args.ops.split(",")} if args.ops else None
     run(op_filter, dtypes, Path(args.out), graphs=args.graphs, host_ahead=args.host_ahead,
-        launches=args.launches, own_copy=args.own_copy)
+        launches=args.launches, own_copy=args.own_copy, copies=args.copies)
 
 
 if __name__ == "__main__":

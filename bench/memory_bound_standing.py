@@ -60,6 +60,8 @@ def standing(tables: list[tuple[str, dict]]) -> dict:
         "gpu": gpus.pop(),
         "sources": [{"file": name, "date": table["environment"]["date"],
                      "copy_gbps": table["copy_gbps"], "rows": len(table["rows"]),
+                     # graphs a callable (bench/memory_bound.py --copies; 1 before round 450)
+                     "copies": table.get("copies", 1),
                      "environment": table["environment"]} for name, table in tables],
         "acceptance": {**bars, "slower_than_compile_by_more_than_1pct": behind_by_1pct},
         "rows": kept,

@@ -63,6 +63,8 @@ def test_result_names_carry_the_dtypes_unless_they_are_the_default_pair(memory_b
     assert len({name(None, [d], True, False) for d in ("float32", "float16", "bfloat16")}) == 3
     assert name({"rms_norm"}, ["float16"], True, False, own_copy=True) == \
         "memory-bound-h100-rms_norm-float16-graphs-own-copy.json"
+    assert name(None, ["float32"], True, False, copies=3) == \
+        "memory-bound-h100-float32-graphs-copies3.json"
 
 
 @pytest.mark.parametrize("dtype_name,nbytes", [("bfloat16", 4096 * 4097 * 2 * 2),
@@ -156,3 +158,15 @@ def test_the_tree_a_device_call_sends_stays_under_its_limit():
     loose = sorted(p.relative_to(ROOT) for p in (ROOT / "bench" / "results" / "runs")
                    .glob("tune-buckets-*/*.json"))
     assert not loose, f"gzip -9n these sweep records: {[str(p) for p in loose[:5]]}"
+
+
+def test_copies_need_graphs_and_a_count():
+    """`--copies` times several graphs of each callable: refused without --graphs, or under 1,
+    with the reason, before any GPU work."""
+    import subprocess
+    import sys
+
+    for extra in (["--copies", "3"], ["--graphs", "--copies", "0"]):
+        done = subprocess.run([sys.executable, str(ROOT / "bench" / "memory_bound.py"), *extra],
+                              capture_output=True, text=True, timeout=120)
+        assert done.returncode == 2 and "--copies takes a count" in done.stderr, done.stderr
