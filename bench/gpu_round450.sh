@@ -16,6 +16,15 @@
 # memory-bound table again with each callable as three graphs captured in turn (`--copies 3`),
 # one dtype a call (DTYPES=float32, then DTYPES=bfloat16,float16).
 #     device run:  PART=table DTYPES=float32 bash bench/gpu_round450.sh
+# Outcome (five calls, about 1010 s of device time): retime, first as one graph a file and a twin
+# of the served one (runs/promotion-retimes-h200-round450-one-graph.json), whose four "replaced
+# file faster" were the twin as far from its own file; then `twins` (runs/probe-graph-twins-h200-
+# round450.json: graphs of one call 0.1-2.7% apart, the same in either call order); then retime
+# with three graphs a file (promotion-retimes-h200.json: none of the 30 slower, 10 faster beyond
+# their graphs' spread, 20 level) and `confirm` (mean's winner 1.002x, not promoted; sum's winner
+# was the served config); then `table` for the three dtypes, each callable three graphs
+# (memory-bound-h200-graphs-copies3-*-round450.json, now the standing: geomean 1.332x, 20 rows
+# behind torch.compile, 2 by more than 1%, the same 7 large float32 rows under 90% of copy).
 set -uo pipefail
 export PYTHONUNBUFFERED=1
 export KZOO_HOME=/tmp/kzoo-round450

@@ -17,7 +17,8 @@ for each promotion over a stored file, gives at the bucket's shapes (geometric m
 
 A promotion is `in_the_pack` when its gain is under 3% and its winner within 2% of the tenth
 percentile: a pick a re-timing may not confirm. These thresholds sort, they do not judge; only a
-re-timing beside the stored file does (GPU time). Writes <out>/promotion-margins-<gpu>.json.
+re-timing beside the stored file does (GPU time: `bench/retime_promotions.py`, which reads this
+record). Writes <out>/promotion-margins-<gpu>.json.
 
     python bench/promotion_margins.py [--gpu h200] [--out bench/results]
 """
