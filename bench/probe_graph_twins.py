@@ -35,7 +35,7 @@ from agent.plan import plan  # noqa: E402
 from memory_bound import task_case, zoo_call  # noqa: E402
 from verifier.core import DTYPES  # noqa: E402
 from verifier.environment import device_label, environment  # noqa: E402
-from verifier.timing import L2Flusher, bench  # noqa: E402
+from verifier.timing import L2Flusher, bench, captured  # noqa: E402
 
 CASES = [  # (task, dtype, shape): rows whose graph twins read apart, and rows behind compile
     ("mean", "float32", {"batch": 1, "rows": 4096, "cols": 4097, "reduce_dim": 2}),
@@ -50,19 +50,11 @@ CASES = [  # (task, dtype, shape): rows whose graph twins read apart, and rows b
 
 
 def capture(fn) -> tuple[object, int]:
-    """`fn` captured in a CUDA graph (warmed up on a side stream first, as `graphed` does): its
-    replay and its first output's address."""
-    stream = torch.cuda.Stream()
-    stream.wait_stream(torch.cuda.current_stream())
-    with torch.cuda.stream(stream):
-        for _ in range(3):
-            fn()
-    torch.cuda.current_stream().wait_stream(stream)
-    graph = torch.cuda.CUDAGraph()
-    with torch.cuda.graph(graph):
-        out = fn()
+    """`fn` captured in a CUDA graph (`verifier.timing.captured`): its replay and its first
+    output's address."""
+    replay, out = captured(fn)
     first = out[0] if isinstance(out, (tuple, list)) else out
-    return graph.replay, first.data_ptr()
+    return replay, first.data_ptr()
 
 
 def _us(timed: dict) -> dict:

@@ -756,7 +756,7 @@ def test_a_winner_keeps_its_bucket_only_if_still_faster_when_timed_beside_the_se
 def test_a_winner_timed_as_several_graphs_must_beat_each_graph_of_the_served_file(tune_buckets):
     """Round 450: two graphs of one call read up to 5% apart. With each timed as three graphs
     (`copies_ms`), a winner 1.6% faster on their means keeps the bucket only if its slowest
-    graph beats the served file's fastest; the three are captured in turn (a b b a a b)."""
+    graph beats the served file's fastest."""
     shapes = [("cols_le_65536", 107.3, 95.0)]
     apart = _result(shapes, [[70.2], [71.3]])
     apart["rows"][0]["copies_ms"] = [[70.0, 70.2, 70.4]]

@@ -489,6 +489,25 @@ def test_copies_are_captured_in_turn_and_timed_as_the_mean_of_theirs():
     assert set(merged) == {"a", "b"}
 
 
+@pytest.mark.gpu
+def test_a_captured_graph_rewrites_its_own_output_and_copies_time_apart():
+    """`captured`: the replay reruns the call into the graph's own output; two copies of one
+    call are two graphs with outputs of their own, timed as two callables."""
+    from verifier import timing
+    x = torch.randn(1 << 20, device="cuda")
+    replay, out = timing.captured(lambda: x * 2.0)
+    x.mul_(3.0)
+    replay()
+    torch.cuda.synchronize()
+    assert torch.equal(out, x * 2.0)
+    fns = {pair: (lambda: x * 2.0) for pair in timing.copies_in_turn(["double"], 2)}
+    graphs, failed = timing.graphed_where_possible(fns)
+    assert not failed and set(graphs) == {("double", 0), ("double", 1)}
+    timed = timing.bench(graphs, flusher=timing.L2Flusher(torch.device("cuda")), budget_ms=20.0)
+    merged, each = timing.merge_copies(timed, ["double"], 2)
+    assert len(each["double"]) == 2 and merged["double"].median_ms > 0
+
+
 def test_host_ahead_holds_cover_each_call_once_and_stay_under_the_cap():
     """hold_plan over an interleaved chunk: every call after exactly one hold's start, a hold for
     at most AHEAD_BATCH calls and (but for a lone slow call) at most AHEAD_HOLD_MAX_S, twice the

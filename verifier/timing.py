@@ -315,10 +315,10 @@ def copy_bandwidth(device: torch.device, flusher: L2Flusher, nbytes: int = 1 << 
     return 2 * nbytes / (timing.median_ms * 1e-3)
 
 
-def graphed(fn: Callable[[], object]) -> Callable[[], None]:
-    """`fn` captured once in a CUDA graph, returned as its replay: timed with `bench`, the GPU's
-    work without the host's (Python, dispatch, guards, descriptor encoding). Warmed up on a side
-    stream first, as capture requires."""
+def captured(fn: Callable[[], object]) -> tuple[Callable[[], None], object]:
+    """`fn` captured once in a CUDA graph: its replay, and what the captured call returned (the
+    graph's own output tensors, which each replay rewrites). Warmed up on a side stream first, as
+    capture requires."""
     stream = torch.cuda.Stream()
     stream.wait_stream(torch.cuda.current_stream())
     with torch.cuda.stream(stream):
@@ -327,8 +327,14 @@ def graphed(fn: Callable[[], object]) -> Callable[[], None]:
     torch.cuda.current_stream().wait_stream(stream)
     graph = torch.cuda.CUDAGraph()
     with torch.cuda.graph(graph):
-        fn()
-    return graph.replay
+        out = fn()
+    return graph.replay, out
+
+
+def graphed(fn: Callable[[], object]) -> Callable[[], None]:
+    """`fn` captured once in a CUDA graph, returned as its replay (`captured`): timed with
+    `bench`, the GPU's work without the host's (Python, dispatch, guards, descriptor encoding)."""
+    return captured(fn)[0]
 
 
 def copies_in_turn(names: list, copies: int) -> list[tuple]:
