@@ -1,4 +1,4 @@
-"""Re-time the served bucket promotions a sweep picked from the pack, beside the files they replaced.
+"""Re-time the served promotions a sweep picked from the pack, beside the files they replaced.
 
 `bench/promotion_margins.py` lists the promotions whose sweep gain was under 3% with the winner
 within 2% of the tenth percentile of the configs it was picked from ("in the pack"): picks a
@@ -135,7 +135,7 @@ def summarize(per_shape: list[dict], passes: int) -> dict:
 
 def time_pair(pair: dict, passes: int, cache: Path, budget_ms: float) -> dict:
     """Check and time one pair at each of its shapes (GPU); see the module docstring."""
-    from bench.tune_reduce import _close, _inputs
+    from bench.tune_buckets import screened, screening_case
     from verifier.core import DTYPES, load_candidate
     from verifier.timing import L2Flusher, bench, graphed_where_possible
 
@@ -146,19 +146,12 @@ def time_pair(pair: dict, passes: int, cache: Path, budget_ms: float) -> dict:
     flusher = L2Flusher(torch.device("cuda"))
     per_shape, problems = [], []
     for shape in pair["shapes"]:
-        task.apply_shape(shape)
-        init = task.module.get_init_inputs()
-        inputs = _inputs(task, dtype)
-        torch.manual_seed(0)
-        model = task.module.Model(*init).cuda().eval()
+        init, inputs, model, ref = screening_case(task, shape, dtype)
         fns = {}
         with torch.no_grad():
-            ref = model.float()(*[v.float() if v.is_floating_point() else v for v in inputs])
-            model = model.to(dtype)
             for side, module in modules.items():
-                candidate = module.ModelNew(*init).cuda().to(dtype)
-                candidate.load_state_dict(model.state_dict(), strict=False, assign=True)
-                if not _close(candidate(*inputs), ref, pair["dtype"]):
+                candidate, ok = screened(module, init, model, inputs, ref, pair["dtype"])
+                if not ok:
                     problems.append(f"{side} wrong at {shape}")
                     continue
                 fns[side] = (lambda m: lambda: m(*inputs))(candidate)

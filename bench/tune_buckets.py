@@ -641,6 +641,28 @@ def candidate_sources(op: str, dtype_name: str, args, task, found, arch: str | N
     return [s for s, _ in in_bucket], configs, sources, served
 
 
+def screening_case(task, shape: dict, dtype: torch.dtype) -> tuple[list, list, object, object]:
+    """The task at `shape` as candidates are screened and timed there: its init inputs, its inputs
+    in `dtype` on the GPU, its Model (seed 0) in `dtype`, and the float32 reference output."""
+    task.apply_shape(shape)
+    init = task.module.get_init_inputs()
+    inputs = _inputs(task, dtype)
+    torch.manual_seed(0)
+    model = task.module.Model(*init).cuda().eval()
+    with torch.no_grad():
+        ref = model.float()(*[v.float() if v.is_floating_point() else v for v in inputs])
+    return init, inputs, model.to(dtype), ref
+
+
+def screened(module, init: list, model, inputs: list, ref, dtype_name: str) -> tuple[object, bool]:
+    """A candidate module's ModelNew with `model`'s weights, in the dtype, and whether its output
+    at `inputs` is within the screening tolerance of `ref` (`_close`)."""
+    candidate = module.ModelNew(*init).cuda().to(DTYPES[dtype_name])
+    candidate.load_state_dict(model.state_dict(), strict=False, assign=True)
+    with torch.no_grad():
+        return candidate, _close(candidate(*inputs), ref, dtype_name)
+
+
 def sweep(name: str, dtype_name: str, args, cache: Path, only: frozenset | None = None,
           copies: int = 1) -> dict:
     """Time every candidate of task `name` (tasks/<name>.py) at its shapes; the zoo op is the
@@ -667,23 +689,15 @@ def sweep(name: str, dtype_name: str, args, cache: Path, only: frozenset | None 
     shapes, times = [], [[None] * len(task_shapes) for _ in configs]
     copies_ms = [[None] * len(task_shapes) for _ in configs]
     for s, shape in enumerate(task_shapes):
-        task.apply_shape(shape)
-        init = task.module.get_init_inputs()
-        inputs = _inputs(task, dtype)
+        init, inputs, model, ref = screening_case(task, shape, dtype)
         bucket = _bucket_of_call(op, task, inputs, found.context.get("dim"))
-        torch.manual_seed(0)
-        model = task.module.Model(*init).cuda().eval()
         with torch.no_grad():
-            ref = model.float()(*[v.float() if v.is_floating_point() else v for v in inputs])
-            model = model.to(dtype)
             torch._dynamo.reset()
             compiled = torch.compile(model, dynamic=False)
             fns = {"eager": lambda: model(*inputs), "compile": lambda: compiled(*inputs)}
             for c, module in modules.items():
                 try:
-                    candidate = module.ModelNew(*init).cuda().to(dtype)
-                    candidate.load_state_dict(model.state_dict(), strict=False, assign=True)
-                    ok = _close(candidate(*inputs), ref, dtype_name)
+                    candidate, ok = screened(module, init, model, inputs, ref, dtype_name)
                 except Exception as exc:  # noqa: BLE001 - a failing config is dropped, as data
                     times[c][s] = f"error: {type(exc).__name__}: {str(exc)[:160]}"
                     continue
