@@ -489,6 +489,41 @@ def test_copies_are_captured_in_turn_and_timed_as_the_mean_of_theirs():
     assert set(merged) == {"a", "b"}
 
 
+def test_copy_of_names_the_copy_of_a_bench_key_and_first_output_address_finds_a_tensor():
+    """`graphed_where_possible(paired=True)` pools graphs by `copy_of` their key: k of a (name, k)
+    key from `copies_in_turn`, 0 for a plain name or a tune_buckets config index."""
+    from verifier import timing
+    assert [timing.copy_of(k) for k in timing.copies_in_turn(["a", "b"], 2)] == [0, 0, 1, 1]
+    assert timing.copy_of("eager") == timing.copy_of(7) == timing.copy_of(("a", "b")) == 0
+    x = torch.zeros(4)
+    assert timing.first_output_address(x) == x.data_ptr()
+    assert timing.first_output_address(((x, 1), 2)) == x.data_ptr()
+    assert timing.first_output_address(None) is None
+    assert timing.first_output_address(()) is None
+
+
+@pytest.mark.gpu
+def test_paired_graphs_of_one_copy_write_one_address_and_still_compute():
+    """`graphed_where_possible(paired=True)`: the callables of a copy are captured into one pool,
+    each output released before the next capture, so same-sized outputs land at one address;
+    copies get pools of their own. In a shared pool a replay still computes its call."""
+    from verifier import timing
+    x = torch.randn(1 << 20, device="cuda")
+    keys = timing.copies_in_turn(["double", "triple"], 2)
+    calls = {"double": lambda: x * 2.0, "triple": lambda: x * 3.0}
+    where = {}
+    graphs, failed = timing.graphed_where_possible({key: calls[key[0]] for key in keys},
+                                                   paired=True, addresses=where)
+    assert not failed and set(graphs) == set(where) == set(keys)
+    assert all(where[("double", k)] == where[("triple", k)] for k in range(2))
+    assert where[("double", 0)] != where[("double", 1)]
+    replay, out = timing.captured(calls["triple"], torch.cuda.graph_pool_handle())
+    x.add_(1.0)
+    replay()
+    torch.cuda.synchronize()
+    assert torch.equal(out, x * 3.0)
+
+
 @pytest.mark.gpu
 def test_a_captured_graph_rewrites_its_own_output_and_copies_time_apart():
     """`captured`: the replay reruns the call into the graph's own output; two copies of one
