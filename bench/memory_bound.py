@@ -33,8 +33,17 @@ order reversed every other round (`verifier.timing.copies_in_turn`), times all o
 interleaved, and takes each callable's time as the mean of its graphs' (each graph's median kept
 in the row's `copies_ms`; -copiesN in the file's name).
 
+What sets two such graphs apart is where their outputs lie: written into outputs at chosen
+addresses, one op's graphs read up to 4.6% apart by address alone, and graphs writing one address
+within 0.13% (GPU round 451, bench/probe_graph_placement.py). `--paired` (with --graphs) captures
+copy k of every callable into one memory pool of its own, each call's outputs released before the
+next capture (`graphed_where_possible(..., paired=True)`), so the row's callables write the same
+addresses in each copy and are compared at the same places; the row's `output_addresses` lists
+each callable's first output per copy and `paired_addresses` says whether they matched (-paired in
+the file's name).
+
     python bench/memory_bound.py [--ops rms_norm,softmax] [--dtypes bfloat16,float32] [--graphs]
-                                 [--host-ahead] [--launches] [--own-copy] [--copies 3]
+                                 [--host-ahead] [--launches] [--own-copy] [--copies 3] [--paired]
 """
 
 from __future__ import annotations
@@ -160,8 +169,10 @@ def _entry_for(op: str, arch: str, dtype: str, bucket: str, gpu: str | None = No
 
 
 def result_name(op_filter: set[str] | None, dtypes: list[str], graphs: bool,
-                host_ahead: bool, own_copy: bool = False, copies: int = 1) -> str:
-    """memory-bound-<device>[-<ops>][-<dtypes>][-graphs][-host-ahead][-own-copy][-copiesN].json:
+                host_ahead: bool, own_copy: bool = False, copies: int = 1,
+                paired: bool = False) -> str:
+    """memory-bound-<device>[-<ops>][-<dtypes>][-graphs][-host-ahead][-own-copy][-copiesN]
+    [-paired].json:
     the dtypes are named unless they are the default pair, so runs of one dtype each do not
     overwrite each other."""
     suffix = ("" if op_filter is None else "-" + "-".join(sorted(op_filter)))
@@ -170,12 +181,13 @@ def result_name(op_filter: set[str] | None, dtypes: list[str], graphs: bool,
     suffix += ("-graphs" if graphs else "") + ("-host-ahead" if host_ahead else "")
     suffix += "-own-copy" if own_copy else ""
     suffix += f"-copies{copies}" if copies > 1 else ""
+    suffix += "-paired" if paired else ""
     return f"memory-bound-{device_label()}{suffix}.json"
 
 
 def run(op_filter: set[str] | None, dtypes: list[str], out_dir: Path,
         graphs: bool = False, host_ahead: bool = False, launches: bool = False,
-        own_copy: bool = False, copies: int = 1) -> dict:
+        own_copy: bool = False, copies: int = 1, paired: bool = False) -> dict:
     if not torch.cuda.is_available():
         sys.exit("bench/memory_bound.py needs a CUDA GPU: it measures time")
     torch._dynamo.config.cache_size_limit = 256
@@ -217,8 +229,9 @@ def run(op_filter: set[str] | None, dtypes: list[str], out_dir: Path,
                     names = list(fns)
                     if copies > 1:  # each callable as several graphs, captured in turn
                         fns = {pair: fns[pair[0]] for pair in copies_in_turn(names, copies)}
+                    addresses = {}
                     if graphs:  # a callable that cannot be captured is timed without, and said
-                        fns, capture_failed = graphed_where_possible(fns)
+                        fns, capture_failed = graphed_where_possible(fns, paired, addresses)
                     times = bench(fns, flusher=flusher, budget_ms=400.0, rounds=5,
                                   host_ahead=host_ahead and not graphs)
                     copies_ms = {}
@@ -235,6 +248,9 @@ def run(op_filter: set[str] | None, dtypes: list[str], out_dir: Path,
                 }
                 if graphs:
                     row["graph_capture_failed"] = capture_failed  # those were timed without one
+                if paired:
+                    row["output_addresses"], row["paired_addresses"] = paired_addresses(
+                        addresses, [n for n in names if n != "own_copy"], copies)
                 for name, t in times.items():
                     gbps = nbytes / (t.median_ms * 1e-3) / 1e9
                     row[name] = {"ms": t.median_ms, "p20_ms": t.p20_ms, "p80_ms": t.p80_ms,
@@ -273,6 +289,9 @@ def run(op_filter: set[str] | None, dtypes: list[str], out_dir: Path,
                      "without host time)" if graphs else "")
                   + (f"; each callable captured {copies} times in turn (copies_in_turn) and "
                      "timed as the mean of its graphs' medians" if copies > 1 else "")
+                  + ("; paired: each copy's graphs captured into one shared memory pool, each "
+                     "call's outputs released before the next capture, so the callables write "
+                     "the same addresses (row's paired_addresses)" if paired else "")
                   + ("; the same callables also timed un-captured with host_ahead (the "
                      "verifier's timer), in the row's host_ahead" if graphs and host_ahead
                      else "; host_ahead: the GPU held busy while the host queues each batch of "
@@ -281,13 +300,14 @@ def run(op_filter: set[str] | None, dtypes: list[str], out_dir: Path,
         "host_ahead": host_ahead,
         "own_copy": own_copy,
         "copies": copies,
+        "paired": paired,
         "rows": rows,
         "acceptance": acceptance(rows),
     }
     if graphs and host_ahead:
         result["host_ahead_against_graphs"] = timer_agreement(rows)
     out_dir.mkdir(parents=True, exist_ok=True)
-    path = out_dir / result_name(op_filter, dtypes, graphs, host_ahead, own_copy, copies)
+    path = out_dir / result_name(op_filter, dtypes, graphs, host_ahead, own_copy, copies, paired)
     path.write_text(json.dumps(result, indent=2) + "\n")
     print(f"\ncopy bandwidth {copy_gbps:.0f} GB/s on {env['gpu']}")
     print(json.dumps(result["acceptance"], indent=1))
@@ -295,6 +315,19 @@ def run(op_filter: set[str] | None, dtypes: list[str], out_dir: Path,
         print(json.dumps(result["host_ahead_against_graphs"], indent=1))
     print(f"wrote {path}")
     return result
+
+
+def paired_addresses(addresses: dict, names: list[str], copies: int) -> tuple[dict, bool]:
+    """Each callable's first output address per copy (hex; None where it was not captured or
+    returned no tensor), from `graphed_where_possible`'s `addresses` over `bench` keys (a name, or
+    (name, k) with copies), and whether in every copy all captured callables wrote one address."""
+    def key(name, k):
+        return (name, k) if copies > 1 else name
+
+    table = {name: [addresses.get(key(name, k)) for k in range(copies)] for name in names}
+    same = all(len({a for a in (table[n][k] for n in names) if a is not None}) <= 1
+               for k in range(copies))
+    return {n: [hex(a) if a is not None else None for a in each] for n, each in table.items()}, same
 
 
 def acceptance(rows: list[dict]) -> dict:
@@ -385,6 +418,11 @@ def main() -> None:
                         help="with --graphs: capture each callable this many times, in turn, and "
                              "time it as the mean of its graphs (two graphs of one call read up "
                              "to 5%% apart at some shapes)")
+    parser.add_argument("--paired", action="store_true",
+                        help="with --graphs: capture each copy's graphs of the row's callables "
+                             "into one shared memory pool, outputs released in between, so they "
+                             "write the same addresses (an output's address alone moved a 10 us "
+                             "kernel by up to 4.6%%)")
     args = parser.parse_args()
     dtypes = [d.strip() for d in args.dtypes.split(",") if d.strip()]
     unknown = [d for d in dtypes if d not in DTYPES]
@@ -393,9 +431,11 @@ def main() -> None:
     if args.copies < 1 or (args.copies > 1 and not args.graphs):
         parser.error("--copies takes a count of 1 or more, and more than 1 only with --graphs "
                      "(it times graphs of each callable)")
+    if args.paired and not args.graphs:
+        parser.error("--paired needs --graphs (it pairs the callables' graphs)")
     op_filter = {o.strip() for o in args.ops.split(",")} if args.ops else None
     run(op_filter, dtypes, Path(args.out), graphs=args.graphs, host_ahead=args.host_ahead,
-        launches=args.launches, own_copy=args.own_copy, copies=args.copies)
+        launches=args.launches, own_copy=args.own_copy, copies=args.copies, paired=args.paired)
 
 
 if __name__ == "__main__":

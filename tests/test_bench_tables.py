@@ -65,6 +65,27 @@ def test_result_names_carry_the_dtypes_unless_they_are_the_default_pair(memory_b
         "memory-bound-h100-rms_norm-float16-graphs-own-copy.json"
     assert name(None, ["float32"], True, False, copies=3) == \
         "memory-bound-h100-float32-graphs-copies3.json"
+    assert name(None, ["float32"], True, False, copies=3, paired=True) == \
+        "memory-bound-h100-float32-graphs-copies3-paired.json"
+
+
+def test_paired_addresses_are_listed_per_copy_and_match_only_when_every_copy_does(memory_bound):
+    """A row's `output_addresses` (hex per copy) and `paired_addresses`: whether every captured
+    callable of each copy wrote its first output at one address. A callable not captured (no
+    address) does not count against it."""
+    names = ["zoo", "eager", "compile"]
+    same = {("zoo", 0): 0x1000, ("eager", 0): 0x1000, ("compile", 0): 0x1000,
+            ("zoo", 1): 0x2000, ("eager", 1): 0x2000, ("compile", 1): 0x2000}
+    table, ok = memory_bound.paired_addresses(same, names, 2)
+    assert ok and table["zoo"] == ["0x1000", "0x2000"]
+    apart = {**same, ("compile", 1): 0x3000}
+    assert memory_bound.paired_addresses(apart, names, 2)[1] is False
+    missing = {k: v for k, v in same.items() if k != ("eager", 1)}
+    table, ok = memory_bound.paired_addresses(missing, names, 2)
+    assert ok and table["eager"] == ["0x1000", None]
+    one_copy = {"zoo": 0x1000, "eager": 0x1000, "compile": 0x1100}
+    table, ok = memory_bound.paired_addresses(one_copy, names, 1)
+    assert not ok and table["compile"] == ["0x1100"]
 
 
 @pytest.mark.parametrize("dtype_name,nbytes", [("bfloat16", 4096 * 4097 * 2 * 2),
@@ -170,3 +191,6 @@ def test_copies_need_graphs_and_a_count():
         done = subprocess.run([sys.executable, str(ROOT / "bench" / "memory_bound.py"), *extra],
                               capture_output=True, text=True, timeout=120)
         assert done.returncode == 2 and "--copies takes a count" in done.stderr, done.stderr
+    done = subprocess.run([sys.executable, str(ROOT / "bench" / "memory_bound.py"), "--paired"],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2 and "--paired needs --graphs" in done.stderr, done.stderr
