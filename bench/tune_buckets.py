@@ -135,6 +135,13 @@ VARIANTS = {
         dict(one_pass_min_fill=75, loop_block=2048, loop_warps=4),
         dict(one_pass_min_fill=75, row_block_max=16384, elems_per_thread=32, loop_block=1024,
              loop_warps=2),
+        # torch.compile's kernel there (probe-inductor-rows-h200-round354.json): a 4097-wide row a
+        # program of 16 warps, looped, elementwise partial sums, loads hinted evict_first; mean
+        # float32 4096x4097 stayed 1.3% behind it with both writing one address (GPU round 451)
+        *[dict(one_pass_min_fill=75, loop_block=block, loop_warps=16, align_rows=align,
+               num_stages=stages)
+          for block in (2048, 4096) for align in (True, False) for stages in (1, 2)],
+        dict(one_pass_min_fill=75, loop_block=1024, loop_warps=8, num_stages=1),
         # one warp per 1000-wide row (1024-element tiles, 32 elements a thread): the row's
         # reduction stays in its warp's shuffles, no shared memory or barrier (argmax there was
         # 0.92x torch.compile in round 132)
@@ -711,7 +718,7 @@ def sweep(name: str, dtype_name: str, args, cache: Path, only: frozenset | None 
                            [c for c in modules if c in fns], copies)}}
             capture_failed = []
             if args.graphs:  # a callable that cannot be captured is timed without, and said
-                fns, capture_failed = graphed_where_possible(fns)
+                fns, capture_failed = graphed_where_possible(fns, getattr(args, "paired", False))
             timed = bench(fns, flusher=flusher, budget_ms=args.budget_ms, max_reps=100)
             if copies > 1:
                 copied = [c for c in modules if (c, 0) in timed]
@@ -1092,6 +1099,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--graphs", action="store_true",
                         help="time CUDA-graph replays of every callable (GPU time without host "
                              "time, as bench/memory_bound.py --graphs does)")
+    parser.add_argument("--paired", action="store_true",
+                        help="with --graphs: capture each copy's graphs (every callable of a "
+                             "shape, and each of confirm's copies) into one shared memory pool, "
+                             "outputs released in between, so they write the same addresses (an "
+                             "output's address alone moved a 10 us kernel by up to 4.6%%, GPU "
+                             "round 451)")
     parser.add_argument("--buckets", type=lambda text: [b for b in text.split(",") if b],
                         default=[], help="comma-separated: tune only these buckets' shapes "
                                          "(e.g. cols_le_16384,inner_dim)")
@@ -1124,6 +1137,8 @@ def main(argv: list[str] | None = None) -> int:
     if set(args.knobs) - spaces:
         parser.error(f"unknown knob: {', '.join(sorted(set(args.knobs) - spaces))} (not in the "
                      f"spaces of these ops' templates)")
+    if args.paired and not args.graphs:
+        parser.error("--paired needs --graphs (it pairs the callables' graphs)")
     if args.siblings and not args.zoo:
         parser.error("--siblings needs --zoo: the zoo whose configs for the other ops compete")
     if args.local and not args.zoo:
@@ -1143,11 +1158,13 @@ def main(argv: list[str] | None = None) -> int:
     path = args.out / f"tune-buckets-{device_label()}-{stamp}.json"
     record = {
         "benchmark": "tune-buckets", "environment": env, "copy_gbps": copy_gbps,
-        "cuda_graphs": args.graphs, "buckets": args.buckets or "all",
+        "cuda_graphs": args.graphs, "paired": args.paired, "buckets": args.buckets or "all",
         # what was searched: a sweep of a few knobs or around the served configs is not a full one
         "search": {"samples": args.samples, "seed": args.seed, "knobs": args.knobs,
                    "local": args.local, "siblings": args.siblings},
         "method": ("CUDA-graph replays of each callable under " if args.graphs else "")
+                  + ("(paired: each copy's graphs in one shared memory pool, writing the same "
+                     "addresses) " if args.paired else "")
                   + "verifier timer (L2 flushed before each run, CUDA events, median), candidates, "
                   "eager and torch.compile(dynamic=False) interleaved in one process; configs "
                   "screened against a float32 reference at every shape; per bucket the best "

@@ -347,6 +347,23 @@ def test_local_derives_variants_only_from_what_serves_the_swept_bucket(tune_buck
     with pytest.raises(SystemExit) as stopped:
         tune_buckets.main(["--ops", "rms_norm", "--local"])
     assert stopped.value.code == 2 and "--local needs --zoo" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as stopped:
+        tune_buckets.main(["--ops", "mean", "--paired"])
+    assert stopped.value.code == 2 and "--paired needs --graphs" in capsys.readouterr().err
+
+
+def test_the_4097_wide_rows_get_torch_compiles_loop_among_the_reduce_variants(tune_buckets):
+    """--knobs one_pass_min_fill times the loops that take 4097-wide rows apart from the full ones,
+    torch.compile's 16-warp loop among them (round 451: mean float32 4096x4097 1.3% behind it),
+    all within the template's constraints."""
+    from templates import get_template
+
+    tpl = get_template("reduce")
+    picked = tune_buckets.candidate_configs(tpl, 0, 0, frozenset({"one_pass_min_fill"}))
+    assert picked and all(cfg.one_pass_min_fill == 75 for cfg in picked)
+    assert all(not tpl.violations(cfg) for cfg in picked)
+    loops = {(cfg.loop_block, cfg.loop_warps, cfg.align_rows, cfg.num_stages) for cfg in picked}
+    assert {(b, 16, a, n) for b in (2048, 4096) for a in (True, False) for n in (1, 2)} <= loops
 
 
 def test_geglus_served_configs_compete_with_the_fit_and_small_call_variants(tune_buckets,
