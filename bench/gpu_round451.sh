@@ -12,9 +12,25 @@
 # Call 4: float32 cross-entropy and sum, whose zoo rows read 1-7% slower in call 2 than in round
 # 450 (eager and compile 0-2%), timed paired and unpaired in turn, twice, in one process each.
 #     device run:  PART=pairing bash bench/gpu_round451.sh
+# Call 5: float32 mean and sum at cols_le_16384 (4096x4097 and 8192x8192), the variants that loop
+# the 4097-wide rows apart (torch.compile's 16-warp loop among them) beside what the zoo serves,
+# every shape's callables paired (`--knobs one_pass_min_fill --paired`); then their rows, paired,
+# three graphs each, and `kzoo zoo verify --newest` for an op promoted.
+#     device run:  PART=tune bash bench/gpu_round451.sh
+# Outcome (five calls, about 970 s of device time): `placement` (runs/probe-graph-placement-h200-
+# round451.json): amax bfloat16 4099x1000's graphs 4.6% apart by their output's address alone, four
+# graphs into one address within 0.13%, direct launches 0.1-0.25%; the zoo's and torch.compile's
+# mean float32 4096x4097 1.3% apart with a pool a graph and with one shared. The timing GPU tests
+# passed (2). `table` for the three dtypes paired (memory-bound-h200-graphs-copies3-paired-*-
+# round451.json, now the standing: geomean 1.331x, 17 rows behind torch.compile, the same 2 by more
+# than 1%, 8 large float32 rows under 90% of copy, cross-entropy 4099x50257 at 0.895 among them).
+# `pairing` (runs/pairing-h200-round451/): paired and unpaired within 0.5% at every row.
+# `tune` (runs/tune-buckets-h200-round451/): the 13 loops lost at 4097 (20.6-32.2 us against the
+# served 19.5); nothing promoted, so no zoo verify.
 set -uo pipefail
 export PYTHONUNBUFFERED=1
 export KZOO_HOME=/tmp/kzoo-round451
+. bench/gpu_lib.sh
 export PYTHONPATH=$PWD
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
 start=$(date +%s)
@@ -42,6 +58,20 @@ table)
         cp $R/table-$dtype/*.json "$OUT/" 2>/dev/null
         grep -A30 '"rows":' $R/table-$dtype/stdout.txt | grep -v -i warn | head -40
     done
+    ;;
+tune)
+    entries_snapshot
+    tune_pairs 330 200 $R/tune "mean:float32 sum:float32" --buckets cols_le_16384 \
+        --knobs one_pass_min_fill --paired
+    entries_pack_new
+    mkdir -p $R/rows
+    timeout 150 python3 bench/memory_bound.py --graphs --copies 3 --paired --ops mean,sum \
+        --dtypes float32 --out $R/rows > $R/rows/stdout.txt 2>&1
+    echo "rows: rc $? after $(( $(date +%s) - start )) s"
+    cp $R/rows/*.json "$OUT/" 2>/dev/null
+    tar czf "$OUT/tune.tgz" -C $R tune
+    new_ops=$(grep -o "entries/[a-z_]*/" "$OUT/new-entries.txt" | sort -u | cut -d/ -f2)
+    [ -n "$new_ops" ] && zoo_verify_ops 560 $R/verify $new_ops
     ;;
 pairing)
     for run in 1 2; do
