@@ -17,7 +17,10 @@
 # every shape's callables paired (`--knobs one_pass_min_fill --paired`); then their rows, paired,
 # three graphs each, and `kzoo zoo verify --newest` for an op promoted.
 #     device run:  PART=tune bash bench/gpu_round451.sh
-# Outcome (five calls, about 970 s of device time): `placement` (runs/probe-graph-placement-h200-
+# Call 6: the amax outputs of call 1 again, as graphs and launched directly (the verifier's
+# host_ahead timer, no graphs), in one process.
+#     device run:  PART=direct bash bench/gpu_round451.sh
+# Outcome (six calls, about 1030 s of device time): `placement` (runs/probe-graph-placement-h200-
 # round451.json): amax bfloat16 4099x1000's graphs 4.6% apart by their output's address alone, four
 # graphs into one address within 0.13%, direct launches 0.1-0.25%; the zoo's and torch.compile's
 # mean float32 4096x4097 1.3% apart with a pool a graph and with one shared. The timing GPU tests
@@ -26,7 +29,9 @@
 # than 1%, 8 large float32 rows under 90% of copy, cross-entropy 4099x50257 at 0.895 among them).
 # `pairing` (runs/pairing-h200-round451/): paired and unpaired within 0.5% at every row.
 # `tune` (runs/tune-buckets-h200-round451/): the 13 loops lost at 4097 (20.6-32.2 us against the
-# served 19.5); nothing promoted, so no zoo verify.
+# served 19.5); nothing promoted, so no zoo verify. Then `direct` (runs/probe-graph-placement-
+# h200-round451-direct.json, sixth call, 23 s): the amax's graphs 1.5-1.9% apart this time, its
+# direct launches 0.3%.
 set -uo pipefail
 export PYTHONUNBUFFERED=1
 export KZOO_HOME=/tmp/kzoo-round451
@@ -72,6 +77,13 @@ tune)
     tar czf "$OUT/tune.tgz" -C $R tune
     new_ops=$(grep -o "entries/[a-z_]*/" "$OUT/new-entries.txt" | sort -u | cut -d/ -f2)
     [ -n "$new_ops" ] && zoo_verify_ops 560 $R/verify $new_ops
+    ;;
+direct)
+    timeout 300 python3 bench/probe_graph_placement.py --parts pages_amax,no_graph_amax \
+        --out $R > $R/direct.log 2>&1
+    echo "direct: rc $? after $(( $(date +%s) - start )) s"
+    grep -v -i warn $R/direct.log | tail -4
+    cp $R/probe-graph-placement-h200-pages_amax-no_graph_amax.json "$OUT/" 2>/dev/null
     ;;
 pairing)
     for run in 1 2; do

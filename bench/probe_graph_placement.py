@@ -12,16 +12,17 @@ call, calls interleaved):
   8 KiB) into outputs 2 MiB apart, one graph each; then 4 graphs of the first address (a control:
   if the address sets the time, these read alike), twice in other orders.
 - `in_page`: the sum into outputs 256 KiB apart inside one 2 MiB page.
-- `no_graph`: the sum at 2 MiB steps launched directly under the verifier's timer (`host_ahead`).
+- `no_graph`: the sum, and the amax, at 2 MiB steps launched directly under the verifier's timer
+  (`host_ahead`), which times no graphs.
 - `big_output`: `torch.neg` of the 4096x4097 float32 input (a 64 MiB output) at 2 MiB steps.
 - `pools`: the sum, allocating its own output, captured three times as the tables capture (a pool
   each), and three times into one shared pool with each output released before the next capture,
   so that all three write the same address. The same for the table's float32 mean at 4096x4097,
   the zoo's call and torch.compile's in turn (0.983x `torch.compile` in the standing).
 
-    python bench/probe_graph_placement.py [--out bench/results/runs]
+    python bench/probe_graph_placement.py [--out bench/results/runs] [--parts pages_amax,...]
 
-Writes <out>/probe-graph-placement-<device>.json.
+Writes <out>/probe-graph-placement-<device>.json (with --parts, -<parts> before .json).
 """
 
 from __future__ import annotations
@@ -45,6 +46,8 @@ from verifier.environment import device_label, environment  # noqa: E402
 from verifier.timing import L2Flusher, bench, captured  # noqa: E402
 
 PAGE = 2 << 20
+PARTS = ("pages_sum", "pages_amax", "same_address_sum", "in_page_sum", "no_graph_sum",
+         "no_graph_amax", "big_output_neg", "pools_sum", "pools_mean_zoo_compile")
 
 
 def _us(timed: dict) -> dict:
@@ -128,7 +131,13 @@ def mean_calls() -> dict:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "runs")
+    parser.add_argument("--parts", default="", help="comma-separated parts to run (default all)")
     args = parser.parse_args(argv)
+    wanted = [p for p in args.parts.split(",") if p]
+    unknown = sorted(set(wanted) - set(PARTS))
+    if unknown:
+        print(f"unknown parts {unknown}; choose from {list(PARTS)}", file=sys.stderr)
+        return 2
     if not torch.cuda.is_available():
         print("bench/probe_graph_placement.py needs a CUDA GPU", file=sys.stderr)
         return 2
@@ -163,11 +172,15 @@ def main(argv: list[str] | None = None) -> int:
                                           [k * (256 << 10) for k in range(8)], pool, flusher),
         "no_graph_sum": lambda: at_offsets(sum_, x32, (4096,), torch.float32, page_steps[:8],
                                            pool, flusher, graphs=False),
+        "no_graph_amax": lambda: at_offsets(amax_, x16, (4099,), torch.bfloat16, page_steps,
+                                            pool, flusher, graphs=False),
         "big_output_neg": lambda: at_offsets(neg_, x32, (4096, 4097), torch.float32,
                                              [k * PAGE for k in range(8)], pool, flusher),
         "pools_sum": lambda: pools({"sum": lambda: torch.sum(x32, dim=1)}, flusher),
         "pools_mean_zoo_compile": lambda: pools(mean_calls(), flusher),
     }
+    assert tuple(parts) == PARTS
+    parts = {name: part for name, part in parts.items() if not wanted or name in wanted}
     for name, part in parts.items():
         with torch.no_grad():
             got = part()
@@ -179,7 +192,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{name}: spread {spread(firsts)} / {spread(seconds)} | "
               + " ".join(f"{k} {v[0]}/{v[1]}" for k, v in times.items()), flush=True)
     args.out.mkdir(parents=True, exist_ok=True)
-    path = args.out / f"probe-graph-placement-{device_label()}.json"
+    suffix = "-" + "-".join(wanted) if wanted else ""
+    path = args.out / f"probe-graph-placement-{device_label()}{suffix}.json"
     path.write_text(json.dumps(result, indent=1) + "\n")
     print("wrote", path)
     return 0
