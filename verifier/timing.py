@@ -333,11 +333,10 @@ def captured(fn: Callable[[], object], pool=None) -> tuple[Callable[[], None], o
     return graph.replay, out
 
 
-def graphed(fn: Callable[[], object], pool=None) -> Callable[[], None]:
+def graphed(fn: Callable[[], object]) -> Callable[[], None]:
     """`fn` captured once in a CUDA graph, returned as its replay (`captured`): timed with
-    `bench`, the GPU's work without the host's (Python, dispatch, guards, descriptor encoding).
-    Its outputs are released: in a shared `pool` the next capture may take their memory."""
-    return captured(fn, pool)[0]
+    `bench`, the GPU's work without the host's (Python, dispatch, guards, descriptor encoding)."""
+    return captured(fn)[0]
 
 
 def copies_in_turn(names: list, copies: int) -> list[tuple]:
@@ -392,7 +391,9 @@ def graphed_where_possible(fns: dict, paired: bool = False,
     for name, fn in list(fns.items()):
         pool = None
         if paired:
-            pool = pools.setdefault(copy_of(name), torch.cuda.graph_pool_handle())
+            if copy_of(name) not in pools:
+                pools[copy_of(name)] = torch.cuda.graph_pool_handle()
+            pool = pools[copy_of(name)]
         try:
             replay, out = captured(fn, pool)
         except Exception as exc:  # noqa: BLE001 - timed without a graph, and said so
