@@ -20,7 +20,10 @@
 # Call 6: the amax outputs of call 1 again, as graphs and launched directly (the verifier's
 # host_ahead timer, no graphs), in one process.
 #     device run:  PART=direct bash bench/gpu_round451.sh
-# Outcome (six calls, about 1030 s of device time): `placement` (runs/probe-graph-placement-h200-
+# Call 7: the timing GPU tests again (graphed_where_possible's pool made once a copy), and the
+# float32 table paired again in a later process, to see which rows hold from one run to the next.
+#     device run:  PART=table TESTS=1 DTYPES=float32 bash bench/gpu_round451.sh
+# Outcome (seven calls, about 1230 s of device time): `placement` (runs/probe-graph-placement-h200-
 # round451.json): amax bfloat16 4099x1000's graphs 4.6% apart by their output's address alone, four
 # graphs into one address within 0.13%, direct launches 0.1-0.25%; the zoo's and torch.compile's
 # mean float32 4096x4097 1.3% apart with a pool a graph and with one shared. The timing GPU tests
@@ -31,7 +34,10 @@
 # `tune` (runs/tune-buckets-h200-round451/): the 13 loops lost at 4097 (20.6-32.2 us against the
 # served 19.5); nothing promoted, so no zoo verify. Then `direct` (runs/probe-graph-placement-
 # h200-round451-direct.json, sixth call, 23 s): the amax's graphs 1.5-1.9% apart this time, its
-# direct launches 0.3%.
+# direct launches 0.3%. Then the timing tests and the float32 table again (seventh call, 161 s;
+# memory-bound-h200-graphs-copies3-paired-float32-round451b.json): the tests passed (2); the
+# standing takes its rows (1.329x, 19 behind, the same 2 by more than 1%, the same 7 large rows
+# under 90% of copy; cross-entropy 4099x50257 back at 0.920).
 set -uo pipefail
 export PYTHONUNBUFFERED=1
 export KZOO_HOME=/tmp/kzoo-round451
