@@ -66,23 +66,28 @@ def _resources(cubin: bytes) -> dict:
     return {"registers": int(found[1]), "stack": int(found[2]), "static_shared": int(found[3])}
 
 
-# SASS instructions ("/*0a40*/   SHFL.BFLY PT, R5, R4, 0x10, 0x1f ;"), by opcode
-_SASS = re.compile(r"/\*[0-9a-f]{4,}\*/\s+(?:@!?U?P\w+\s+)?([A-Z][A-Z0-9_]*)")
+# SASS instructions ("/*0a40*/   SHFL.BFLY PT, R5, R4, 0x10, 0x1f ;"), by opcode; the guard
+# ("@!P2") in its own group
+_SASS = re.compile(r"/\*[0-9a-f]{4,}\*/\s+(@!?U?P\w+\s+)?([A-Z][A-Z0-9_]*)")
 
 
 def _sass_counts(cubin: bytes) -> dict:
     """Instructions of the cubin's SASS: in all, warp shuffles, barriers (what a cross-lane
-    reduction costs: shuffles, or one REDUX per warp for a 32-bit integer min or max on sm_80+)."""
+    reduction costs: shuffles, or one REDUX per warp for a 32-bit integer min or max on sm_80+),
+    and global loads (LDG), in all and under a guard (a masked load)."""
     tool = Path(triton.__file__).parent / "backends" / "nvidia" / "bin" / "cuobjdump"
     with tempfile.NamedTemporaryFile(suffix=".cubin") as f:
         f.write(cubin)
         f.flush()
         out = subprocess.run([str(tool), "-sass", f.name], capture_output=True, text=True,
                              check=True).stdout
-    ops = [m.group(1) for m in _SASS.finditer(out)]
+    found = [(m.group(1), m.group(2)) for m in _SASS.finditer(out)]
+    ops = [op for _, op in found]
     return {"instructions": len(ops), "shuffles": sum(op == "SHFL" for op in ops),
             "barriers": sum(op in ("BAR", "BAR.SYNC") for op in ops),
-            "warp_reductions": sum(op == "REDUX" for op in ops)}
+            "warp_reductions": sum(op == "REDUX" for op in ops),
+            "global_loads": sum(op == "LDG" for op in ops),
+            "guarded_global_loads": sum(op == "LDG" and bool(guard) for guard, op in found)}
 
 
 def _widths(pattern: re.Pattern, ptx: str) -> dict:

@@ -23,6 +23,11 @@
 # Call 7: the timing GPU tests again (graphed_where_possible's pool made once a copy), and the
 # float32 table paired again in a later process, to see which rows hold from one run to the next.
 #     device run:  PART=table TESTS=1 DTYPES=float32 bash bench/gpu_round451.sh
+# Call 8: the reduce template's const_cols (the row's width a constant, as torch.compile's kernels
+# are per shape): its GPU correctness rows (every op, task shape and dtype), then float32 mean
+# and sum at cols_le_16384 swept around the served configs with it (`--knobs const_cols --local
+# --paired`), their rows paired, and `kzoo zoo verify --newest` for an op promoted.
+#     device run:  PART=const bash bench/gpu_round451.sh
 # Outcome (seven calls, about 1230 s of device time): `placement` (runs/probe-graph-placement-h200-
 # round451.json): amax bfloat16 4099x1000's graphs 4.6% apart by their output's address alone, four
 # graphs into one address within 0.13%, direct launches 0.1-0.25%; the zoo's and torch.compile's
@@ -90,6 +95,24 @@ direct)
     echo "direct: rc $? after $(( $(date +%s) - start )) s"
     grep -v -i warn $R/direct.log | tail -4
     cp $R/probe-graph-placement-h200-pages_amax-no_graph_amax.json "$OUT/" 2>/dev/null
+    ;;
+const)
+    timeout 150 python3 -m pytest -q -p no:cacheprovider -rf -m gpu tests/test_reduce.py \
+        -k "const_cols" > $R/const-tests.txt 2>&1
+    echo "const_cols GPU tests: rc $? $(tail -1 $R/const-tests.txt)"
+    cp $R/const-tests.txt "$OUT/"
+    entries_snapshot
+    tune_pairs 260 120 $R/const "mean:float32 sum:float32" --buckets cols_le_16384 \
+        --knobs const_cols --local --paired
+    entries_pack_new
+    mkdir -p $R/const-rows
+    timeout 100 python3 bench/memory_bound.py --graphs --copies 3 --paired --ops mean,sum \
+        --dtypes float32 --out $R/const-rows > $R/const-rows/stdout.txt 2>&1
+    echo "rows: rc $? after $(( $(date +%s) - start )) s"
+    cp $R/const-rows/*.json "$OUT/" 2>/dev/null
+    tar czf "$OUT/const.tgz" -C $R const
+    new_ops=$(grep -o "entries/[a-z_]*/" "$OUT/new-entries.txt" | sort -u | cut -d/ -f2)
+    [ -n "$new_ops" ] && zoo_verify_ops 540 $R/verify $new_ops && cp $R/verify/*.txt "$OUT/"
     ;;
 pairing)
     for run in 1 2; do

@@ -142,6 +142,11 @@ VARIANTS = {
                num_stages=stages)
           for block in (2048, 4096) for align in (True, False) for stages in (1, 2)],
         dict(one_pass_min_fill=75, loop_block=1024, loop_warps=8, num_stages=1),
+        # and its width a constant (const_cols): compiled for sm_90, the served float32 mean's
+        # one-pass tile of a 4097-wide row issues 9 loads a thread, 1 masked, where it took 16
+        # masked ones (bench/compile_reduce.py --const-cols,
+        # bench/results/compile-reduce-const-cols-sm90.json)
+        dict(const_cols=True),
         # one warp per 1000-wide row (1024-element tiles, 32 elements a thread): the row's
         # reduction stays in its warp's shuffles, no shared memory or barrier (argmax there was
         # 0.92x torch.compile in round 132)
@@ -268,6 +273,12 @@ SERVED_VARIANTS = {
                     tile_elems=tile, elems_per_thread=32)
                for tile in (4096, 8192) for regs in (64, 80)]],
     "reduce": [dict(one_pass_min_fill=75), dict(one_pass_min_fill=75, row_block_max=8192),
+               # the row's width a constant (const_cols), alone and with torch.compile's 16-warp
+               # loop for rows that fill little of their tile
+               dict(const_cols=True), dict(const_cols=True, align_rows=False),
+               dict(const_cols=True, body_tile=True, align_rows=True),
+               *[dict(const_cols=True, one_pass_min_fill=75, loop_block=block, loop_warps=16,
+                      num_stages=1) for block in (2048, 4096)],
                dict(nan_combine=True, packed_keys=False),
                dict(nan_combine=True, packed_keys=False, align_rows=False),
                # argmax and argmin in one NaN-keeping max and a first-index min a tile (float32

@@ -27,6 +27,15 @@ stay 16 bytes wide. `body_tile` (with `align_rows`) sizes such a row's one-pass 
 body, at most n_cols // vec * vec elements (4096 for a 4097-wide float32 row), not by the row
 (8192, half of it masked); float32 sum and mean at 4096x4097 kept their configs against it on an
 H200 (GPU round 388). `evict_first` marks the streamed input as read-once for the cache.
+`const_cols` passes the row kernels (one pass and looped) the row's width as a compile-time
+constant (one compile per width, as torch.compile's kernels are per shape): the compiler then
+knows which lanes of a tile are in the row. torch.compile's float32 mean over 4097-wide rows
+(`runs/probe-inductor-rows-h200-round354.json`) is a 16-warp loop with the width a constant:
+compiled for sm_90 its threads issue 8 unmasked loads and one masked, where the served config's
+one-pass tile of 8192 takes 16 masked loads a thread, half of them past the row (GPU round 451:
+19.9 us against its 19.5 at 4096x4097, with both writing one address); with const_cols that tile
+takes 9 loads, 1 masked, and 104 SASS instructions against 168 (full 8192-wide rows: 4 vector
+loads either way, none masked with it; bench/results/compile-reduce-const-cols-sm90.json).
 `packed_keys` (amax, amin, argmax) reduces a tile with one 32-bit integer max over
 order-preserving keys (NaN above +inf, -0.0 as 0.0) and, for argmax, then one 32-bit min of the
 indices whose key is that max (a REDUX each per warp on sm_80+), where the other choice takes a NaN
@@ -83,6 +92,7 @@ class ReduceConfig:
     nan_combine: bool
     max_then_index: bool
     body_tile: bool
+    const_cols: bool
 
 
 SPACE = (
@@ -104,13 +114,14 @@ SPACE = (
     Param("nan_combine", (False, True), legacy=False),
     Param("max_then_index", (False, True), legacy=False),
     Param("body_tile", (False, True), legacy=False),
+    Param("const_cols", (False, True), legacy=False),
 )
 
 DEFAULT = ReduceConfig(
     row_block_max=8192, tile_elems=4096, elems_per_thread=16, loop_block=4096, loop_warps=8,
     num_stages=2, programs_per_sm=0, align_rows=True, col_block_inner=256, col_tile_elems=4096,
     col_warps=8, split_per_sm=2, evict_first=True, packed_keys=False, one_pass_min_fill=0,
-    nan_combine=False, max_then_index=False, body_tile=False,
+    nan_combine=False, max_then_index=False, body_tile=False, const_cols=False,
 )
 
 

@@ -219,6 +219,60 @@ def test_body_tile_sizes_an_aligned_rows_tile_by_its_body(tmp_path, monkeypatch,
                     assert one_pass and one_pass[0]["BLOCK"] == block, (op, cols, seen)
 
 
+@pytest.mark.parametrize("cfg", _PATHS, ids=("default", "looped-split", "persistent-unaligned"))
+def test_const_cols_passes_the_width_as_a_constant_and_keeps_torch_semantics(tmp_path,
+                                                                            monkeypatch, cfg):
+    """const_cols: the row kernels (one pass, looped and split) take the row's width as the
+    CONST_COLS constant, one compile a width; 0 (the width read at run time) without the knob,
+    and the column kernel ignores it. Every op stays right (NaN, ties, -0.0, rows of -inf,
+    strided and unaligned rows)."""
+    const = dataclasses.replace(cfg, const_cols=True)
+    _check_semantics(tmp_path, const, OPS)
+    gen = torch.Generator().manual_seed(4)
+    for knob in (True, False):
+        module = load_candidate(_render(dataclasses.replace(cfg, const_cols=knob), "sum"),
+                                tmp_path)
+        seen = []
+        real = module._launch
+        monkeypatch.setattr(module, "_launch", lambda kernel, grid, args, kw, _real=real,
+                            _seen=seen: (_seen.append((kernel.__name__, kw)),
+                                         _real(kernel, grid, args, kw))[1])
+        for cols in (1000, 1025, 4097):
+            x = torch.randn(3, cols, generator=gen)
+            seen.clear()
+            torch.testing.assert_close(module.launch_sum(x, 1), x.sum(1), rtol=1e-5, atol=1e-4)
+            rows = [kw for name, kw in seen if name in ("_one_pass_kernel", "_looped_kernel")]
+            assert rows and all(kw["CONST_COLS"] == (cols if knob else 0) for kw in rows), seen
+
+
+def test_const_cols_unmasks_a_4097_wide_rows_loads_compiled_for_sm90(tmp_path):
+    """Compiled for sm_90 by Triton's ptxas (no GPU; bench/compile_reduce.py), the served float32
+    mean's one-pass tile of a 4097-wide row (8192 lanes, 16 a thread, unaligned) takes 16 masked
+    loads a thread; with const_cols the compiler knows which lanes are in the row: 9 loads, one
+    masked, as torch.compile's per-shape kernel (8 + 1), and fewer instructions."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    pytest.importorskip("triton.backends.nvidia.compiler")
+    served = {"row_block_max": 8192, "tile_elems": 4096, "elems_per_thread": 16,
+              "align_rows": False, "num_stages": 4, "evict_first": True}
+    out = tmp_path / "compiled.json"
+    env = {k: v for k, v in os.environ.items() if k != "TRITON_INTERPRET"}
+    proc = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "compile_reduce.py"), "--ops", "mean",
+         "--dtype", "float32", "--shapes", "rows_4096x4097", "--params", json.dumps(served),
+         "--const-cols", "--json", str(out)],
+        env={**env, "PYTHONPATH": str(ROOT)}, capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    rows = {row["variant"]: row for row in json.loads(out.read_text())["rows"]}
+    plain, const = rows["plain"], rows["const_cols"]
+    assert (plain["global_loads"], plain["guarded_global_loads"]) == (16, 16), plain
+    assert const["global_loads"] == 9 and const["guarded_global_loads"] <= 1, const
+    assert const["instructions"] < plain["instructions"], (plain, const)
+
+
 def test_max_then_index_and_packed_keys_are_one_choice():
     both = dataclasses.replace(REDUCE.default, packed_keys=True, max_then_index=True)
     assert any("max_then_index" in p for p in REDUCE.violations(both))
@@ -254,10 +308,11 @@ def test_default_is_correct_at_the_gpu_shapes(tmp_path, op):
 @pytest.mark.gpu
 @pytest.mark.parametrize("knob,op", [("nan_combine", "amax"), ("nan_combine", "amin"),
                                      ("max_then_index", "argmax"), ("max_then_index", "argmin"),
-                                     *[("body_tile", op) for op in OPS]])
+                                     *[("body_tile", op) for op in OPS],
+                                     *[("const_cols", op) for op in OPS]])
 def test_tile_reduction_knob_is_correct_at_the_gpu_shapes(tmp_path, knob, op):
-    """nan_combine (amax, amin), max_then_index (argmax, argmin) and body_tile (every op; the
-    4097-wide rows take it) at every task shape and dtype on the GPU."""
+    """nan_combine (amax, amin), max_then_index (argmax, argmin), body_tile (every op; the
+    4097-wide rows take it) and const_cols (every op) at every task shape and dtype on the GPU."""
     task = tasks.load(ROOT / "tasks" / f"{op}.py")
     verifier = Verifier("gpu", tmp_path)
     cfg = dataclasses.replace(REDUCE.default, **{knob: True})
