@@ -28,7 +28,7 @@
 # and sum at cols_le_16384 swept around the served configs with it (`--knobs const_cols --local
 # --paired`), their rows paired, and `kzoo zoo verify --newest` for an op promoted.
 #     device run:  PART=const bash bench/gpu_round451.sh
-# Outcome (seven calls, about 1230 s of device time): `placement` (runs/probe-graph-placement-h200-
+# Outcome (eight calls, about 1400 s of device time): `placement` (runs/probe-graph-placement-h200-
 # round451.json): amax bfloat16 4099x1000's graphs 4.6% apart by their output's address alone, four
 # graphs into one address within 0.13%, direct launches 0.1-0.25%; the zoo's and torch.compile's
 # mean float32 4096x4097 1.3% apart with a pool a graph and with one shared. The timing GPU tests
@@ -42,7 +42,10 @@
 # direct launches 0.3%. Then the timing tests and the float32 table again (seventh call, 161 s;
 # memory-bound-h200-graphs-copies3-paired-float32-round451b.json): the tests passed (2); the
 # standing takes its rows (1.329x, 19 behind, the same 2 by more than 1%, the same 7 large rows
-# under 90% of copy; cross-entropy 4099x50257 back at 0.920).
+# under 90% of copy; cross-entropy 4099x50257 back at 0.920). Then `const` (eighth call, 140 s):
+# const_cols' GPU rows passed (6), and with it the served mean and sum configs took 19.42 and
+# 19.39 us at 4096x4097 against 19.30 and 19.55 without (runs/tune-buckets-h200-round451-const/):
+# nothing promoted.
 set -uo pipefail
 export PYTHONUNBUFFERED=1
 export KZOO_HOME=/tmp/kzoo-round451

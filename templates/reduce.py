@@ -35,7 +35,11 @@ compiled for sm_90 its threads issue 8 unmasked loads and one masked, where the 
 one-pass tile of 8192 takes 16 masked loads a thread, half of them past the row (GPU round 451:
 19.9 us against its 19.5 at 4096x4097, with both writing one address); with const_cols that tile
 takes 9 loads, 1 masked, and 104 SASS instructions against 168 (full 8192-wide rows: 4 vector
-loads either way, none masked with it; bench/results/compile-reduce-const-cols-sm90.json).
+loads either way, none masked with it; bench/results/compile-reduce-const-cols-sm90.json). On an
+H200 that did not make it faster (GPU round 451, runs/tune-buckets-h200-round451-const/: the
+served float32 mean and sum configs with it 19.42 and 19.39 us at 4096x4097 against 19.30 and
+19.55 without, the best loops with it 19.39-19.55; torch.compile 19.2-19.3): the row is bound by
+its bytes, not by the instructions; the knob is correct on the GPU at every task shape and dtype.
 `packed_keys` (amax, amin, argmax) reduces a tile with one 32-bit integer max over
 order-preserving keys (NaN above +inf, -0.0 as 0.0) and, for argmax, then one 32-bit min of the
 indices whose key is that max (a REDUX each per warp on sm_80+), where the other choice takes a NaN
