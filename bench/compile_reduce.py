@@ -6,8 +6,9 @@ config's say, and `--const-cols` adds the config with `const_cols`), the launche
 CPU tensors with its launches recorded (an H100's 132 SMs assumed), and each launched kernel is
 compiled by Triton's compiler and ptxas (`compile_pointwise.compile_launches`). Prints a table of
 SASS instructions, warp shuffles, barriers, global loads (in all and masked) and registers per
-kernel, and with `--json OUT` writes the rows. A count of instructions, not a timing: what the GPU makes of it is measured by
-`bench/vector_rows.py --packed-keys` on the GPU machine.
+kernel, and with `--json OUT` writes the rows. A count of instructions, not a timing: what the
+GPU makes of it is measured by `bench/vector_rows.py --packed-keys` on the GPU machine (and, for
+`const_cols`, by `bench/tune_buckets.py --knobs const_cols`).
 
     python bench/compile_reduce.py [--ops argmax,amax,amin] [--dtype bfloat16] [--json OUT]
         [--shapes rows_4096x4097] [--params '{"align_rows": false, ...}'] [--const-cols]
@@ -36,8 +37,8 @@ import torch  # noqa: E402
 import triton  # noqa: E402
 
 from compile_pointwise import compile_launches, record_launches  # noqa: E402
-from templates.base import params_of  # noqa: E402
 from templates import get_template  # noqa: E402
+from templates.base import InvalidConfig, params_of  # noqa: E402
 
 H100_SMS = 132
 # (name, shape, dim): rows of 1000 (reduction-bound: the argmax behind torch.compile), 8192-wide
@@ -79,7 +80,7 @@ def main() -> None:
                      + ",".join(name for name, _, _ in SHAPES))
     try:
         base = template.config({**dataclasses.asdict(template.default), **json.loads(args.params)})
-    except (ValueError, TypeError) as exc:
+    except (InvalidConfig, ValueError, TypeError) as exc:
         parser.error(f"--params: {exc}")
     ops = [o for o in args.ops.split(",") if o]
     unknown = [o for o in ops if o not in ("sum", "mean", "amax", "amin", "argmax")]
