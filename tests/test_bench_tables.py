@@ -158,6 +158,32 @@ def test_standing_keeps_each_rows_newest_measurement_and_refuses_two_gpus():
     assert "own_copy" not in rows["geglu"] and "vs_own_copy" not in rows["geglu"]
 
 
+def test_standing_keeps_earlier_measurements_and_names_rows_on_both_sides_of_a_bar():
+    """A row measured in more than one table keeps its earlier measurements beside the newest, and
+    the acceptance's `unsteady` names those that fell on both sides of a bar (torch.compile's
+    speed; for a large row, 90% of the copy bandwidth): round 451's cross-entropy read 0.895 and
+    0.920 of copy in two float32 runs. The standing itself is still the newest row."""
+    standing = bench_scripts.load("memory_bound_standing")
+    first = _table("H200", [_timed("cross_entropy", "float32", 1.72, 0.895),
+                            _timed("sum", "float32", 0.99, 0.80),
+                            _timed("mean", "float32", 1.49, 1.00, large=False)])
+    later = _table("H200", [_timed("cross_entropy", "float32", 1.75, 0.920),
+                            _timed("sum", "float32", 0.98, 0.85),
+                            _timed("mean", "float32", 0.99, 1.00, large=False)])
+    result = standing.standing([("run1.json", first), ("run2.json", later)])
+    rows = {r["task"]: r for r in result["rows"]}
+    assert rows["cross_entropy"]["source"] == "run2.json"
+    assert rows["cross_entropy"]["earlier"] == [
+        {"source": "run1.json", "speedup_vs_compile": 1.72, "zoo_fraction_of_copy": 0.895}]
+    unsteady = result["acceptance"]["unsteady"]
+    assert [line.split(" ")[0] for line in unsteady] == ["cross_entropy", "mean"]
+    assert "0.895-0.920 of copy over 2 tables" in unsteady[0]
+    assert "0.990-1.490x torch.compile over 2 tables" in unsteady[1]
+    # behind torch.compile and under the copy bar both times: steady, however far it moved
+    assert not any(line.startswith("sum ") for line in unsteady)
+    assert "earlier" not in standing.standing([("run2.json", later)])["rows"][0]
+
+
 def test_the_tree_a_device_call_sends_stays_under_its_limit():
     """A GPU call sends the tracked tree, 64 MiB at most (the device tool's limit; it refuses the
     call above that). The sweeps' raw records under bench/results/runs/tune-buckets-*/ are kept
