@@ -43,7 +43,7 @@ from agent.plan import plan  # noqa: E402
 from memory_bound import task_case, zoo_call  # noqa: E402
 from verifier.core import DTYPES  # noqa: E402
 from verifier.environment import device_label, environment  # noqa: E402
-from verifier.timing import L2Flusher, bench, captured  # noqa: E402
+from verifier.timing import L2Flusher, bench, captured, first_output_address  # noqa: E402
 
 PAGE = 2 << 20
 PARTS = ("pages_sum", "pages_amax", "same_address_sum", "in_page_sum", "no_graph_sum",
@@ -69,12 +69,12 @@ class Pool:
         return self.buf[offset:offset + n].view(dtype).view(shape)
 
 
-def timed_twice(graphs: dict, flusher: L2Flusher) -> dict:
-    """Times `graphs` in their order and reversed: each name's two medians."""
-    first = _us(bench(graphs, flusher=flusher, budget_ms=400.0, rounds=5))
-    second = _us(bench(dict(reversed(list(graphs.items()))), flusher=flusher, budget_ms=400.0,
-                       rounds=5))
-    return {name: [first[name], second[name]] for name in graphs}
+def timed_twice(fns: dict, flusher: L2Flusher, host_ahead: bool = False) -> dict:
+    """Times `fns` in their order and reversed: each name's two medians."""
+    first = _us(bench(fns, flusher=flusher, budget_ms=400.0, rounds=5, host_ahead=host_ahead))
+    second = _us(bench(dict(reversed(list(fns.items()))), flusher=flusher, budget_ms=400.0,
+                       rounds=5, host_ahead=host_ahead))
+    return {name: [first[name], second[name]] for name in fns}
 
 
 def at_offsets(op, x, out_shape, dtype, offsets, pool: Pool, flusher: L2Flusher,
@@ -84,15 +84,8 @@ def at_offsets(op, x, out_shape, dtype, offsets, pool: Pool, flusher: L2Flusher,
         out = pool.at(off, out_shape, dtype)
         fns[f"{off >> 10}K"] = (lambda out=out: op(x, out))
     if not graphs:
-        first = _us(bench(fns, flusher=flusher, budget_ms=400.0, rounds=5, host_ahead=True))
-        second = _us(bench(dict(reversed(list(fns.items()))), flusher=flusher, budget_ms=400.0,
-                           rounds=5, host_ahead=True))
-        return {name: [first[name], second[name]] for name in fns}
+        return timed_twice(fns, flusher, host_ahead=True)
     return timed_twice({name: captured(fn)[0] for name, fn in fns.items()}, flusher)
-
-
-def _first(out) -> torch.Tensor:
-    return out[0] if isinstance(out, (tuple, list)) else out
 
 
 def pools(calls: dict, flusher: L2Flusher) -> dict:
@@ -102,18 +95,13 @@ def pools(calls: dict, flusher: L2Flusher) -> dict:
     for i in range(3):
         for label, call in calls.items():
             graphs[f"{label}_own{i}"], out = captured(call)
-            where[f"{label}_own{i}"] = hex(_first(out).data_ptr())
+            where[f"{label}_own{i}"] = hex(first_output_address(out))
             del out
     shared = torch.cuda.graph_pool_handle()
     for i in range(3):
         for label, call in calls.items():
-            graph = torch.cuda.CUDAGraph()
-            call()
-            torch.cuda.synchronize()
-            with torch.cuda.graph(graph, pool=shared):
-                out = call()
-            where[f"{label}_shared{i}"] = hex(_first(out).data_ptr())
-            graphs[f"{label}_shared{i}"] = graph.replay
+            graphs[f"{label}_shared{i}"], out = captured(call, shared)
+            where[f"{label}_shared{i}"] = hex(first_output_address(out))
             del out  # released: the next capture in this pool takes the same blocks
     return {"us": timed_twice(graphs, flusher), "output_address": where}
 

@@ -35,7 +35,7 @@ from agent.plan import plan  # noqa: E402
 from memory_bound import task_case, zoo_call  # noqa: E402
 from verifier.core import DTYPES  # noqa: E402
 from verifier.environment import device_label, environment  # noqa: E402
-from verifier.timing import L2Flusher, bench, captured  # noqa: E402
+from verifier.timing import L2Flusher, bench, captured, first_output_address  # noqa: E402
 
 CASES = [  # (task, dtype, shape): rows whose graph twins read apart, and rows behind compile
     ("mean", "float32", {"batch": 1, "rows": 4096, "cols": 4097, "reduce_dim": 2}),
@@ -53,8 +53,7 @@ def capture(fn) -> tuple[object, int]:
     """`fn` captured in a CUDA graph (`verifier.timing.captured`): its replay and its first
     output's address."""
     replay, out = captured(fn)
-    first = out[0] if isinstance(out, (tuple, list)) else out
-    return replay, first.data_ptr()
+    return replay, first_output_address(out)
 
 
 def _us(timed: dict) -> dict:
