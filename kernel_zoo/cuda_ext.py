@@ -266,16 +266,19 @@ class Library:
         raise AttributeError("a built CUDA library is read-only")
 
 
-def load(source: str, signatures: dict[str, tuple[str, ...]]) -> Library:
+def load(source: str, signatures: dict[str, tuple[str, ...]],
+         arch_specific: bool = False) -> Library:
     """Build `source` (cached) and bind its entry points by `signatures` (name -> argument kinds,
-    the trailing stream left out). Without a GPU: compiles, then raises CudaUnavailableError."""
+    the trailing stream left out). Without a GPU: compiles, then raises CudaUnavailableError.
+    `arch_specific` builds for the architecture-specific target (sm_90a on a Hopper GPU), which
+    instructions such as `wgmma` and `setmaxnreg` need; such code runs on that capability only."""
     if not isinstance(source, str) or not isinstance(signatures, dict):
         raise TypeError("cuda_ext.load(source: str, signatures: dict[str, tuple[str, ...]])")
     for kinds in signatures.values():
         for kind in kinds:
             _parse_kind(kind)
     owner = sys._getframe(1).f_globals.get("__name__", "?")
-    arch = target_arch()
+    arch = target_arch() + ("a" if arch_specific else "")
     with _build_lock:
         path = compile_source(source, arch)
     if not torch.cuda.is_available():

@@ -363,6 +363,35 @@ def test_split_ring_probe_builds_and_plans_for_sm90(cuda_home):
 
 
 @needs_nvcc
+def test_hopper_gemm_probe_builds_for_sm90a_only(cuda_home):
+    """bench/cuda_gemm_source.py (GPU round 452): the variants the probe timed build for the
+    arch-specific sm_90a target; a plain sm_90 build refuses them (wgmma, setmaxnreg), which is
+    why `cuda_ext.load(..., arch_specific=True)` exists; the source refuses the option pairs it
+    has no code for."""
+    gemm = bench_scripts.load("cuda_gemm_source")
+    fastest = {"cluster": 2, "store": 3, "stages": 4, "bn": 192, "bias_early": True}
+    for params in (fastest, {"cluster": 1, "store": 1}):
+        path = cuda_ext.compile_source(gemm.source(**params), arch="90a")
+        assert path.is_file() and path.name.endswith("_sm90a.so")
+    with pytest.raises(cuda_ext.CudaBuildError, match="sm_90"):
+        cuda_ext.compile_source(gemm.source(**fastest), arch="90")
+    for bad in ({"bn": 192, "store": 1}, {"store": 1, "bias_early": True}, {"store": 5},
+                {"cluster": 4}):
+        with pytest.raises(ValueError):
+            gemm.source(**bad)
+
+
+@needs_nvcc
+@pytest.mark.skipif(detect_mode() == "gpu", reason="without a GPU only")
+def test_load_builds_the_arch_specific_target_when_asked(cuda_home):
+    source = ('extern "C" int noop(void* x, cudaStream_t stream) '
+              "{ return (int)cudaGetLastError(); }\n")
+    with pytest.raises(cuda_ext.CudaUnavailableError, match="sm_90a"):
+        cuda_ext.load(source, {"noop": ("tensor",)}, arch_specific=True)
+    assert list((cuda_home / "cuda").glob("*_sm90a.so"))
+
+
+@needs_nvcc
 @pytest.mark.skipif(detect_mode() == "gpu", reason="the interpreter's verdict; a GPU runs them")
 @pytest.mark.parametrize("template,context,task", [
     (SOFTMAX_CUDA, SOFTMAX_LAST, ROOT / "tasks" / "softmax.py"),

@@ -1,0 +1,585 @@
+"""The CUDA C++ source of a Hopper GEMM with a fused bias + erf-GELU epilogue, for
+bench/probe_cuda_gemm.py: warp-specialized (one producer warpgroup issuing TMA loads, two consumer
+warpgroups issuing wgmma), persistent, and optionally run in thread-block clusters of 2 CTAs along
+M whose weight tile is loaded once from L2 and multicast into both CTAs' shared memory.
+
+    source(cluster=2, store=3, stages=4, bn=192, bias_early=True)  # round 452's fastest
+    cuda_ext.load(src, SIGNATURES, arch_specific=True)  # wgmma and setmaxnreg need sm_90a
+
+C = gelu(A @ W^T + bias): A is M x K and W is N x K, both row-major bfloat16 (K-major, as
+torch.nn.functional.linear takes them), bias N and C M x N bfloat16. Every kernel-side choice is a
+compile-time constant of the source. M must be a multiple of 128 * cluster, K of 64, N of 8 (of
+the tile's columns where the consumers store: the entry point refuses others).
+
+Its inline PTX (wgmma, mbarriers, bulk tensor copies, setmaxnreg) and its tensor maps (the driver's
+cuTensorMapEncodeTiled) are what the verifier's CUDA guards refuse in a candidate
+(verifier/cuda_guards.py): this is a measurement, not a zoo template.
+"""
+from __future__ import annotations
+
+BM, BK = 128, 64
+
+
+def _wgmma(n: int) -> str:
+    """wgmma_tile: one m64n<n>k16 warpgroup MMA, bfloat16 in, float32 accumulators (n/2 a
+    thread), both operands K-major in shared memory (descriptors), D += A B unless `accumulate`
+    is 0."""
+    acc = n // 2
+    regs = ", ".join(f"%{i}" for i in range(acc))
+    outs = ", ".join(f'"+f"(d[{i}])' for i in range(acc))
+    return f"""
+__device__ __forceinline__ void wgmma_tile(float (&d)[{acc}], uint64_t desc_a, uint64_t desc_b,
+                                           int accumulate) {{
+    asm volatile(
+        "{{\\n.reg .pred p;\\nsetp.ne.b32 p, %{acc + 2}, 0;\\n"
+        "wgmma.mma_async.sync.aligned.m64n{n}k16.f32.bf16.bf16 "
+        "{{{regs}}}, %{acc}, %{acc + 1}, p, 1, 1, 0, 0;\\n}}\\n"
+        : {outs}
+        : "l"(desc_a), "l"(desc_b), "r"(accumulate));
+}}
+"""
+
+
+_SOURCE = r"""
+#include <cuda.h>
+#include <cuda_runtime.h>
+#include <cuda_bf16.h>
+#include <stdint.h>
+
+#define BM 128
+#define BN @BN@  // 256, or 192 (the last column of tiles may be partial)
+#define ACC (BN / 2)  // accumulators a consumer thread
+#define BK 64
+#define STAGES @STAGES@
+#define CLUSTER @CLUSTER@
+#define GROUP_M @GROUP_M@
+#define GELU @GELU@
+// 0: no store (the main loop alone); 1: from the consumers' registers; 2: by the consumers
+// through a shared-memory tile and TMA stores; 3: the consumers write acc + bias as bfloat16 into
+// a shared-memory tile and go on to their next tile while the producer warpgroup's three other
+// warps apply the activation there and TMA-store it (the epilogue overlaps the next main loop);
+// 4: as 3 through a staging tile of half the size, each consumer's 64 rows in turn.
+#define STORE @STORE@
+#define RELEASE_EARLY @RELEASE_EARLY@
+#define BIAS_EARLY @BIAS_EARLY@  // STORE 3: each tile's bias read into registers before its loop
+#define THREADS 384
+
+constexpr int A_BYTES = BM * BK * 2;
+constexpr int B_BYTES = BN * BK * 2;
+constexpr int STAGE_BYTES = A_BYTES + B_BYTES;
+constexpr int C_BYTES = STORE == 2 ? 2 * 64 * 128 * 2 : STORE == 3 ? BM * BN * 2
+                        : STORE == 4 ? BM * BN : 0;
+constexpr int N_BARS = 2 * STAGES + 4;  // full[STAGES], empty[STAGES], then the staging tile's
+constexpr int SMEM_BYTES = STAGES * STAGE_BYTES + C_BYTES + 1024 + N_BARS * 8;
+#if STORE >= 3
+#define PRODUCER_REGS 56
+#define CONSUMER_REGS 224
+#else
+#define PRODUCER_REGS 40
+#define CONSUMER_REGS 232
+#endif
+
+__device__ __forceinline__ uint32_t smem_addr(const void* p) {
+    return static_cast<uint32_t>(__cvta_generic_to_shared(p));
+}
+__device__ __forceinline__ void bar_init(uint32_t bar, uint32_t count) {
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" :: "r"(bar), "r"(count));
+}
+__device__ __forceinline__ void bar_expect(uint32_t bar, uint32_t bytes) {
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;"
+                 :: "r"(bar), "r"(bytes) : "memory");
+}
+// Arrive on the barrier at the same shared-memory offset in CTA `rank` of this cluster. The
+// default (CTA-scoped) release: with `.release.cluster` ptxas puts a MEMBAR.ALL.GPU before each
+// arrive, in the consumers' path every K step (round 452: the kernel at half cuBLAS's speed).
+__device__ __forceinline__ void bar_arrive_cluster(uint32_t bar, uint32_t rank) {
+    asm volatile("{\n.reg .b32 remote;\nmapa.shared::cluster.u32 remote, %0, %1;\n"
+                 "mbarrier.arrive.shared::cluster.b64 _, [remote];\n}"
+                 :: "r"(bar), "r"(rank) : "memory");
+}
+__device__ __forceinline__ void bar_arrive(uint32_t bar) {
+    asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" :: "r"(bar) : "memory");
+}
+// A consumer warpgroup is done with stage `bar`'s tiles: tell every CTA whose producer fills it.
+__device__ __forceinline__ void release(uint32_t bar) {
+#if CLUSTER == 1
+    bar_arrive(bar);
+#else
+    for (int r = 0; r < CLUSTER; ++r) bar_arrive_cluster(bar, r);
+#endif
+}
+__device__ __forceinline__ void bar_wait(uint32_t bar, uint32_t parity) {
+    asm volatile("{\n.reg .pred done;\nWAIT:\n"
+                 "mbarrier.try_wait.parity.shared::cta.b64 done, [%0], %1;\n"
+                 "@!done bra WAIT;\n}" :: "r"(bar), "r"(parity) : "memory");
+}
+__device__ __forceinline__ void cluster_sync() {
+    asm volatile("barrier.cluster.arrive.release.aligned;\nbarrier.cluster.wait.acquire.aligned;"
+                 ::: "memory");
+}
+__device__ __forceinline__ uint32_t cluster_rank() {
+    uint32_t r;
+    asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(r));
+    return r;
+}
+__device__ __forceinline__ void tma_load(uint32_t dst, const CUtensorMap* map, uint32_t bar,
+                                         int c0, int c1) {
+    asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes"
+                 " [%0], [%1, {%3, %4}], [%2];"
+                 :: "r"(dst), "l"(reinterpret_cast<uint64_t>(map)), "r"(bar), "r"(c0), "r"(c1)
+                 : "memory");
+}
+__device__ __forceinline__ void tma_load_multicast(uint32_t dst, const CUtensorMap* map,
+                                                   uint32_t bar, int c0, int c1, uint16_t mask) {
+    asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes"
+                 ".multicast::cluster [%0], [%1, {%3, %4}], [%2], %5;"
+                 :: "r"(dst), "l"(reinterpret_cast<uint64_t>(map)), "r"(bar), "r"(c0), "r"(c1),
+                    "h"(mask) : "memory");
+}
+__device__ __forceinline__ void tma_store(const CUtensorMap* map, uint32_t src, int c0, int c1) {
+    asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%2, %3}], [%1];"
+                 :: "l"(reinterpret_cast<uint64_t>(map)), "r"(src), "r"(c0), "r"(c1)
+                 : "memory");
+}
+__device__ __forceinline__ void bulk_commit() {
+    asm volatile("cp.async.bulk.commit_group;" ::: "memory");
+}
+__device__ __forceinline__ void bulk_wait_read() {
+    asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory");
+}
+__device__ __forceinline__ void bulk_wait() {
+    asm volatile("cp.async.bulk.wait_group 0;" ::: "memory");
+}
+__device__ __forceinline__ void named_sync(int id, int threads = 128) {
+    asm volatile("bar.sync %0, %1;" :: "r"(id), "r"(threads) : "memory");
+}
+__device__ __forceinline__ void store_shared(uint32_t addr, float lo, float hi) {
+    __nv_bfloat162 v = __floats2bfloat162_rn(lo, hi);
+    asm volatile("st.shared.b32 [%0], %1;"
+                 :: "r"(addr), "r"(*reinterpret_cast<uint32_t*>(&v)) : "memory");
+}
+// K-major operand tile of 128-byte rows, 128-byte swizzle: 8-row groups 1024 bytes apart.
+__device__ __forceinline__ uint64_t smem_desc(uint32_t addr) {
+    return static_cast<uint64_t>((addr & 0x3FFFF) >> 4) | (1ull << 16) | (64ull << 32)
+           | (1ull << 62);
+}
+__device__ __forceinline__ void wgmma_fence() {
+    asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
+}
+__device__ __forceinline__ void wgmma_commit() {
+    asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
+}
+template <int N>
+__device__ __forceinline__ void wgmma_wait() {
+    asm volatile("wgmma.wait_group.sync.aligned %0;" :: "n"(N) : "memory");
+}
+__device__ __forceinline__ void keep(float (&d)[ACC]) {
+#pragma unroll
+    for (int i = 0; i < ACC; ++i) asm volatile("" : "+f"(d[i]) :: "memory");
+}
+@WGMMA@
+__device__ __forceinline__ float activation(float x) {
+#if GELU
+    return 0.5f * x * (1.0f + erff(x * 0.70710678118654752f));
+#else
+    return x;
+#endif
+}
+
+// The epilogue warps (96 threads) apply the activation in place to `chunks` 16-byte chunks of
+// bfloat16 at `tile`, then make their writes visible to the TMA stores that read it next.
+__device__ __forceinline__ void activate_tile(uint32_t tile, int chunks, int me) {
+    for (int chunk = me; chunk < chunks; chunk += 96) {
+        const uint32_t at = tile + chunk * 16;
+        uint32_t v[4];
+        asm volatile("ld.shared.v4.b32 {%0, %1, %2, %3}, [%4];"
+                     : "=r"(v[0]), "=r"(v[1]), "=r"(v[2]), "=r"(v[3]) : "r"(at));
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+            const float2 x = __bfloat1622float2(*reinterpret_cast<__nv_bfloat162*>(&v[e]));
+            __nv_bfloat162 y = __floats2bfloat162_rn(activation(x.x), activation(x.y));
+            v[e] = *reinterpret_cast<uint32_t*>(&y);
+        }
+        asm volatile("st.shared.v4.b32 [%0], {%1, %2, %3, %4};"
+                     :: "r"(at), "r"(v[0]), "r"(v[1]), "r"(v[2]), "r"(v[3]) : "memory");
+    }
+    asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+    named_sync(3, 96);
+}
+
+// The tile (pm, pn) a cluster takes at step t: GROUP_M cluster rows at a time, down the columns.
+__device__ __forceinline__ void tile_of(int t, int tiles_m, int tiles_n, int& pm, int& pn) {
+    const int per_group = GROUP_M * tiles_n;
+    const int first = (t / per_group) * GROUP_M;
+    const int rows = min(tiles_m - first, GROUP_M);
+    const int in_group = t % per_group;
+    pm = first + in_group % rows;
+    pn = in_group / rows;
+}
+
+__global__ void __launch_bounds__(THREADS, 1) __cluster_dims__(CLUSTER, 1, 1)
+gemm_bias_gelu_kernel(const __grid_constant__ CUtensorMap map_a,
+                      const __grid_constant__ CUtensorMap map_w,
+                      const __grid_constant__ CUtensorMap map_c,
+                      const __nv_bfloat16* __restrict__ bias, __nv_bfloat16* __restrict__ out,
+                      int M, int N, int K) {
+    extern __shared__ uint8_t smem_raw[];
+    const uint32_t raw = smem_addr(smem_raw);
+    const uint32_t base = (raw + 1023) & ~1023u;
+    const uint32_t c_base = base + STAGES * STAGE_BYTES;
+    const uint32_t bars = c_base + C_BYTES;  // full[STAGES] then empty[STAGES]
+    // STORE 3: tile_full (the consumers' writes) and tile_empty (the stores' reads). STORE 4: a
+    // full and a free barrier a consumer: free[h] says the staging tile may take half h's rows.
+    const uint32_t tile_full = bars + 16 * STAGES, tile_empty = tile_full + 8;
+    const uint32_t half_full = tile_full, half_free = tile_full + 16;
+    const uint32_t rank = cluster_rank();
+    const int warpgroup = threadIdx.x / 128;
+    if (threadIdx.x == 0) {
+        for (int s = 0; s < STAGES; ++s) {
+            bar_init(bars + 8 * s, 1);
+            bar_init(bars + 8 * (STAGES + s), 2 * CLUSTER);
+        }
+#if STORE == 3
+        bar_init(tile_full, 256);  // every consumer thread, its part of the tile written
+        bar_init(tile_empty, 1);   // the storing thread, the tile's stores done reading it
+#elif STORE == 4
+        for (int h = 0; h < 2; ++h) {
+            bar_init(half_full + 8 * h, 128);
+            bar_init(half_free + 8 * h, 1);
+        }
+#endif
+        asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+    }
+    cluster_sync();
+
+    const int tiles_m = M / (BM * CLUSTER);
+    const int tiles_n = (N + BN - 1) / BN;
+    const int n_tiles = tiles_m * tiles_n;
+    const int k_steps = K / BK;
+    const int cluster_id = blockIdx.x / CLUSTER;
+    const int n_clusters = gridDim.x / CLUSTER;
+
+    if (warpgroup == 0) {
+        asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;" :: "n"(PRODUCER_REGS));
+#if STORE >= 3
+        if (threadIdx.x >= 32) {  // warps 1-3: the epilogue of each tile the consumers hand over
+            const int me = threadIdx.x - 32;
+            int j = 0;
+            for (int t = cluster_id; t < n_tiles; t += n_clusters, ++j) {
+                int pm, pn;
+                tile_of(t, tiles_m, tiles_n, pm, pn);
+                const int m0 = (pm * CLUSTER + rank) * BM;
+                const int n0 = pn * BN;
+#if STORE == 3
+                bar_wait(tile_full, j & 1);
+                activate_tile(c_base, BM * BN / 8, me);
+                if (me == 0) {
+#pragma unroll
+                    for (int box = 0; box < 2 * (BN / 64); ++box)  // 2 row halves x BN/64
+                        tma_store(&map_c, c_base + box * 8192, n0 + 64 * (box % (BN / 64)),
+                                  m0 + 64 * (box / (BN / 64)));
+                    bulk_commit();
+                    bulk_wait_read();
+                    bar_arrive(tile_empty);
+                }
+#else
+                for (int h = 0; h < 2; ++h) {
+                    bar_wait(half_full + 8 * h, j & 1);
+                    activate_tile(c_base, BM * BN / 16, me);
+                    if (me == 0) {
+#pragma unroll
+                        for (int box = 0; box < BN / 64; ++box)
+                            tma_store(&map_c, c_base + box * 8192, n0 + 64 * box, m0 + 64 * h);
+                        bulk_commit();
+                        bulk_wait_read();
+                        bar_arrive(half_free + 8 * (1 - h));  // the other half's turn
+                    }
+                }
+#endif
+            }
+            if (me == 0) bulk_wait();
+        }
+#endif
+        if (threadIdx.x == 0) {
+            int it = 0;
+            for (int t = cluster_id; t < n_tiles; t += n_clusters) {
+                int pm, pn;
+                tile_of(t, tiles_m, tiles_n, pm, pn);
+                const int m0 = (pm * CLUSTER + rank) * BM;
+                const int n0 = pn * BN;
+                for (int k = 0; k < k_steps; ++k, ++it) {
+                    const int s = it % STAGES;
+                    bar_wait(bars + 8 * (STAGES + s), ((it / STAGES) & 1) ^ 1);
+                    const uint32_t full = bars + 8 * s;
+                    const uint32_t a_dst = base + s * STAGE_BYTES;
+                    bar_expect(full, STAGE_BYTES);
+                    tma_load(a_dst, &map_a, full, k * BK, m0);
+#if CLUSTER == 1
+                    tma_load(a_dst + A_BYTES, &map_w, full, k * BK, n0);
+#else
+                    tma_load_multicast(a_dst + A_BYTES + rank * (B_BYTES / CLUSTER), &map_w, full,
+                                       k * BK, n0 + rank * (BN / CLUSTER),
+                                       static_cast<uint16_t>((1 << CLUSTER) - 1));
+#endif
+                }
+            }
+        }
+    } else {
+        asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;" :: "n"(CONSUMER_REGS));
+        const int half = warpgroup - 1;  // rows [64 half, 64 half + 64) of the CTA's tile
+        const int lane = threadIdx.x % 128;
+        float acc[ACC];
+        int it = 0, j = 0;  // j: the CTA's tiles so far (the staging tile's phase)
+        for (int t = cluster_id; t < n_tiles; t += n_clusters) {
+            int pm, pn;
+            tile_of(t, tiles_m, tiles_n, pm, pn);
+            const int m0 = (pm * CLUSTER + rank) * BM;
+            const int n0 = pn * BN;
+            int previous = -1;
+#if BIAS_EARLY
+            // The bias pairs this thread adds at the handoff, loaded now: their latency hides
+            // under the main loop instead of standing between it and the next tile.
+            uint32_t bias_pair[BN / 8];
+#pragma unroll
+            for (int i = 0; i < BN / 8; ++i) {
+                const int c = n0 + 8 * i + 2 * (lane % 4);
+                bias_pair[i] = c < N ? *reinterpret_cast<const uint32_t*>(bias + c) : 0u;
+            }
+#endif
+            for (int k = 0; k < k_steps; ++k, ++it) {
+                const int s = it % STAGES;
+                bar_wait(bars + 8 * s, (it / STAGES) & 1);
+                const uint32_t a_tile = base + s * STAGE_BYTES + half * (64 * 128);
+                const uint64_t da = smem_desc(a_tile);
+                const uint64_t db = smem_desc(base + s * STAGE_BYTES + A_BYTES);
+                keep(acc);
+                wgmma_fence();
+#pragma unroll
+                for (int kk = 0; kk < BK / 16; ++kk)
+                    wgmma_tile(acc, da + 2 * kk, db + 2 * kk, (k | kk) != 0);
+                wgmma_commit();
+                keep(acc);
+#if RELEASE_EARLY
+                // This step's MMAs done before the next are issued, so its stage goes back to
+                // the producer a step sooner; the other consumer's MMAs fill the gap.
+                wgmma_wait<0>();
+                keep(acc);
+                if (lane == 0) release(bars + 8 * (STAGES + s));
+#else
+                if (previous >= 0) {
+                    wgmma_wait<1>();
+                    keep(acc);
+                    if (lane == 0) release(bars + 8 * (STAGES + previous));
+                }
+                previous = s;
+#endif
+            }
+#if !RELEASE_EARLY
+            wgmma_wait<0>();
+            keep(acc);
+            if (lane == 0) release(bars + 8 * (STAGES + previous));
+#endif
+
+            const int warp = lane / 32, quad = lane % 32;
+#if STORE == 1
+            const int row = m0 + half * 64 + warp * 16 + quad / 4;
+            const int col0 = n0 + 2 * (quad % 4);
+            __nv_bfloat16* top = out + static_cast<size_t>(row) * N;
+            __nv_bfloat16* bottom = top + static_cast<size_t>(8) * N;
+#pragma unroll
+            for (int i = 0; i < 32; ++i) {
+                const int col = col0 + 8 * i;
+                const float2 b = __bfloat1622float2(
+                    *reinterpret_cast<const __nv_bfloat162*>(bias + col));
+                *reinterpret_cast<__nv_bfloat162*>(top + col) = __floats2bfloat162_rn(
+                    activation(acc[4 * i] + b.x), activation(acc[4 * i + 1] + b.y));
+                *reinterpret_cast<__nv_bfloat162*>(bottom + col) = __floats2bfloat162_rn(
+                    activation(acc[4 * i + 2] + b.x), activation(acc[4 * i + 3] + b.y));
+            }
+#elif STORE == 2
+            // Each 64-column box of the staging tile is 64 rows of 128 bytes whose 16-byte
+            // chunks are swizzled as the TMA store map reads them (chunk ^ row % 8): a warp's
+            // 8 rows x 4 words land in 32 different banks.
+            const uint32_t stage_c = c_base + half * (64 * 128 * 2);
+            const int r0 = warp * 16 + quad / 4;
+#pragma unroll
+            for (int part = 0; part < 2; ++part) {
+                if (lane == 0) bulk_wait_read();  // the last store from this buffer has read it
+                named_sync(1 + half);
+#pragma unroll
+                for (int j = 0; j < 16; ++j) {
+                    const int i = part * 16 + j;
+                    const int c = 8 * j + 2 * (quad % 4);  // column within the part
+                    const float2 b = __bfloat1622float2(*reinterpret_cast<const __nv_bfloat162*>(
+                        bias + n0 + 8 * i + 2 * (quad % 4)));
+                    const uint32_t box = stage_c + (c / 64) * 8192;
+                    const int chunk = (c % 64) / 8, within = (c % 8) * 2;
+                    store_shared(box + r0 * 128 + ((chunk ^ (r0 % 8)) * 16) + within,
+                                 activation(acc[4 * i] + b.x), activation(acc[4 * i + 1] + b.y));
+                    store_shared(box + (r0 + 8) * 128 + ((chunk ^ ((r0 + 8) % 8)) * 16) + within,
+                                 activation(acc[4 * i + 2] + b.x),
+                                 activation(acc[4 * i + 3] + b.y));
+                }
+                asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+                named_sync(1 + half);
+                if (lane == 0) {
+                    tma_store(&map_c, stage_c, n0 + 128 * part, m0 + 64 * half);
+                    tma_store(&map_c, stage_c + 8192, n0 + 128 * part + 64, m0 + 64 * half);
+                    bulk_commit();
+                }
+            }
+#elif STORE >= 3
+            // acc + bias as bfloat16 (what eager's linear hands its GELU) into 64x64 boxes laid
+            // out as the TMA store map reads them (16-byte chunk ^ row % 8).
+#if STORE == 3
+            bar_wait(tile_empty, (j & 1) ^ 1);
+            const uint32_t boxes = c_base + half * (BN / 64) * 8192;
+#else
+            bar_wait(half_free + 8 * half, (j & 1) ^ half ^ 1);
+            const uint32_t boxes = c_base;
+#endif
+            const int r0 = warp * 16 + quad / 4;
+#pragma unroll
+            for (int i = 0; i < BN / 8; ++i) {
+                const int c = 8 * i + 2 * (quad % 4);
+#if BIAS_EARLY
+                const float2 b = __bfloat1622float2(
+                    *reinterpret_cast<const __nv_bfloat162*>(&bias_pair[i]));
+#else
+                const float2 b = n0 + c < N ? __bfloat1622float2(
+                    *reinterpret_cast<const __nv_bfloat162*>(bias + n0 + c)) : float2{0.f, 0.f};
+#endif
+                const uint32_t box = boxes + (c / 64) * 8192;
+                const int chunk = (c % 64) / 8, within = (c % 8) * 2;
+                store_shared(box + r0 * 128 + ((chunk ^ (r0 % 8)) * 16) + within,
+                             acc[4 * i] + b.x, acc[4 * i + 1] + b.y);
+                store_shared(box + (r0 + 8) * 128 + ((chunk ^ (r0 % 8)) * 16) + within,
+                             acc[4 * i + 2] + b.x, acc[4 * i + 3] + b.y);
+            }
+#if STORE == 3
+            bar_arrive(tile_full);
+#else
+            bar_arrive(half_full + 8 * half);
+#endif
+            ++j;
+#endif
+        }
+#if STORE == 2
+        if (lane == 0) bulk_wait();
+#endif
+    }
+    cluster_sync();  // no CTA leaves while its partner may still signal its barriers
+}
+
+typedef CUresult (*EncodeTiled)(CUtensorMap*, CUtensorMapDataType, cuuint32_t, void*,
+                                const cuuint64_t*, const cuuint64_t*, const cuuint32_t*,
+                                const cuuint32_t*, CUtensorMapInterleave, CUtensorMapSwizzle,
+                                CUtensorMapL2promotion, CUtensorMapFloatOOBfill);
+
+static EncodeTiled encode_tiled() {
+    static EncodeTiled fn = nullptr;
+    if (fn == nullptr) {
+        void* p = nullptr;
+        cudaDriverEntryPointQueryResult found;
+        if (cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &p, 12000,
+                                             cudaEnableDefault, &found) == cudaSuccess
+            && found == cudaDriverEntryPointSuccess)
+            fn = reinterpret_cast<EncodeTiled>(p);
+    }
+    return fn;
+}
+
+// A row-major rows x cols bfloat16 matrix read in boxes of box_rows x 64 (128-byte rows).
+static bool tensor_map(CUtensorMap* map, const void* data, uint64_t rows, uint64_t cols,
+                       uint32_t box_rows) {  // boxes of 64 columns: 128 bytes, the swizzle's span
+    EncodeTiled encode = encode_tiled();
+    if (encode == nullptr) return false;
+    const cuuint64_t dims[2] = {cols, rows};
+    const cuuint64_t strides[1] = {cols * 2};
+    const cuuint32_t box[2] = {BK, box_rows};
+    const cuuint32_t step[2] = {1, 1};
+    return encode(map, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, const_cast<void*>(data), dims,
+                  strides, box, step, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
+                  CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE)
+           == CUDA_SUCCESS;
+}
+
+extern "C" int gemm_bias_gelu(const void* a, const void* w, const void* bias, void* out,
+                              int64_t M, int64_t N, int64_t K, int64_t grid,
+                              cudaStream_t stream) {
+    if (M % (BM * CLUSTER) || N % 8 || K % BK || grid % CLUSTER || grid <= 0)
+        return static_cast<int>(cudaErrorInvalidValue);
+    if ((STORE == 1 || STORE == 2) && N % BN) return static_cast<int>(cudaErrorInvalidValue);
+    static bool raised = false;
+    if (!raised) {
+        cudaError_t err = cudaFuncSetAttribute(
+            gemm_bias_gelu_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, SMEM_BYTES);
+        if (err != cudaSuccess) return static_cast<int>(err);
+        raised = true;
+    }
+    CUtensorMap map_a, map_w, map_c;
+    if (!tensor_map(&map_a, a, M, K, BM) || !tensor_map(&map_w, w, N, K, BN / CLUSTER)
+        || !tensor_map(&map_c, out, M, N, 64))
+        return static_cast<int>(cudaErrorInvalidValue);
+    gemm_bias_gelu_kernel<<<static_cast<unsigned>(grid), THREADS, SMEM_BYTES, stream>>>(
+        map_a, map_w, map_c, static_cast<const __nv_bfloat16*>(bias),
+        static_cast<__nv_bfloat16*>(out), static_cast<int>(M), static_cast<int>(N),
+        static_cast<int>(K));
+    return static_cast<int>(cudaGetLastError());
+}
+
+// How many clusters of this kernel the GPU holds at once, written to out[0] (an int32 tensor).
+extern "C" int gemm_bias_gelu_clusters(void* out, cudaStream_t stream) {
+    cudaError_t err = cudaFuncSetAttribute(
+        gemm_bias_gelu_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, SMEM_BYTES);
+    if (err != cudaSuccess) return static_cast<int>(err);
+    cudaLaunchConfig_t config = {};
+    config.gridDim = dim3(132 * CLUSTER, 1, 1);
+    config.blockDim = dim3(THREADS, 1, 1);
+    config.dynamicSmemBytes = SMEM_BYTES;
+    int clusters = 0;
+    err = cudaOccupancyMaxActiveClusters(&clusters, gemm_bias_gelu_kernel, &config);
+    if (err != cudaSuccess) return static_cast<int>(err);
+    err = cudaMemcpyAsync(out, &clusters, sizeof(int), cudaMemcpyHostToDevice, stream);
+    if (err != cudaSuccess) return static_cast<int>(err);
+    return static_cast<int>(cudaStreamSynchronize(stream));
+}
+"""
+
+SIGNATURES = {
+    "gemm_bias_gelu": ("tensor:bfloat16:contiguous", "tensor:bfloat16:contiguous",
+                       "tensor:bfloat16:contiguous", "tensor:bfloat16:contiguous",
+                       "int64", "int64", "int64", "int64"),
+    "gemm_bias_gelu_clusters": ("tensor:int32",),
+}
+
+
+def source(cluster: int = 2, stages: int = 4, group_m: int = 8, gelu: bool = True,
+           store: int = 1, release_early: bool = False, bn: int = 256,
+           bias_early: bool = False) -> str:
+    """One variant of the kernel, as CUDA C++ source.
+
+    `gelu=False` leaves the activation out (C = A @ W^T + bias): the GELU's own cost. `store`:
+    1 from the registers to global memory; 2 through a shared-memory tile and TMA stores; 3 handed
+    to the producer warpgroup's other warps as a bfloat16 tile, which they activate and store
+    while the consumers go on (beside its 64 KB, 3 stages of 128x256 tiles fit, 4 of 128x192); 4
+    as 3 through half the staging tile, each consumer's 64 rows in turn (4 stages fit); 0 not at
+    all (the main loop's time alone; its output is not written). `release_early`: a consumer
+    waits for each K step's MMAs before issuing the next and frees that step's stage at once,
+    instead of keeping one step's MMAs in flight and freeing the stage a step later. `bn`: the
+    tile's columns, 256 or 192 (N need not then be a multiple of the tile). `bias_early` (store
+    3): each consumer thread reads its tile's bias into registers before the tile's main loop
+    rather than at the handoff."""
+    if cluster not in (1, 2) or not 2 <= stages <= 4 or group_m < 1 or store not in range(5):
+        raise ValueError(f"cluster 1 or 2, stages 2-4, group_m >= 1, store 0-4; got {cluster}, "
+                         f"{stages}, {group_m}, {store}")
+    if bias_early and store != 3:
+        raise ValueError("bias_early is a store 3 option")
+    if bn not in (192, 256) or (bn != 256 and store in (1, 2)):
+        raise ValueError(f"bn is 256, or 192 with store 0, 3 or 4; got {bn} with store {store}")
+    return (_SOURCE.replace("@STAGES@", str(stages)).replace("@CLUSTER@", str(cluster))
+            .replace("@GROUP_M@", str(group_m)).replace("@GELU@", str(int(gelu)))
+            .replace("@STORE@", str(store))
+            .replace("@RELEASE_EARLY@", str(int(release_early)))
+            .replace("@BIAS_EARLY@", str(int(bias_early)))
+            .replace("@BN@", str(bn)).replace("@WGMMA@", _wgmma(bn)))
