@@ -8,8 +8,9 @@ M whose weight tile is loaded once from L2 and multicast into both CTAs' shared 
 
 C = gelu(A @ W^T + bias): A is M x K and W is N x K, both row-major bfloat16 (K-major, as
 torch.nn.functional.linear takes them), bias N and C M x N bfloat16. Every kernel-side choice is a
-compile-time constant of the source. M must be a multiple of 128 * cluster, K of 64, N of 8 (of
-the tile's columns where the consumers store: the entry point refuses others).
+compile-time constant of the source. K must be a multiple of 8 (16-byte rows for the TMA maps),
+and N too where the tile is TMA-stored; where the consumers store from registers (store 1 and 2),
+M, N and K must be multiples of the tile (the entry point refuses others).
 
 Its inline PTX (wgmma, mbarriers, bulk tensor copies, setmaxnreg) and its tensor maps (the driver's
 cuTensorMapEncodeTiled) are what the verifier's CUDA guards refuse in a candidate
@@ -17,7 +18,8 @@ cuTensorMapEncodeTiled) are what the verifier's CUDA guards refuse in a candidat
 """
 from __future__ import annotations
 
-BM, BK = 128, 64
+BM = 128
+SMEM_LIMIT = 232448 - 1024 - 256  # an H100/H200 block's dynamic shared memory, less alignment
 
 
 def _wgmma(n: int) -> str:
@@ -49,7 +51,7 @@ _SOURCE = r"""
 #define BM 128
 #define BN @BN@  // 256, or 192 (the last column of tiles may be partial)
 #define ACC (BN / 2)  // accumulators a consumer thread
-#define BK 64
+#define BK @BK@  // 64: 128-byte rows, 128-byte swizzle; 32: 64-byte rows, 64-byte swizzle
 #define STAGES @STAGES@
 #define CLUSTER @CLUSTER@
 #define GROUP_M @GROUP_M@
@@ -62,6 +64,18 @@ _SOURCE = r"""
 #define STORE @STORE@
 #define RELEASE_EARLY @RELEASE_EARLY@
 #define BIAS_EARLY @BIAS_EARLY@  // STORE 3: each tile's bias read into registers before its loop
+// STORE 3: the consumers apply the activation to the float32 accumulators (one rounding, as the
+// tasks' contract reads) and hand over the finished values; else the epilogue warps apply it to
+// the bfloat16 pre-activation (two roundings, as eager's linear-then-GELU does).
+#define ACT_IN_CONSUMERS @ACT_IN_CONSUMERS@
+#define ERF_FIT @ERF_FIT@  // GELU's erf from a Chebyshev fit of erfc (1 division, 1 exp)
+// STORE 3: the epilogue warps store each 16-byte chunk to global memory themselves, bounds
+// checked (no TMA store map, so any N), instead of TMA-storing the tile.
+#define DIRECT_STORE @DIRECT_STORE@
+#define EPILOGUE_SLEEP_NS @EPILOGUE_SLEEP_NS@
+// STORE 3: the epilogue warps copy each tile's bias (as float32) into shared memory ahead of the
+// consumers' handoff, which reads it there: no global loads between the main loop and the handoff.
+#define BIAS_SMEM @BIAS_SMEM@  // STORE 3: 0 polls the tile barrier, else sleeps
 #define THREADS 384
 
 constexpr int A_BYTES = BM * BK * 2;
@@ -69,8 +83,9 @@ constexpr int B_BYTES = BN * BK * 2;
 constexpr int STAGE_BYTES = A_BYTES + B_BYTES;
 constexpr int C_BYTES = STORE == 2 ? 2 * 64 * 128 * 2 : STORE == 3 ? BM * BN * 2
                         : STORE == 4 ? BM * BN : 0;
+constexpr int BIAS_BYTES = BIAS_SMEM ? BN * 4 : 0;
 constexpr int N_BARS = 2 * STAGES + 4;  // full[STAGES], empty[STAGES], then the staging tile's
-constexpr int SMEM_BYTES = STAGES * STAGE_BYTES + C_BYTES + 1024 + N_BARS * 8;
+constexpr int SMEM_BYTES = STAGES * STAGE_BYTES + C_BYTES + BIAS_BYTES + 1024 + N_BARS * 8;
 #if STORE >= 3
 #define PRODUCER_REGS 56
 #define CONSUMER_REGS 224
@@ -112,6 +127,17 @@ __device__ __forceinline__ void bar_wait(uint32_t bar, uint32_t parity) {
     asm volatile("{\n.reg .pred done;\nWAIT:\n"
                  "mbarrier.try_wait.parity.shared::cta.b64 done, [%0], %1;\n"
                  "@!done bra WAIT;\n}" :: "r"(bar), "r"(parity) : "memory");
+}
+// The epilogue warps wait a whole main loop for each tile: between tries they sleep `ns`, so
+// their polling leaves the schedulers (and the power budget) to the MMAs.
+__device__ __forceinline__ void bar_wait_sleeping(uint32_t bar, uint32_t parity, unsigned ns) {
+    uint32_t done = 0;
+    while (true) {
+        asm volatile("{\n.reg .pred p;\nmbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n"
+                     "selp.u32 %0, 1, 0, p;\n}" : "=r"(done) : "r"(bar), "r"(parity) : "memory");
+        if (done) return;
+        __nanosleep(ns);
+    }
 }
 __device__ __forceinline__ void cluster_sync() {
     asm volatile("barrier.cluster.arrive.release.aligned;\nbarrier.cluster.wait.acquire.aligned;"
@@ -158,10 +184,11 @@ __device__ __forceinline__ void store_shared(uint32_t addr, float lo, float hi) 
     asm volatile("st.shared.b32 [%0], %1;"
                  :: "r"(addr), "r"(*reinterpret_cast<uint32_t*>(&v)) : "memory");
 }
-// K-major operand tile of 128-byte rows, 128-byte swizzle: 8-row groups 1024 bytes apart.
+// K-major operand tile of BK * 2-byte rows swizzled over that span: 8-row groups BK * 16 bytes
+// apart (the stride field, in 16-byte units), swizzle mode 1 (128 bytes) or 2 (64 bytes).
 __device__ __forceinline__ uint64_t smem_desc(uint32_t addr) {
-    return static_cast<uint64_t>((addr & 0x3FFFF) >> 4) | (1ull << 16) | (64ull << 32)
-           | (1ull << 62);
+    return static_cast<uint64_t>((addr & 0x3FFFF) >> 4) | (1ull << 16)
+           | (static_cast<uint64_t>(BK) << 32) | ((BK == 64 ? 1ull : 2ull) << 62);
 }
 __device__ __forceinline__ void wgmma_fence() {
     asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -178,15 +205,48 @@ __device__ __forceinline__ void keep(float (&d)[ACC]) {
     for (int i = 0; i < ACC; ++i) asm volatile("" : "+f"(d[i]) :: "memory");
 }
 @WGMMA@
+// Bias elements c and c + 1 (c even) as a bfloat16 pair, zeros past N (N may be odd).
+__device__ __forceinline__ uint32_t bias_pair_at(const __nv_bfloat16* bias, int c, int N) {
+    if (c + 1 < N) return *reinterpret_cast<const uint32_t*>(bias + c);
+    __nv_bfloat162 pair = __floats2bfloat162_rn(c < N ? __bfloat162float(bias[c]) : 0.0f, 0.0f);
+    return *reinterpret_cast<uint32_t*>(&pair);
+}
+
+// erfc(z) by Numerical Recipes' erfcc fit: relative error under 1.2e-7 everywhere.
+__device__ __forceinline__ float erfc_fit(float z) {
+    const float a = fabsf(z);
+    const float t = __fdividef(1.0f, 1.0f + 0.5f * a);
+    float p = 0.17087277f;
+    p = fmaf(p, t, -0.82215223f);
+    p = fmaf(p, t, 1.48851587f);
+    p = fmaf(p, t, -1.13520398f);
+    p = fmaf(p, t, 0.27886807f);
+    p = fmaf(p, t, -0.18628806f);
+    p = fmaf(p, t, 0.09678418f);
+    p = fmaf(p, t, 0.37409196f);
+    p = fmaf(p, t, 1.00002368f);
+    p = fmaf(p, t, -1.26551223f);
+    const float r = t * __expf(fmaf(-a, a, p));
+    return z >= 0.0f ? r : 2.0f - r;
+}
 __device__ __forceinline__ float activation(float x) {
-#if GELU
+#if GELU && ERF_FIT
+    return 0.5f * x * erfc_fit(-x * 0.70710678118654752f);
+#elif GELU
     return 0.5f * x * (1.0f + erff(x * 0.70710678118654752f));
 #else
     return x;
 #endif
 }
+#if ACT_IN_CONSUMERS
+#define CONSUMER_ACT(x) activation(x)
+#define EPILOGUE_ACT(x) (x)
+#else
+#define CONSUMER_ACT(x) (x)
+#define EPILOGUE_ACT(x) activation(x)
+#endif
 
-// The epilogue warps (96 threads) apply the activation in place to `chunks` 16-byte chunks of
+// The epilogue warps (96 threads) apply EPILOGUE_ACT in place to `chunks` 16-byte chunks of
 // bfloat16 at `tile`, then make their writes visible to the TMA stores that read it next.
 __device__ __forceinline__ void activate_tile(uint32_t tile, int chunks, int me) {
     for (int chunk = me; chunk < chunks; chunk += 96) {
@@ -197,7 +257,7 @@ __device__ __forceinline__ void activate_tile(uint32_t tile, int chunks, int me)
 #pragma unroll
         for (int e = 0; e < 4; ++e) {
             const float2 x = __bfloat1622float2(*reinterpret_cast<__nv_bfloat162*>(&v[e]));
-            __nv_bfloat162 y = __floats2bfloat162_rn(activation(x.x), activation(x.y));
+            __nv_bfloat162 y = __floats2bfloat162_rn(EPILOGUE_ACT(x.x), EPILOGUE_ACT(x.y));
             v[e] = *reinterpret_cast<uint32_t*>(&y);
         }
         asm volatile("st.shared.v4.b32 [%0], {%1, %2, %3, %4};"
@@ -205,6 +265,35 @@ __device__ __forceinline__ void activate_tile(uint32_t tile, int chunks, int me)
     }
     asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
     named_sync(3, 96);
+}
+
+// DIRECT_STORE: the epilogue warps read the staging tile (2 row halves x BN/64 boxes of 64 rows
+// of eight swizzled 16-byte chunks), apply EPILOGUE_ACT and store each chunk where it belongs,
+// 16 bytes at once where N allows, element by element at the edges.
+__device__ __forceinline__ void store_tile(uint32_t tile, int me, __nv_bfloat16* out, int M,
+                                           int N, int m0, int n0) {
+    for (int chunk = me; chunk < BM * BN / 8; chunk += 96) {
+        const int box = chunk / 512, r = (chunk % 512) / 8;
+        const int col = n0 + 64 * (box % (BN / 64)) + 8 * ((chunk % 8) ^ (r % 8));
+        const int row = m0 + 64 * (box / (BN / 64)) + r;
+        uint32_t v[4];
+        asm volatile("ld.shared.v4.b32 {%0, %1, %2, %3}, [%4];"
+                     : "=r"(v[0]), "=r"(v[1]), "=r"(v[2]), "=r"(v[3]) : "r"(tile + chunk * 16));
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+            const float2 x = __bfloat1622float2(*reinterpret_cast<__nv_bfloat162*>(&v[e]));
+            __nv_bfloat162 y = __floats2bfloat162_rn(EPILOGUE_ACT(x.x), EPILOGUE_ACT(x.y));
+            v[e] = *reinterpret_cast<uint32_t*>(&y);
+        }
+        if (row >= M || col >= N) continue;
+        __nv_bfloat16* dst = out + static_cast<size_t>(row) * N + col;
+        if (col + 8 <= N && N % 8 == 0) {
+            *reinterpret_cast<uint4*>(dst) = make_uint4(v[0], v[1], v[2], v[3]);
+        } else {
+            const __nv_bfloat16* h = reinterpret_cast<const __nv_bfloat16*>(v);
+            for (int e = 0; e < 8 && col + e < N; ++e) dst[e] = h[e];
+        }
+    }
 }
 
 // The tile (pm, pn) a cluster takes at step t: GROUP_M cluster rows at a time, down the columns.
@@ -217,6 +306,30 @@ __device__ __forceinline__ void tile_of(int t, int tiles_m, int tiles_n, int& pm
     pn = in_group / rows;
 }
 
+// BIAS_SMEM: the epilogue warps write the bias of the tile at column n0 into shared memory as
+// floats (zeros past N) and arrive on bias_ready; the consumers read it at their handoff.
+__device__ __forceinline__ void stage_bias(uint32_t bias_base, const __nv_bfloat16* bias, int n0,
+                                           int N, int me, uint32_t bias_ready) {
+#if BIAS_SMEM
+    for (int c = me; c < BN; c += 96) {
+        const float v = n0 + c < N ? __bfloat162float(bias[n0 + c]) : 0.0f;
+        asm volatile("st.shared.f32 [%0], %1;" :: "r"(bias_base + 4 * c), "f"(v) : "memory");
+    }
+    bar_arrive(bias_ready);
+#endif
+}
+// The next tile's bias, once the consumers are done with this one's (after tile_full).
+__device__ __forceinline__ void stage_next_bias(uint32_t bias_base, const __nv_bfloat16* bias,
+                                                int next, int n_tiles, int tiles_m, int tiles_n,
+                                                int N, int me, uint32_t bias_ready) {
+#if BIAS_SMEM
+    if (next >= n_tiles) return;
+    int pm, pn;
+    tile_of(next, tiles_m, tiles_n, pm, pn);
+    stage_bias(bias_base, bias, pn * BN, N, me, bias_ready);
+#endif
+}
+
 __global__ void __launch_bounds__(THREADS, 1) __cluster_dims__(CLUSTER, 1, 1)
 gemm_bias_gelu_kernel(const __grid_constant__ CUtensorMap map_a,
                       const __grid_constant__ CUtensorMap map_w,
@@ -227,11 +340,13 @@ gemm_bias_gelu_kernel(const __grid_constant__ CUtensorMap map_a,
     const uint32_t raw = smem_addr(smem_raw);
     const uint32_t base = (raw + 1023) & ~1023u;
     const uint32_t c_base = base + STAGES * STAGE_BYTES;
-    const uint32_t bars = c_base + C_BYTES;  // full[STAGES] then empty[STAGES]
+    const uint32_t bias_base = c_base + C_BYTES;  // BIAS_SMEM: BN floats
+    const uint32_t bars = bias_base + BIAS_BYTES;  // full[STAGES] then empty[STAGES]
     // STORE 3: tile_full (the consumers' writes) and tile_empty (the stores' reads). STORE 4: a
     // full and a free barrier a consumer: free[h] says the staging tile may take half h's rows.
     const uint32_t tile_full = bars + 16 * STAGES, tile_empty = tile_full + 8;
     const uint32_t half_full = tile_full, half_free = tile_full + 16;
+    const uint32_t bias_ready = tile_full + 16;  // BIAS_SMEM (STORE 3): phase j, tile j's bias
     const uint32_t rank = cluster_rank();
     const int warpgroup = threadIdx.x / 128;
     if (threadIdx.x == 0) {
@@ -241,7 +356,8 @@ gemm_bias_gelu_kernel(const __grid_constant__ CUtensorMap map_a,
         }
 #if STORE == 3
         bar_init(tile_full, 256);  // every consumer thread, its part of the tile written
-        bar_init(tile_empty, 1);   // the storing thread, the tile's stores done reading it
+        bar_init(tile_empty, DIRECT_STORE ? 96 : 1);  // the tile's readers done with it
+        bar_init(bias_ready, 96);  // every epilogue thread, its share of the bias written
 #elif STORE == 4
         for (int h = 0; h < 2; ++h) {
             bar_init(half_full + 8 * h, 128);
@@ -252,10 +368,10 @@ gemm_bias_gelu_kernel(const __grid_constant__ CUtensorMap map_a,
     }
     cluster_sync();
 
-    const int tiles_m = M / (BM * CLUSTER);
+    const int tiles_m = (M + BM * CLUSTER - 1) / (BM * CLUSTER);
     const int tiles_n = (N + BN - 1) / BN;
     const int n_tiles = tiles_m * tiles_n;
-    const int k_steps = K / BK;
+    const int k_steps = (K + BK - 1) / BK;
     const int cluster_id = blockIdx.x / CLUSTER;
     const int n_clusters = gridDim.x / CLUSTER;
 
@@ -270,8 +386,23 @@ gemm_bias_gelu_kernel(const __grid_constant__ CUtensorMap map_a,
                 tile_of(t, tiles_m, tiles_n, pm, pn);
                 const int m0 = (pm * CLUSTER + rank) * BM;
                 const int n0 = pn * BN;
-#if STORE == 3
+#if STORE == 3 && BIAS_SMEM
+                if (j == 0) stage_bias(bias_base, bias, n0, N, me, bias_ready);
+#endif
+#if STORE == 3 && DIRECT_STORE
                 bar_wait(tile_full, j & 1);
+                stage_next_bias(bias_base, bias, t + n_clusters, n_tiles, tiles_m, tiles_n, N, me,
+                                bias_ready);
+                store_tile(c_base, me, out, M, N, m0, n0);
+                bar_arrive(tile_empty);  // each of the 96: its reads of the tile are done
+#elif STORE == 3
+#if EPILOGUE_SLEEP_NS
+                bar_wait_sleeping(tile_full, j & 1, EPILOGUE_SLEEP_NS);
+#else
+                bar_wait(tile_full, j & 1);
+#endif
+                stage_next_bias(bias_base, bias, t + n_clusters, n_tiles, tiles_m, tiles_n, N, me,
+                                bias_ready);
                 activate_tile(c_base, BM * BN / 8, me);
                 if (me == 0) {
 #pragma unroll
@@ -342,14 +473,13 @@ gemm_bias_gelu_kernel(const __grid_constant__ CUtensorMap map_a,
             uint32_t bias_pair[BN / 8];
 #pragma unroll
             for (int i = 0; i < BN / 8; ++i) {
-                const int c = n0 + 8 * i + 2 * (lane % 4);
-                bias_pair[i] = c < N ? *reinterpret_cast<const uint32_t*>(bias + c) : 0u;
+                bias_pair[i] = bias_pair_at(bias, n0 + 8 * i + 2 * (lane % 4), N);
             }
 #endif
             for (int k = 0; k < k_steps; ++k, ++it) {
                 const int s = it % STAGES;
                 bar_wait(bars + 8 * s, (it / STAGES) & 1);
-                const uint32_t a_tile = base + s * STAGE_BYTES + half * (64 * 128);
+                const uint32_t a_tile = base + s * STAGE_BYTES + half * (64 * BK * 2);
                 const uint64_t da = smem_desc(a_tile);
                 const uint64_t db = smem_desc(base + s * STAGE_BYTES + A_BYTES);
                 keep(acc);
@@ -433,6 +563,9 @@ gemm_bias_gelu_kernel(const __grid_constant__ CUtensorMap map_a,
             // out as the TMA store map reads them (16-byte chunk ^ row % 8).
 #if STORE == 3
             bar_wait(tile_empty, (j & 1) ^ 1);
+#if BIAS_SMEM
+            bar_wait(bias_ready, j & 1);
+#endif
             const uint32_t boxes = c_base + half * (BN / 64) * 8192;
 #else
             bar_wait(half_free + 8 * half, (j & 1) ^ half ^ 1);
@@ -445,16 +578,22 @@ gemm_bias_gelu_kernel(const __grid_constant__ CUtensorMap map_a,
 #if BIAS_EARLY
                 const float2 b = __bfloat1622float2(
                     *reinterpret_cast<const __nv_bfloat162*>(&bias_pair[i]));
+#elif BIAS_SMEM
+                float2 b;
+                asm volatile("ld.shared.v2.f32 {%0, %1}, [%2];"
+                             : "=f"(b.x), "=f"(b.y) : "r"(bias_base + 4 * c));
 #else
-                const float2 b = n0 + c < N ? __bfloat1622float2(
-                    *reinterpret_cast<const __nv_bfloat162*>(bias + n0 + c)) : float2{0.f, 0.f};
+                const uint32_t pair = bias_pair_at(bias, n0 + c, N);
+                const float2 b = __bfloat1622float2(
+                    *reinterpret_cast<const __nv_bfloat162*>(&pair));
 #endif
                 const uint32_t box = boxes + (c / 64) * 8192;
                 const int chunk = (c % 64) / 8, within = (c % 8) * 2;
                 store_shared(box + r0 * 128 + ((chunk ^ (r0 % 8)) * 16) + within,
-                             acc[4 * i] + b.x, acc[4 * i + 1] + b.y);
+                             CONSUMER_ACT(acc[4 * i] + b.x), CONSUMER_ACT(acc[4 * i + 1] + b.y));
                 store_shared(box + (r0 + 8) * 128 + ((chunk ^ (r0 % 8)) * 16) + within,
-                             acc[4 * i + 2] + b.x, acc[4 * i + 3] + b.y);
+                             CONSUMER_ACT(acc[4 * i + 2] + b.x),
+                             CONSUMER_ACT(acc[4 * i + 3] + b.y));
             }
 #if STORE == 3
             bar_arrive(tile_full);
@@ -489,17 +628,20 @@ static EncodeTiled encode_tiled() {
     return fn;
 }
 
-// A row-major rows x cols bfloat16 matrix read in boxes of box_rows x 64 (128-byte rows).
+// A row-major rows x cols bfloat16 matrix read in boxes of box_rows x box_cols, swizzled over
+// the box's row (box_cols * 2 bytes: 128 or 64).
 static bool tensor_map(CUtensorMap* map, const void* data, uint64_t rows, uint64_t cols,
-                       uint32_t box_rows) {  // boxes of 64 columns: 128 bytes, the swizzle's span
+                       uint32_t box_rows, uint32_t box_cols = BK) {
     EncodeTiled encode = encode_tiled();
     if (encode == nullptr) return false;
     const cuuint64_t dims[2] = {cols, rows};
     const cuuint64_t strides[1] = {cols * 2};
-    const cuuint32_t box[2] = {BK, box_rows};
+    const cuuint32_t box[2] = {box_cols, box_rows};
     const cuuint32_t step[2] = {1, 1};
+    const CUtensorMapSwizzle swizzle =
+        box_cols == 64 ? CU_TENSOR_MAP_SWIZZLE_128B : CU_TENSOR_MAP_SWIZZLE_64B;
     return encode(map, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, const_cast<void*>(data), dims,
-                  strides, box, step, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
+                  strides, box, step, CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle,
                   CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE)
            == CUDA_SUCCESS;
 }
@@ -507,9 +649,13 @@ static bool tensor_map(CUtensorMap* map, const void* data, uint64_t rows, uint64
 extern "C" int gemm_bias_gelu(const void* a, const void* w, const void* bias, void* out,
                               int64_t M, int64_t N, int64_t K, int64_t grid,
                               cudaStream_t stream) {
-    if (M % (BM * CLUSTER) || N % 8 || K % BK || grid % CLUSTER || grid <= 0)
+    // TMA maps need 16-byte row strides: K % 8 (A and W), and N % 8 where C is TMA-stored. Tile
+    // edges past M, N or K are zero-filled by the loads and clipped (or bounds-checked) stores.
+    const bool c_map = (STORE == 2 || STORE == 3 || STORE == 4) && !DIRECT_STORE;
+    if (K % 8 || (c_map && N % 8) || grid % CLUSTER || grid <= 0)
         return static_cast<int>(cudaErrorInvalidValue);
-    if ((STORE == 1 || STORE == 2) && N % BN) return static_cast<int>(cudaErrorInvalidValue);
+    if ((STORE == 1 || STORE == 2) && (N % BN || M % (BM * CLUSTER) || K % BK))
+        return static_cast<int>(cudaErrorInvalidValue);
     static bool raised = false;
     if (!raised) {
         cudaError_t err = cudaFuncSetAttribute(
@@ -518,9 +664,10 @@ extern "C" int gemm_bias_gelu(const void* a, const void* w, const void* bias, vo
         raised = true;
     }
     CUtensorMap map_a, map_w, map_c;
-    if (!tensor_map(&map_a, a, M, K, BM) || !tensor_map(&map_w, w, N, K, BN / CLUSTER)
-        || !tensor_map(&map_c, out, M, N, 64))
+    if (!tensor_map(&map_a, a, M, K, BM) || !tensor_map(&map_w, w, N, K, BN / CLUSTER))
         return static_cast<int>(cudaErrorInvalidValue);
+    if (c_map ? !tensor_map(&map_c, out, M, N, 64, 64) : !tensor_map(&map_c, w, N, K, 64))
+        return static_cast<int>(cudaErrorInvalidValue);  // else an unused map
     gemm_bias_gelu_kernel<<<static_cast<unsigned>(grid), THREADS, SMEM_BYTES, stream>>>(
         map_a, map_w, map_c, static_cast<const __nv_bfloat16*>(bias),
         static_cast<__nv_bfloat16*>(out), static_cast<int>(M), static_cast<int>(N),
@@ -556,7 +703,9 @@ SIGNATURES = {
 
 def source(cluster: int = 2, stages: int = 4, group_m: int = 8, gelu: bool = True,
            store: int = 1, release_early: bool = False, bn: int = 256,
-           bias_early: bool = False) -> str:
+           bias_early: bool = False, act_in_consumers: bool = False, erf_fit: bool = False,
+           direct_store: bool = False, epilogue_sleep_ns: int = 0, bk: int = 64,
+           bias_smem: bool = False) -> str:
     """One variant of the kernel, as CUDA C++ source.
 
     `gelu=False` leaves the activation out (C = A @ W^T + bias): the GELU's own cost. `store`:
@@ -569,12 +718,29 @@ def source(cluster: int = 2, stages: int = 4, group_m: int = 8, gelu: bool = Tru
     instead of keeping one step's MMAs in flight and freeing the stage a step later. `bn`: the
     tile's columns, 256 or 192 (N need not then be a multiple of the tile). `bias_early` (store
     3): each consumer thread reads its tile's bias into registers before the tile's main loop
-    rather than at the handoff."""
-    if cluster not in (1, 2) or not 2 <= stages <= 4 or group_m < 1 or store not in range(5):
-        raise ValueError(f"cluster 1 or 2, stages 2-4, group_m >= 1, store 0-4; got {cluster}, "
+    rather than at the handoff. `act_in_consumers` (store 3): the consumers apply the activation
+    to the float32 accumulators and hand over finished values (one rounding) instead of the
+    epilogue warps applying it to the bfloat16 pre-activation (two, as eager). `erf_fit`: the
+    GELU's erf from a Chebyshev fit of erfc. `direct_store` (store 3): the epilogue warps store
+    to global memory themselves, any N, instead of TMA-storing the tile. `epilogue_sleep_ns`
+    (store 3, TMA-stored): the epilogue warps sleep that long between polls of the barrier that
+    hands them a tile. `bk`: the K depth of a stage, 64 or 32 (half the bytes a stage, so twice
+    the stages fit: 64-byte rows with the 64-byte swizzle). `bias_smem` (store 3): the epilogue
+    warps copy each tile's bias into shared memory ahead of the handoff, where the consumers
+    read it (instead of loading it from global memory there, one dependent load at a time)."""
+    if cluster not in (1, 2) or not 2 <= stages <= 8 or group_m < 1 or store not in range(5):
+        raise ValueError(f"cluster 1 or 2, stages 2-8, group_m >= 1, store 0-4; got {cluster}, "
                          f"{stages}, {group_m}, {store}")
-    if bias_early and store != 3:
-        raise ValueError("bias_early is a store 3 option")
+    if (bias_early or act_in_consumers or direct_store or epilogue_sleep_ns or bias_smem) \
+            and store != 3:
+        raise ValueError("bias_early, act_in_consumers, direct_store, epilogue_sleep_ns and "
+                         "bias_smem are store 3 options")
+    if bias_early and bias_smem:
+        raise ValueError("bias_early and bias_smem are two ways to the same bias: pick one")
+    staging = {2: 2 * 64 * 128 * 2, 3: 128 * bn * 2, 4: 128 * bn}.get(store, 0) + 4 * bn * bias_smem
+    if bk not in (32, 64) or stages * 128 * bk * 2 + stages * bn * bk * 2 + staging > SMEM_LIMIT:
+        raise ValueError(f"bk is 64 or 32, and {stages} stages of 128x{bn}x{bk} tiles beside "
+                         f"{staging} bytes of staging must fit {SMEM_LIMIT} bytes of shared memory")
     if bn not in (192, 256) or (bn != 256 and store in (1, 2)):
         raise ValueError(f"bn is 256, or 192 with store 0, 3 or 4; got {bn} with store {store}")
     return (_SOURCE.replace("@STAGES@", str(stages)).replace("@CLUSTER@", str(cluster))
@@ -582,4 +748,9 @@ def source(cluster: int = 2, stages: int = 4, group_m: int = 8, gelu: bool = Tru
             .replace("@STORE@", str(store))
             .replace("@RELEASE_EARLY@", str(int(release_early)))
             .replace("@BIAS_EARLY@", str(int(bias_early)))
-            .replace("@BN@", str(bn)).replace("@WGMMA@", _wgmma(bn)))
+            .replace("@ACT_IN_CONSUMERS@", str(int(act_in_consumers)))
+            .replace("@ERF_FIT@", str(int(erf_fit)))
+            .replace("@DIRECT_STORE@", str(int(direct_store)))
+            .replace("@EPILOGUE_SLEEP_NS@", str(int(epilogue_sleep_ns)))
+            .replace("@BIAS_SMEM@", str(int(bias_smem)))
+            .replace("@BN@", str(bn)).replace("@BK@", str(bk)).replace("@WGMMA@", _wgmma(bn)))

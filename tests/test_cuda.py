@@ -369,14 +369,18 @@ def test_hopper_gemm_probe_builds_for_sm90a_only(cuda_home):
     why `cuda_ext.load(..., arch_specific=True)` exists; the source refuses the option pairs it
     has no code for."""
     gemm = bench_scripts.load("cuda_gemm_source")
-    fastest = {"cluster": 2, "store": 3, "stages": 4, "bn": 192, "bias_early": True}
-    for params in (fastest, {"cluster": 1, "store": 1}):
+    fastest = {"cluster": 2, "store": 3, "stages": 4, "bn": 192, "bias_smem": True}
+    edges = {"cluster": 1, "store": 3, "bn": 192, "bias_early": True, "direct_store": True,
+             "act_in_consumers": True, "erf_fit": True}
+    wide = {"cluster": 2, "store": 3, "stages": 6, "bn": 256, "bk": 32}
+    for params in (fastest, edges, wide, {"cluster": 1, "store": 1}):
         path = cuda_ext.compile_source(gemm.source(**params), arch="90a")
         assert path.is_file() and path.name.endswith("_sm90a.so")
     with pytest.raises(cuda_ext.CudaBuildError, match="sm_90"):
         cuda_ext.compile_source(gemm.source(**fastest), arch="90")
     for bad in ({"bn": 192, "store": 1}, {"store": 1, "bias_early": True}, {"store": 5},
-                {"cluster": 4}):
+                {"cluster": 4}, {**fastest, "bias_early": True}, {**fastest, "stages": 5},
+                {**wide, "bk": 16}):
         with pytest.raises(ValueError):
             gemm.source(**bad)
 
