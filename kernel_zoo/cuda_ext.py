@@ -11,7 +11,9 @@ launches its kernels on `stream` and returns `(int)cudaGetLastError()`. The argu
 `tensor:<dtype>:contiguous` the layout), `int64`, `int32`, `float32` and `float64`. The stream is
 PyTorch's current stream on the tensors' device, taken here, never by the caller.
 
-Built with nvcc alone (no PyTorch headers, so the CPU build of torch can compile too):
+A source may `#include "kzoo_sm90.cuh"`, kernel-zoo's header of Hopper operations (wgmma,
+mbarriers, TMA and its tensor maps, clusters: kernel_zoo/cuda_sm90.py), written beside it for
+every build. Built with nvcc alone (no PyTorch headers, so the CPU build of torch can compile too):
 `nvcc -O3 -std=c++17 -shared -Xcompiler -fPIC -gencode arch=compute_XY,code=sm_XY`, XY the
 capability of the current GPU, or `KZOO_CUDA_ARCH` (default 90) when there is none. Shared objects
 are cached by sha256(source, flags, nvcc version) under `$KZOO_HOME/cuda`, written atomically. With
@@ -39,7 +41,7 @@ from typing import Any
 
 import torch
 
-from kernel_zoo import _home
+from kernel_zoo import _home, cuda_sm90
 
 DEFAULT_ARCH = "90"  # compile target when no GPU is present: the H100/H200 the zoo is tuned on
 NVCC_TIMEOUT_S = 300
@@ -142,7 +144,9 @@ def compile_source(source: str, arch: str | None = None) -> Path:
     arch = arch or target_arch()
     flags = NVCC_FLAGS + ("-gencode", f"arch=compute_{arch},code=sm_{arch}")
     full_source = source + _ERROR_HELPER
-    key = hashlib.sha256("\0".join((full_source, " ".join(flags), nvcc_version(nvcc))).encode())
+    header = cuda_sm90.header()
+    key = hashlib.sha256("\0".join((full_source, header, " ".join(flags),
+                                     nvcc_version(nvcc))).encode())
     folder = cache_dir()
     target = folder / f"kzoo_{key.hexdigest()[:24]}_sm{arch}.so"
     if target.exists():
@@ -151,6 +155,9 @@ def compile_source(source: str, arch: str | None = None) -> Path:
     with tempfile.TemporaryDirectory(dir=folder, prefix="build-") as tmp:
         cu = Path(tmp) / SOURCE_NAME
         cu.write_text(full_source)
+        # kernel-zoo's own header of Hopper operations, the one a candidate may include: written
+        # here for every build, so a source cannot bring its own under that name
+        (Path(tmp) / cuda_sm90.HEADER_NAME).write_text(header)
         out = Path(tmp) / "out.so"
         try:
             proc = subprocess.run([nvcc, *flags, "-o", str(out), str(cu)], capture_output=True,

@@ -20,7 +20,7 @@ import bench_scripts
 import search
 import tasks
 from conftest import ROOT
-from kernel_zoo import cuda_ext
+from kernel_zoo import cuda_ext, cuda_sm90
 from templates import InvalidConfig, get_template, params_of
 from verifier import guards, runtime
 from verifier.cuda_guards import check_cuda_source
@@ -134,6 +134,12 @@ GUARD_ROWS = [
      "side-stream"),
     ("launch_literal_stream", CLEAN.replace("k<<<1, 32, 0, stream>>>",
                                             "k<<<1, 32, 0, (cudaStream_t)0>>>"), "side-stream"),
+    # kernel-zoo's Hopper header is allowed; it lends no asm, driver call or other header
+    ("sm90_header_then_asm", '#include "kzoo_sm90.cuh"\n'
+     + CLEAN.replace(HOST, HOST + '    asm volatile("trap;");\n'), "forbidden-api"),
+    ("sm90_header_then_driver", '#include "kzoo_sm90.cuh"\n'
+     + CLEAN.replace(HOST, HOST + "    cuTensorMapEncodeIm2col(0);\n"), "forbidden-api"),
+    ("other_kzoo_header", '#include "kzoo_sm91.cuh"\n' + CLEAN, "forbidden-import"),
 ]
 
 
@@ -153,6 +159,35 @@ def test_cuda_guard_passes_clean_sources_and_reads_tokens_not_text():
     assert check_cuda_source(quiet) == []
     for template, context in ((SOFTMAX_CUDA, SOFTMAX_LAST), (POINTWISE_CUDA, BIAS_GELU_RESIDUAL)):
         assert check_cuda_source(cuda_source_of(template.render(template.default, **context))) == []
+
+
+def test_sm90_header_is_allowed_and_offers_no_escape():
+    """`#include "kzoo_sm90.cuh"` passes the guards, and the header itself (trusted: cuda_ext
+    writes it beside every build) holds no clock, timer, trap or exit, looks up exactly one driver
+    entry point by a fixed name, and includes nothing a candidate could not."""
+    assert check_cuda_source('#include "kzoo_sm90.cuh"\n' + CLEAN) == []
+    text = cuda_sm90.header()
+    for word in ("%clock", "%globaltimer", "trap", "exit;", "nanosleep", "membar", "atom.",
+                 "red.global", "cudaMalloc", "cudaMemcpy", "cudaStream", "cudaDeviceSynchronize"):
+        assert word not in text, word
+    assert text.count("cudaGetDriverEntryPoint") == 1
+    assert '"cuTensorMapEncodeTiled"' in text
+    includes = {line.split()[1] for line in text.splitlines() if line.startswith("#include")}
+    assert includes == {"<cuda.h>", "<cuda_runtime.h>", "<stdint.h>"}
+    for n in cuda_sm90.WGMMA_N:
+        assert f"kzoo_wgmma_m64n{n}k16_bf16(float (&d)[{n // 2}]" in text
+
+
+@needs_nvcc
+def test_builds_find_the_sm90_header_and_cache_on_it(cuda_home, monkeypatch):
+    """cuda_ext writes the header beside the source it builds, so a source that includes it
+    compiles; its text is part of the cache key, so a changed header rebuilds."""
+    source = ('#include "kzoo_sm90.cuh"\n__global__ void k(float* y) { __shared__ float s[32]; '
+              "y[0] = (float)kzoo_smem_addr(s); }\n" + CLEAN)
+    first = cuda_ext.compile_source(source, arch="90a")
+    assert first.is_file()
+    monkeypatch.setattr(cuda_sm90, "header", lambda: cuda_sm90._HEAD + "// changed\n")
+    assert cuda_ext.compile_source(source, arch="90a") != first
 
 
 def test_cuda_guard_findings_name_the_module_line():
@@ -364,12 +399,16 @@ def test_split_ring_probe_builds_and_plans_for_sm90(cuda_home):
 
 @needs_nvcc
 def test_hopper_gemm_probe_builds_for_sm90a_only(cuda_home):
-    """bench/cuda_gemm_source.py (GPU round 452): the variants the probe timed build for the
-    arch-specific sm_90a target; a plain sm_90 build refuses them (wgmma, setmaxnreg), which is
-    why `cuda_ext.load(..., arch_specific=True)` exists; the source refuses the option pairs it
-    has no code for."""
+    """bench/cuda_gemm_source.py (GPU round 452): the probe's variants pass the verifier's CUDA
+    guards (their PTX and tensor maps are kzoo_sm90.cuh's), build for the arch-specific sm_90a
+    target, and a plain sm_90 build refuses them (wgmma, setmaxnreg), which is why
+    `cuda_ext.load(..., arch_specific=True)` exists; the source refuses the option pairs it has no
+    code for."""
     gemm = bench_scripts.load("cuda_gemm_source")
     fastest = {"cluster": 2, "store": 3, "stages": 4, "bn": 192, "bias_smem": True}
+    probe = bench_scripts.load("probe_cuda_gemm")
+    for params in probe.VARIANTS.values():  # no asm or driver call of its own: the header's
+        assert check_cuda_source(gemm.source(**params)) == [], params
     edges = {"cluster": 1, "store": 3, "bn": 192, "bias_early": True, "direct_store": True,
              "act_in_consumers": True, "erf_fit": True}
     wide = {"cluster": 2, "store": 3, "stages": 6, "bn": 256, "bk": 32}

@@ -5,7 +5,9 @@ turns the source into tokens; the rules read tokens, so a forbidden name inside 
 string is no finding and one split by a backslash-newline still is. The rules keep a .cu candidate
 to what an honest kernel file needs: kernels, device helpers and `extern "C"` launchers.
 
-- `#include` only of the headers in ALLOWED_INCLUDES, written `<name>` or `"name"`; preprocessor
+- `#include` only of the headers in ALLOWED_INCLUDES, written `<name>` or `"name"` (among them
+  kernel-zoo's `kzoo_sm90.cuh`, whose fixed PTX gives a Hopper kernel its warp-group MMAs, TMA and
+  mbarriers without an `asm` of its own; cuda_ext writes it beside every build); preprocessor
   directives only from ALLOWED_DIRECTIVES (`#pragma` only `unroll`/`nounroll`/`once`); no token
   pasting (`##`), digraph `%:`, `_Pragma` or raw string literal: each could assemble a name that
   the token rules would not see.
@@ -32,6 +34,9 @@ ALLOWED_INCLUDES = {
     "cuda_runtime.h", "cuda_fp16.h", "cuda_bf16.h", "cuda_fp8.h", "stdint.h", "cstdint",
     "math.h", "cmath", "float.h", "cfloat", "limits.h", "climits", "stddef.h", "cstddef",
     "type_traits", "cooperative_groups.h", "cooperative_groups/reduce.h", "math_constants.h",
+    # kernel-zoo's own: fixed PTX for wgmma, mbarriers, TMA, clusters (kernel_zoo/cuda_sm90.py),
+    # written by cuda_ext beside every build
+    "kzoo_sm90.cuh",
 }
 ALLOWED_DIRECTIVES = {"include", "define", "undef", "if", "ifdef", "ifndef", "elif", "else",
                       "endif", "pragma", "error"}
