@@ -12,9 +12,10 @@ compile-time constant of the source. K must be a multiple of 8 (16-byte rows for
 and N too where the tile is TMA-stored; where the consumers store from registers (store 1 and 2),
 M, N and K must be multiples of the tile (the entry point refuses others).
 
-Its inline PTX (wgmma, mbarriers, bulk tensor copies, setmaxnreg) and its tensor maps (the driver's
-cuTensorMapEncodeTiled) are what the verifier's CUDA guards refuse in a candidate
-(verifier/cuda_guards.py): this is a measurement, not a zoo template.
+It writes no assembly and calls no driver function itself: wgmma, mbarriers, bulk tensor copies,
+setmaxnreg and the tensor maps come from kernel-zoo's header `kzoo_sm90.cuh`
+(kernel_zoo/cuda_sm90.py), so the source passes the verifier's CUDA guards as a candidate's would
+(verifier/cuda_guards.py). It is a measurement, not yet a zoo template.
 """
 from __future__ import annotations
 
@@ -22,35 +23,16 @@ BM = 128
 SMEM_LIMIT = 232448 - 1024 - 256  # an H100/H200 block's dynamic shared memory, less alignment
 
 
-def _wgmma(n: int) -> str:
-    """wgmma_tile: one m64n<n>k16 warpgroup MMA, bfloat16 in, float32 accumulators (n/2 a
-    thread), both operands K-major in shared memory (descriptors), D += A B unless `accumulate`
-    is 0."""
-    acc = n // 2
-    regs = ", ".join(f"%{i}" for i in range(acc))
-    outs = ", ".join(f'"+f"(d[{i}])' for i in range(acc))
-    return f"""
-__device__ __forceinline__ void wgmma_tile(float (&d)[{acc}], uint64_t desc_a, uint64_t desc_b,
-                                           int accumulate) {{
-    asm volatile(
-        "{{\\n.reg .pred p;\\nsetp.ne.b32 p, %{acc + 2}, 0;\\n"
-        "wgmma.mma_async.sync.aligned.m64n{n}k16.f32.bf16.bf16 "
-        "{{{regs}}}, %{acc}, %{acc + 1}, p, 1, 1, 0, 0;\\n}}\\n"
-        : {outs}
-        : "l"(desc_a), "l"(desc_b), "r"(accumulate));
-}}
-"""
-
-
 _SOURCE = r"""
-#include <cuda.h>
 #include <cuda_runtime.h>
 #include <cuda_bf16.h>
 #include <stdint.h>
+#include "kzoo_sm90.cuh"
 
 #define BM 128
 #define BN @BN@  // 256, or 192 (the last column of tiles may be partial)
 #define ACC (BN / 2)  // accumulators a consumer thread
+#define WGMMA kzoo_wgmma_m64n@BN@k16_bf16
 #define BK @BK@  // 64: 128-byte rows, 128-byte swizzle; 32: 64-byte rows, 64-byte swizzle
 #define STAGES @STAGES@
 #define CLUSTER @CLUSTER@
@@ -72,10 +54,10 @@ _SOURCE = r"""
 // STORE 3: the epilogue warps store each 16-byte chunk to global memory themselves, bounds
 // checked (no TMA store map, so any N), instead of TMA-storing the tile.
 #define DIRECT_STORE @DIRECT_STORE@
-#define EPILOGUE_SLEEP_NS @EPILOGUE_SLEEP_NS@
+#define EPILOGUE_SLEEP_NS @EPILOGUE_SLEEP_NS@  // STORE 3: 0 polls the tile barrier, else sleeps
 // STORE 3: the epilogue warps copy each tile's bias (as float32) into shared memory ahead of the
 // consumers' handoff, which reads it there: no global loads between the main loop and the handoff.
-#define BIAS_SMEM @BIAS_SMEM@  // STORE 3: 0 polls the tile barrier, else sleeps
+#define BIAS_SMEM @BIAS_SMEM@
 #define THREADS 384
 
 constexpr int A_BYTES = BM * BK * 2;
@@ -94,117 +76,32 @@ constexpr int SMEM_BYTES = STAGES * STAGE_BYTES + C_BYTES + BIAS_BYTES + 1024 + 
 #define CONSUMER_REGS 232
 #endif
 
-__device__ __forceinline__ uint32_t smem_addr(const void* p) {
-    return static_cast<uint32_t>(__cvta_generic_to_shared(p));
-}
-__device__ __forceinline__ void bar_init(uint32_t bar, uint32_t count) {
-    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" :: "r"(bar), "r"(count));
-}
-__device__ __forceinline__ void bar_expect(uint32_t bar, uint32_t bytes) {
-    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;"
-                 :: "r"(bar), "r"(bytes) : "memory");
-}
-// Arrive on the barrier at the same shared-memory offset in CTA `rank` of this cluster. The
-// default (CTA-scoped) release: with `.release.cluster` ptxas puts a MEMBAR.ALL.GPU before each
-// arrive, in the consumers' path every K step (round 452: the kernel at half cuBLAS's speed).
-__device__ __forceinline__ void bar_arrive_cluster(uint32_t bar, uint32_t rank) {
-    asm volatile("{\n.reg .b32 remote;\nmapa.shared::cluster.u32 remote, %0, %1;\n"
-                 "mbarrier.arrive.shared::cluster.b64 _, [remote];\n}"
-                 :: "r"(bar), "r"(rank) : "memory");
-}
-__device__ __forceinline__ void bar_arrive(uint32_t bar) {
-    asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" :: "r"(bar) : "memory");
-}
 // A consumer warpgroup is done with stage `bar`'s tiles: tell every CTA whose producer fills it.
+// The CTA-scoped arrive (kzoo_bar_arrive_cluster): with `.release.cluster` ptxas put a
+// MEMBAR.ALL.GPU before each arrive, every K step (round 452, call 1: half cuBLAS's speed).
 __device__ __forceinline__ void release(uint32_t bar) {
 #if CLUSTER == 1
-    bar_arrive(bar);
+    kzoo_bar_arrive(bar);
 #else
-    for (int r = 0; r < CLUSTER; ++r) bar_arrive_cluster(bar, r);
+    for (int r = 0; r < CLUSTER; ++r) kzoo_bar_arrive_cluster(bar, r);
 #endif
-}
-__device__ __forceinline__ void bar_wait(uint32_t bar, uint32_t parity) {
-    asm volatile("{\n.reg .pred done;\nWAIT:\n"
-                 "mbarrier.try_wait.parity.shared::cta.b64 done, [%0], %1;\n"
-                 "@!done bra WAIT;\n}" :: "r"(bar), "r"(parity) : "memory");
 }
 // The epilogue warps wait a whole main loop for each tile: between tries they sleep `ns`, so
 // their polling leaves the schedulers (and the power budget) to the MMAs.
 __device__ __forceinline__ void bar_wait_sleeping(uint32_t bar, uint32_t parity, unsigned ns) {
-    uint32_t done = 0;
-    while (true) {
-        asm volatile("{\n.reg .pred p;\nmbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n"
-                     "selp.u32 %0, 1, 0, p;\n}" : "=r"(done) : "r"(bar), "r"(parity) : "memory");
-        if (done) return;
-        __nanosleep(ns);
-    }
-}
-__device__ __forceinline__ void cluster_sync() {
-    asm volatile("barrier.cluster.arrive.release.aligned;\nbarrier.cluster.wait.acquire.aligned;"
-                 ::: "memory");
-}
-__device__ __forceinline__ uint32_t cluster_rank() {
-    uint32_t r;
-    asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(r));
-    return r;
-}
-__device__ __forceinline__ void tma_load(uint32_t dst, const CUtensorMap* map, uint32_t bar,
-                                         int c0, int c1) {
-    asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes"
-                 " [%0], [%1, {%3, %4}], [%2];"
-                 :: "r"(dst), "l"(reinterpret_cast<uint64_t>(map)), "r"(bar), "r"(c0), "r"(c1)
-                 : "memory");
-}
-__device__ __forceinline__ void tma_load_multicast(uint32_t dst, const CUtensorMap* map,
-                                                   uint32_t bar, int c0, int c1, uint16_t mask) {
-    asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes"
-                 ".multicast::cluster [%0], [%1, {%3, %4}], [%2], %5;"
-                 :: "r"(dst), "l"(reinterpret_cast<uint64_t>(map)), "r"(bar), "r"(c0), "r"(c1),
-                    "h"(mask) : "memory");
-}
-__device__ __forceinline__ void tma_store(const CUtensorMap* map, uint32_t src, int c0, int c1) {
-    asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%2, %3}], [%1];"
-                 :: "l"(reinterpret_cast<uint64_t>(map)), "r"(src), "r"(c0), "r"(c1)
-                 : "memory");
-}
-__device__ __forceinline__ void bulk_commit() {
-    asm volatile("cp.async.bulk.commit_group;" ::: "memory");
-}
-__device__ __forceinline__ void bulk_wait_read() {
-    asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory");
-}
-__device__ __forceinline__ void bulk_wait() {
-    asm volatile("cp.async.bulk.wait_group 0;" ::: "memory");
-}
-__device__ __forceinline__ void named_sync(int id, int threads = 128) {
-    asm volatile("bar.sync %0, %1;" :: "r"(id), "r"(threads) : "memory");
+    while (!kzoo_bar_try_wait(bar, parity)) __nanosleep(ns);
 }
 __device__ __forceinline__ void store_shared(uint32_t addr, float lo, float hi) {
     __nv_bfloat162 v = __floats2bfloat162_rn(lo, hi);
-    asm volatile("st.shared.b32 [%0], %1;"
-                 :: "r"(addr), "r"(*reinterpret_cast<uint32_t*>(&v)) : "memory");
+    kzoo_st_shared_u32(addr, *reinterpret_cast<uint32_t*>(&v));
 }
-// K-major operand tile of BK * 2-byte rows swizzled over that span: 8-row groups BK * 16 bytes
-// apart (the stride field, in 16-byte units), swizzle mode 1 (128 bytes) or 2 (64 bytes).
 __device__ __forceinline__ uint64_t smem_desc(uint32_t addr) {
-    return static_cast<uint64_t>((addr & 0x3FFFF) >> 4) | (1ull << 16)
-           | (static_cast<uint64_t>(BK) << 32) | ((BK == 64 ? 1ull : 2ull) << 62);
+    return kzoo_smem_desc(addr, BK * 2);
 }
-__device__ __forceinline__ void wgmma_fence() {
-    asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
+__device__ __forceinline__ void wgmma_tile(float (&d)[ACC], uint64_t desc_a, uint64_t desc_b,
+                                           int accumulate) {
+    WGMMA(d, desc_a, desc_b, accumulate);
 }
-__device__ __forceinline__ void wgmma_commit() {
-    asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
-}
-template <int N>
-__device__ __forceinline__ void wgmma_wait() {
-    asm volatile("wgmma.wait_group.sync.aligned %0;" :: "n"(N) : "memory");
-}
-__device__ __forceinline__ void keep(float (&d)[ACC]) {
-#pragma unroll
-    for (int i = 0; i < ACC; ++i) asm volatile("" : "+f"(d[i]) :: "memory");
-}
-@WGMMA@
 // Bias elements c and c + 1 (c even) as a bfloat16 pair, zeros past N (N may be odd).
 __device__ __forceinline__ uint32_t bias_pair_at(const __nv_bfloat16* bias, int c, int N) {
     if (c + 1 < N) return *reinterpret_cast<const uint32_t*>(bias + c);
@@ -252,19 +149,17 @@ __device__ __forceinline__ void activate_tile(uint32_t tile, int chunks, int me)
     for (int chunk = me; chunk < chunks; chunk += 96) {
         const uint32_t at = tile + chunk * 16;
         uint32_t v[4];
-        asm volatile("ld.shared.v4.b32 {%0, %1, %2, %3}, [%4];"
-                     : "=r"(v[0]), "=r"(v[1]), "=r"(v[2]), "=r"(v[3]) : "r"(at));
+        kzoo_ld_shared_v4(at, v);
 #pragma unroll
         for (int e = 0; e < 4; ++e) {
             const float2 x = __bfloat1622float2(*reinterpret_cast<__nv_bfloat162*>(&v[e]));
             __nv_bfloat162 y = __floats2bfloat162_rn(EPILOGUE_ACT(x.x), EPILOGUE_ACT(x.y));
             v[e] = *reinterpret_cast<uint32_t*>(&y);
         }
-        asm volatile("st.shared.v4.b32 [%0], {%1, %2, %3, %4};"
-                     :: "r"(at), "r"(v[0]), "r"(v[1]), "r"(v[2]), "r"(v[3]) : "memory");
+        kzoo_st_shared_v4(at, v);
     }
-    asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
-    named_sync(3, 96);
+    kzoo_fence_proxy_async();
+    kzoo_named_sync(3, 96);
 }
 
 // DIRECT_STORE: the epilogue warps read the staging tile (2 row halves x BN/64 boxes of 64 rows
@@ -277,8 +172,7 @@ __device__ __forceinline__ void store_tile(uint32_t tile, int me, __nv_bfloat16*
         const int col = n0 + 64 * (box % (BN / 64)) + 8 * ((chunk % 8) ^ (r % 8));
         const int row = m0 + 64 * (box / (BN / 64)) + r;
         uint32_t v[4];
-        asm volatile("ld.shared.v4.b32 {%0, %1, %2, %3}, [%4];"
-                     : "=r"(v[0]), "=r"(v[1]), "=r"(v[2]), "=r"(v[3]) : "r"(tile + chunk * 16));
+        kzoo_ld_shared_v4(tile + chunk * 16, v);
 #pragma unroll
         for (int e = 0; e < 4; ++e) {
             const float2 x = __bfloat1622float2(*reinterpret_cast<__nv_bfloat162*>(&v[e]));
@@ -313,9 +207,9 @@ __device__ __forceinline__ void stage_bias(uint32_t bias_base, const __nv_bfloat
 #if BIAS_SMEM
     for (int c = me; c < BN; c += 96) {
         const float v = n0 + c < N ? __bfloat162float(bias[n0 + c]) : 0.0f;
-        asm volatile("st.shared.f32 [%0], %1;" :: "r"(bias_base + 4 * c), "f"(v) : "memory");
+        kzoo_st_shared_f32(bias_base + 4 * c, v);
     }
-    bar_arrive(bias_ready);
+    kzoo_bar_arrive(bias_ready);
 #endif
 }
 // The next tile's bias, once the consumers are done with this one's (after tile_full).
@@ -331,13 +225,13 @@ __device__ __forceinline__ void stage_next_bias(uint32_t bias_base, const __nv_b
 }
 
 __global__ void __launch_bounds__(THREADS, 1) __cluster_dims__(CLUSTER, 1, 1)
-gemm_bias_gelu_kernel(const __grid_constant__ CUtensorMap map_a,
-                      const __grid_constant__ CUtensorMap map_w,
-                      const __grid_constant__ CUtensorMap map_c,
+gemm_bias_gelu_kernel(const __grid_constant__ kzoo_tensor_map map_a,
+                      const __grid_constant__ kzoo_tensor_map map_w,
+                      const __grid_constant__ kzoo_tensor_map map_c,
                       const __nv_bfloat16* __restrict__ bias, __nv_bfloat16* __restrict__ out,
                       int M, int N, int K) {
     extern __shared__ uint8_t smem_raw[];
-    const uint32_t raw = smem_addr(smem_raw);
+    const uint32_t raw = kzoo_smem_addr(smem_raw);
     const uint32_t base = (raw + 1023) & ~1023u;
     const uint32_t c_base = base + STAGES * STAGE_BYTES;
     const uint32_t bias_base = c_base + C_BYTES;  // BIAS_SMEM: BN floats
@@ -347,26 +241,26 @@ gemm_bias_gelu_kernel(const __grid_constant__ CUtensorMap map_a,
     const uint32_t tile_full = bars + 16 * STAGES, tile_empty = tile_full + 8;
     const uint32_t half_full = tile_full, half_free = tile_full + 16;
     const uint32_t bias_ready = tile_full + 16;  // BIAS_SMEM (STORE 3): phase j, tile j's bias
-    const uint32_t rank = cluster_rank();
+    const uint32_t rank = kzoo_cluster_rank();
     const int warpgroup = threadIdx.x / 128;
     if (threadIdx.x == 0) {
         for (int s = 0; s < STAGES; ++s) {
-            bar_init(bars + 8 * s, 1);
-            bar_init(bars + 8 * (STAGES + s), 2 * CLUSTER);
+            kzoo_bar_init(bars + 8 * s, 1);
+            kzoo_bar_init(bars + 8 * (STAGES + s), 2 * CLUSTER);
         }
 #if STORE == 3
-        bar_init(tile_full, 256);  // every consumer thread, its part of the tile written
-        bar_init(tile_empty, DIRECT_STORE ? 96 : 1);  // the tile's readers done with it
-        bar_init(bias_ready, 96);  // every epilogue thread, its share of the bias written
+        kzoo_bar_init(tile_full, 256);  // every consumer thread, its part of the tile written
+        kzoo_bar_init(tile_empty, DIRECT_STORE ? 96 : 1);  // the tile's readers done with it
+        kzoo_bar_init(bias_ready, 96);  // every epilogue thread, its share of the bias written
 #elif STORE == 4
         for (int h = 0; h < 2; ++h) {
-            bar_init(half_full + 8 * h, 128);
-            bar_init(half_free + 8 * h, 1);
+            kzoo_bar_init(half_full + 8 * h, 128);
+            kzoo_bar_init(half_free + 8 * h, 1);
         }
 #endif
-        asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+        kzoo_fence_barrier_init();
     }
-    cluster_sync();
+    kzoo_cluster_sync();
 
     const int tiles_m = (M + BM * CLUSTER - 1) / (BM * CLUSTER);
     const int tiles_n = (N + BN - 1) / BN;
@@ -376,7 +270,7 @@ gemm_bias_gelu_kernel(const __grid_constant__ CUtensorMap map_a,
     const int n_clusters = gridDim.x / CLUSTER;
 
     if (warpgroup == 0) {
-        asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;" :: "n"(PRODUCER_REGS));
+        kzoo_setmaxnreg_dec<PRODUCER_REGS>();
 #if STORE >= 3
         if (threadIdx.x >= 32) {  // warps 1-3: the epilogue of each tile the consumers hand over
             const int me = threadIdx.x - 32;
@@ -390,16 +284,16 @@ gemm_bias_gelu_kernel(const __grid_constant__ CUtensorMap map_a,
                 if (j == 0) stage_bias(bias_base, bias, n0, N, me, bias_ready);
 #endif
 #if STORE == 3 && DIRECT_STORE
-                bar_wait(tile_full, j & 1);
+                kzoo_bar_wait(tile_full, j & 1);
                 stage_next_bias(bias_base, bias, t + n_clusters, n_tiles, tiles_m, tiles_n, N, me,
                                 bias_ready);
                 store_tile(c_base, me, out, M, N, m0, n0);
-                bar_arrive(tile_empty);  // each of the 96: its reads of the tile are done
+                kzoo_bar_arrive(tile_empty);  // each of the 96: its reads of the tile are done
 #elif STORE == 3
 #if EPILOGUE_SLEEP_NS
                 bar_wait_sleeping(tile_full, j & 1, EPILOGUE_SLEEP_NS);
 #else
-                bar_wait(tile_full, j & 1);
+                kzoo_bar_wait(tile_full, j & 1);
 #endif
                 stage_next_bias(bias_base, bias, t + n_clusters, n_tiles, tiles_m, tiles_n, N, me,
                                 bias_ready);
@@ -407,28 +301,28 @@ gemm_bias_gelu_kernel(const __grid_constant__ CUtensorMap map_a,
                 if (me == 0) {
 #pragma unroll
                     for (int box = 0; box < 2 * (BN / 64); ++box)  // 2 row halves x BN/64
-                        tma_store(&map_c, c_base + box * 8192, n0 + 64 * (box % (BN / 64)),
+                        kzoo_tma_store(&map_c, c_base + box * 8192, n0 + 64 * (box % (BN / 64)),
                                   m0 + 64 * (box / (BN / 64)));
-                    bulk_commit();
-                    bulk_wait_read();
-                    bar_arrive(tile_empty);
+                    kzoo_bulk_commit();
+                    kzoo_bulk_wait_read();
+                    kzoo_bar_arrive(tile_empty);
                 }
 #else
                 for (int h = 0; h < 2; ++h) {
-                    bar_wait(half_full + 8 * h, j & 1);
+                    kzoo_bar_wait(half_full + 8 * h, j & 1);
                     activate_tile(c_base, BM * BN / 16, me);
                     if (me == 0) {
 #pragma unroll
                         for (int box = 0; box < BN / 64; ++box)
-                            tma_store(&map_c, c_base + box * 8192, n0 + 64 * box, m0 + 64 * h);
-                        bulk_commit();
-                        bulk_wait_read();
-                        bar_arrive(half_free + 8 * (1 - h));  // the other half's turn
+                            kzoo_tma_store(&map_c, c_base + box * 8192, n0 + 64 * box, m0 + 64 * h);
+                        kzoo_bulk_commit();
+                        kzoo_bulk_wait_read();
+                        kzoo_bar_arrive(half_free + 8 * (1 - h));  // the other half's turn
                     }
                 }
 #endif
             }
-            if (me == 0) bulk_wait();
+            if (me == 0) kzoo_bulk_wait();
         }
 #endif
         if (threadIdx.x == 0) {
@@ -440,15 +334,15 @@ gemm_bias_gelu_kernel(const __grid_constant__ CUtensorMap map_a,
                 const int n0 = pn * BN;
                 for (int k = 0; k < k_steps; ++k, ++it) {
                     const int s = it % STAGES;
-                    bar_wait(bars + 8 * (STAGES + s), ((it / STAGES) & 1) ^ 1);
+                    kzoo_bar_wait(bars + 8 * (STAGES + s), ((it / STAGES) & 1) ^ 1);
                     const uint32_t full = bars + 8 * s;
                     const uint32_t a_dst = base + s * STAGE_BYTES;
-                    bar_expect(full, STAGE_BYTES);
-                    tma_load(a_dst, &map_a, full, k * BK, m0);
+                    kzoo_bar_expect(full, STAGE_BYTES);
+                    kzoo_tma_load(a_dst, &map_a, full, k * BK, m0);
 #if CLUSTER == 1
-                    tma_load(a_dst + A_BYTES, &map_w, full, k * BK, n0);
+                    kzoo_tma_load(a_dst + A_BYTES, &map_w, full, k * BK, n0);
 #else
-                    tma_load_multicast(a_dst + A_BYTES + rank * (B_BYTES / CLUSTER), &map_w, full,
+                    kzoo_tma_load_multicast(a_dst + A_BYTES + rank * (B_BYTES / CLUSTER), &map_w, full,
                                        k * BK, n0 + rank * (BN / CLUSTER),
                                        static_cast<uint16_t>((1 << CLUSTER) - 1));
 #endif
@@ -456,7 +350,7 @@ gemm_bias_gelu_kernel(const __grid_constant__ CUtensorMap map_a,
             }
         }
     } else {
-        asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;" :: "n"(CONSUMER_REGS));
+        kzoo_setmaxnreg_inc<CONSUMER_REGS>();
         const int half = warpgroup - 1;  // rows [64 half, 64 half + 64) of the CTA's tile
         const int lane = threadIdx.x % 128;
         float acc[ACC];
@@ -478,35 +372,35 @@ gemm_bias_gelu_kernel(const __grid_constant__ CUtensorMap map_a,
 #endif
             for (int k = 0; k < k_steps; ++k, ++it) {
                 const int s = it % STAGES;
-                bar_wait(bars + 8 * s, (it / STAGES) & 1);
+                kzoo_bar_wait(bars + 8 * s, (it / STAGES) & 1);
                 const uint32_t a_tile = base + s * STAGE_BYTES + half * (64 * BK * 2);
                 const uint64_t da = smem_desc(a_tile);
                 const uint64_t db = smem_desc(base + s * STAGE_BYTES + A_BYTES);
-                keep(acc);
-                wgmma_fence();
+                kzoo_fence_registers(acc);
+                kzoo_wgmma_fence();
 #pragma unroll
                 for (int kk = 0; kk < BK / 16; ++kk)
                     wgmma_tile(acc, da + 2 * kk, db + 2 * kk, (k | kk) != 0);
-                wgmma_commit();
-                keep(acc);
+                kzoo_wgmma_commit();
+                kzoo_fence_registers(acc);
 #if RELEASE_EARLY
                 // This step's MMAs done before the next are issued, so its stage goes back to
                 // the producer a step sooner; the other consumer's MMAs fill the gap.
-                wgmma_wait<0>();
-                keep(acc);
+                kzoo_wgmma_wait<0>();
+                kzoo_fence_registers(acc);
                 if (lane == 0) release(bars + 8 * (STAGES + s));
 #else
                 if (previous >= 0) {
-                    wgmma_wait<1>();
-                    keep(acc);
+                    kzoo_wgmma_wait<1>();
+                    kzoo_fence_registers(acc);
                     if (lane == 0) release(bars + 8 * (STAGES + previous));
                 }
                 previous = s;
 #endif
             }
 #if !RELEASE_EARLY
-            wgmma_wait<0>();
-            keep(acc);
+            kzoo_wgmma_wait<0>();
+            kzoo_fence_registers(acc);
             if (lane == 0) release(bars + 8 * (STAGES + previous));
 #endif
 
@@ -534,8 +428,8 @@ gemm_bias_gelu_kernel(const __grid_constant__ CUtensorMap map_a,
             const int r0 = warp * 16 + quad / 4;
 #pragma unroll
             for (int part = 0; part < 2; ++part) {
-                if (lane == 0) bulk_wait_read();  // the last store from this buffer has read it
-                named_sync(1 + half);
+                if (lane == 0) kzoo_bulk_wait_read();  // the last store from this buffer has read it
+                kzoo_named_sync(1 + half, 128);
 #pragma unroll
                 for (int j = 0; j < 16; ++j) {
                     const int i = part * 16 + j;
@@ -550,25 +444,25 @@ gemm_bias_gelu_kernel(const __grid_constant__ CUtensorMap map_a,
                                  activation(acc[4 * i + 2] + b.x),
                                  activation(acc[4 * i + 3] + b.y));
                 }
-                asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
-                named_sync(1 + half);
+                kzoo_fence_proxy_async();
+                kzoo_named_sync(1 + half, 128);
                 if (lane == 0) {
-                    tma_store(&map_c, stage_c, n0 + 128 * part, m0 + 64 * half);
-                    tma_store(&map_c, stage_c + 8192, n0 + 128 * part + 64, m0 + 64 * half);
-                    bulk_commit();
+                    kzoo_tma_store(&map_c, stage_c, n0 + 128 * part, m0 + 64 * half);
+                    kzoo_tma_store(&map_c, stage_c + 8192, n0 + 128 * part + 64, m0 + 64 * half);
+                    kzoo_bulk_commit();
                 }
             }
 #elif STORE >= 3
             // acc + bias as bfloat16 (what eager's linear hands its GELU) into 64x64 boxes laid
             // out as the TMA store map reads them (16-byte chunk ^ row % 8).
 #if STORE == 3
-            bar_wait(tile_empty, (j & 1) ^ 1);
+            kzoo_bar_wait(tile_empty, (j & 1) ^ 1);
 #if BIAS_SMEM
-            bar_wait(bias_ready, j & 1);
+            kzoo_bar_wait(bias_ready, j & 1);
 #endif
             const uint32_t boxes = c_base + half * (BN / 64) * 8192;
 #else
-            bar_wait(half_free + 8 * half, (j & 1) ^ half ^ 1);
+            kzoo_bar_wait(half_free + 8 * half, (j & 1) ^ half ^ 1);
             const uint32_t boxes = c_base;
 #endif
             const int r0 = warp * 16 + quad / 4;
@@ -579,9 +473,7 @@ gemm_bias_gelu_kernel(const __grid_constant__ CUtensorMap map_a,
                 const float2 b = __bfloat1622float2(
                     *reinterpret_cast<const __nv_bfloat162*>(&bias_pair[i]));
 #elif BIAS_SMEM
-                float2 b;
-                asm volatile("ld.shared.v2.f32 {%0, %1}, [%2];"
-                             : "=f"(b.x), "=f"(b.y) : "r"(bias_base + 4 * c));
+                const float2 b = kzoo_ld_shared_f32x2(bias_base + 4 * c);
 #else
                 const uint32_t pair = bias_pair_at(bias, n0 + c, N);
                 const float2 b = __bfloat1622float2(
@@ -596,54 +488,24 @@ gemm_bias_gelu_kernel(const __grid_constant__ CUtensorMap map_a,
                              CONSUMER_ACT(acc[4 * i + 3] + b.y));
             }
 #if STORE == 3
-            bar_arrive(tile_full);
+            kzoo_bar_arrive(tile_full);
 #else
-            bar_arrive(half_full + 8 * half);
+            kzoo_bar_arrive(half_full + 8 * half);
 #endif
             ++j;
 #endif
         }
 #if STORE == 2
-        if (lane == 0) bulk_wait();
+        if (lane == 0) kzoo_bulk_wait();
 #endif
     }
-    cluster_sync();  // no CTA leaves while its partner may still signal its barriers
+    kzoo_cluster_sync();  // no CTA leaves while its partner may still signal its barriers
 }
 
-typedef CUresult (*EncodeTiled)(CUtensorMap*, CUtensorMapDataType, cuuint32_t, void*,
-                                const cuuint64_t*, const cuuint64_t*, const cuuint32_t*,
-                                const cuuint32_t*, CUtensorMapInterleave, CUtensorMapSwizzle,
-                                CUtensorMapL2promotion, CUtensorMapFloatOOBfill);
-
-static EncodeTiled encode_tiled() {
-    static EncodeTiled fn = nullptr;
-    if (fn == nullptr) {
-        void* p = nullptr;
-        cudaDriverEntryPointQueryResult found;
-        if (cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &p, 12000,
-                                             cudaEnableDefault, &found) == cudaSuccess
-            && found == cudaDriverEntryPointSuccess)
-            fn = reinterpret_cast<EncodeTiled>(p);
-    }
-    return fn;
-}
-
-// A row-major rows x cols bfloat16 matrix read in boxes of box_rows x box_cols, swizzled over
-// the box's row (box_cols * 2 bytes: 128 or 64).
-static bool tensor_map(CUtensorMap* map, const void* data, uint64_t rows, uint64_t cols,
+// A row-major rows x cols bfloat16 matrix read in boxes of box_rows x box_cols.
+static bool tensor_map(kzoo_tensor_map* map, const void* data, uint64_t rows, uint64_t cols,
                        uint32_t box_rows, uint32_t box_cols = BK) {
-    EncodeTiled encode = encode_tiled();
-    if (encode == nullptr) return false;
-    const cuuint64_t dims[2] = {cols, rows};
-    const cuuint64_t strides[1] = {cols * 2};
-    const cuuint32_t box[2] = {box_cols, box_rows};
-    const cuuint32_t step[2] = {1, 1};
-    const CUtensorMapSwizzle swizzle =
-        box_cols == 64 ? CU_TENSOR_MAP_SWIZZLE_128B : CU_TENSOR_MAP_SWIZZLE_64B;
-    return encode(map, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, const_cast<void*>(data), dims,
-                  strides, box, step, CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle,
-                  CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE)
-           == CUDA_SUCCESS;
+    return kzoo_tensor_map_2d(map, KZOO_BF16, data, rows, cols, box_rows, box_cols);
 }
 
 extern "C" int gemm_bias_gelu(const void* a, const void* w, const void* bias, void* out,
@@ -663,7 +525,7 @@ extern "C" int gemm_bias_gelu(const void* a, const void* w, const void* bias, vo
         if (err != cudaSuccess) return static_cast<int>(err);
         raised = true;
     }
-    CUtensorMap map_a, map_w, map_c;
+    kzoo_tensor_map map_a, map_w, map_c;
     if (!tensor_map(&map_a, a, M, K, BM) || !tensor_map(&map_w, w, N, K, BN / CLUSTER))
         return static_cast<int>(cudaErrorInvalidValue);
     if (c_map ? !tensor_map(&map_c, out, M, N, 64, 64) : !tensor_map(&map_c, w, N, K, 64))
@@ -675,21 +537,15 @@ extern "C" int gemm_bias_gelu(const void* a, const void* w, const void* bias, vo
     return static_cast<int>(cudaGetLastError());
 }
 
+__global__ void write_count(int* out, int count) { out[0] = count; }
+
 // How many clusters of this kernel the GPU holds at once, written to out[0] (an int32 tensor).
 extern "C" int gemm_bias_gelu_clusters(void* out, cudaStream_t stream) {
-    cudaError_t err = cudaFuncSetAttribute(
-        gemm_bias_gelu_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, SMEM_BYTES);
-    if (err != cudaSuccess) return static_cast<int>(err);
-    cudaLaunchConfig_t config = {};
-    config.gridDim = dim3(132 * CLUSTER, 1, 1);
-    config.blockDim = dim3(THREADS, 1, 1);
-    config.dynamicSmemBytes = SMEM_BYTES;
-    int clusters = 0;
-    err = cudaOccupancyMaxActiveClusters(&clusters, gemm_bias_gelu_kernel, &config);
-    if (err != cudaSuccess) return static_cast<int>(err);
-    err = cudaMemcpyAsync(out, &clusters, sizeof(int), cudaMemcpyHostToDevice, stream);
-    if (err != cudaSuccess) return static_cast<int>(err);
-    return static_cast<int>(cudaStreamSynchronize(stream));
+    const int clusters =
+        kzoo_max_active_clusters(gemm_bias_gelu_kernel, THREADS, SMEM_BYTES, CLUSTER);
+    if (clusters == 0) return static_cast<int>(cudaErrorInvalidValue);
+    write_count<<<1, 1, 0, stream>>>(static_cast<int*>(out), clusters);
+    return static_cast<int>(cudaGetLastError());
 }
 """
 
@@ -753,4 +609,4 @@ def source(cluster: int = 2, stages: int = 4, group_m: int = 8, gelu: bool = Tru
             .replace("@DIRECT_STORE@", str(int(direct_store)))
             .replace("@EPILOGUE_SLEEP_NS@", str(int(epilogue_sleep_ns)))
             .replace("@BIAS_SMEM@", str(int(bias_smem)))
-            .replace("@BN@", str(bn)).replace("@BK@", str(bk)).replace("@WGMMA@", _wgmma(bn)))
+            .replace("@BN@", str(bn)).replace("@BK@", str(bk)))
