@@ -342,9 +342,9 @@ gemm_bias_gelu_kernel(const __grid_constant__ kzoo_tensor_map map_a,
 #if CLUSTER == 1
                     kzoo_tma_load(a_dst + A_BYTES, &map_w, full, k * BK, n0);
 #else
-                    kzoo_tma_load_multicast(a_dst + A_BYTES + rank * (B_BYTES / CLUSTER), &map_w, full,
-                                       k * BK, n0 + rank * (BN / CLUSTER),
-                                       static_cast<uint16_t>((1 << CLUSTER) - 1));
+                    kzoo_tma_load_multicast(a_dst + A_BYTES + rank * (B_BYTES / CLUSTER), &map_w,
+                                            full, k * BK, n0 + rank * (BN / CLUSTER),
+                                            static_cast<uint16_t>((1 << CLUSTER) - 1));
 #endif
                 }
             }
@@ -428,7 +428,8 @@ gemm_bias_gelu_kernel(const __grid_constant__ kzoo_tensor_map map_a,
             const int r0 = warp * 16 + quad / 4;
 #pragma unroll
             for (int part = 0; part < 2; ++part) {
-                if (lane == 0) kzoo_bulk_wait_read();  // the last store from this buffer has read it
+                // the last store from this buffer has read it
+                if (lane == 0) kzoo_bulk_wait_read();
                 kzoo_named_sync(1 + half, 128);
 #pragma unroll
                 for (int j = 0; j < 16; ++j) {
