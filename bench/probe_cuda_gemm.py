@@ -1,23 +1,24 @@
-"""Does a thread-block cluster with TMA multicast close the fused bias+GELU GEMM's gap? (one GPU
-run, about two minutes)
+"""The fused bias+GELU GEMM in CUDA C++ beside eager, cuBLAS and the zoo (one GPU run, about a
+minute)
 
 Issue #4's last GEMM bar asks gelu(linear(x, W, b)) at 8192x8192x4096 bfloat16 to run 1.10x
 eager, which takes about cuBLAS's bare-GEMM speed with the epilogue for free. The served Gluon
-pingpong kernel reaches about 0.94x of cuBLAS's GEMM; cuBLAS runs kernels whose CTAs pair up in
-1x2 clusters (round 447), and Triton 3.6's Gluon cannot load a tile once for two CTAs. This probe
-builds the kernel in CUDA C++ (bench/cuda_gemm_source.py: warp-specialized, persistent, wgmma
-m64n256k16 on 128x256 tiles, four TMA stages, the bias and erf-GELU applied to the accumulators
-and stored from registers) with clusters of 1 (no multicast) and 2 CTAs (the weight tile
-multicast), so the one change is measured by itself.
+pingpong kernel reaches about 0.94x of cuBLAS's GEMM. This probe builds Hopper kernels in CUDA C++
+(bench/cuda_gemm_source.py: warp-specialized, persistent, wgmma from kernel-zoo's kzoo_sm90.cuh,
+optionally in clusters of 2 CTAs that multicast the weight tile, the epilogue in the consumers or
+handed to the producer warpgroup's idle warps) and measures the VARIANTS below. GPU round 452 ran
+it 15 times, each with the variants of that moment (each call's JSON keeps their params).
 
-1. Correctness of each variant at three shapes (fresh random inputs, the output poisoned with
-   NaN first, each run twice): relative L2 error against a float64 reference beside eager's own;
-   a variant passes at most 2x eager's error (and 1e-3 at least), all elements written, both runs
-   bit-identical.
-2. The variants that pass, timed at 8192x8192x4096 as CUDA-graph replays (captured paired: each
-   call's output at one address), interleaved with eager `gelu(linear)`, cuBLAS's bare GEMM
-   (`torch.matmul`) and the zoo's `ops.linear(..., activation="gelu")`, L2 flushed before each
-   call, twice (two `bench` passes in one process) so that the spread shows.
+1. Correctness of each variant at 512x512x128, 1024x768x832 and 8192x8192x4096, and where the
+   epilogue takes any edge at 4099x3072x1000 (and 4099x3073x1000 where it stores without a TMA
+   map): fresh random inputs, the output poisoned with NaN first, each run twice; relative L2
+   error against a float64 reference beside eager's own. A variant passes at most 2x eager's
+   error (and 1e-3 at least), all elements written, both runs bit-identical.
+2. The variants that pass (and the diagnostic ones that store nothing), timed at 8192x8192x4096
+   as CUDA-graph replays (captured paired: each call's output at one address), interleaved with
+   eager `gelu(linear)`, cuBLAS's bare GEMM (`torch.matmul`) and bias GEMM (`F.linear`), and the
+   zoo's `ops.linear(..., activation="gelu")`, L2 flushed before each call, in three `bench`
+   passes in one process so that the spread shows.
 
 Writes probe-cuda-gemm-<device>.json into the folder given (bench/results/runs by default).
 
