@@ -16,8 +16,9 @@ mbarriers, TMA and its tensor maps, clusters: kernel_zoo/cuda_sm90.py), written 
 every build. Built with nvcc alone (no PyTorch headers, so the CPU build of torch can compile too):
 `nvcc -O3 -std=c++17 -shared -Xcompiler -fPIC -gencode arch=compute_XY,code=sm_XY`, XY the
 capability of the current GPU, or `KZOO_CUDA_ARCH` (default 90) when there is none. Shared objects
-are cached by sha256(source, flags, nvcc version) under `$KZOO_HOME/cuda`, written atomically. With
-no GPU, `load` still compiles (so compile errors show) and then raises `CudaUnavailableError`.
+are cached by sha256(source, the header's text, flags, nvcc version) under `$KZOO_HOME/cuda`,
+written atomically. With no GPU, `load` still compiles (so compile errors show) and then raises
+`CudaUnavailableError`.
 
 Each call of an entry point is reported to the launch observer (the verifier counts it as a launch
 of the module that called `load`), so "every call launches one of the candidate's own kernels"
