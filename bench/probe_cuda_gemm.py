@@ -53,7 +53,6 @@ ODD_N_SHAPES = ((4099, 3073, 1000),)
 # the epilogue handed to the producer warpgroup's idle warps, the bias staged in shared memory.
 _BEST = {"cluster": 2, "store": 3, "stages": 4, "bn": 192, "bias_smem": True}
 _BIAS_EARLY = {**_BEST, "bias_smem": False, "bias_early": True}  # call 7's fastest
-_WIDE = {"cluster": 2, "store": 3, "stages": 6, "bn": 256, "bk": 32}  # 128x256x32 tiles
 VARIANTS = {  # name: cuda_gemm_source.source(**kwargs)
     "cuda_best": _BEST,
     "cuda_best_cluster1": {**_BEST, "cluster": 1},
