@@ -9,6 +9,8 @@ format whose leaf ["acc"] is the fp32 matmul result; its other operands are "row
 "full" (the output's shape: a residual) or "scalar" inputs. F.linear's bias and addmm's input are
 folded into the epilogue as an add (scaled by addmm's alpha and beta). The context records the
 launcher's argument order, `launch_<op>(a, b, *inputs)`, and where each argument comes from.
+A Linear whose epilogue is a function of acc (+ a row bias) alone has the CUDA C++ template
+`gemm_cuda` as an alternative (`kzoo optimize --template gemm_cuda`).
 """
 
 from __future__ import annotations
@@ -158,7 +160,12 @@ def match_gemm(graph: Graph) -> dict | None:
     from kernel_zoo import buckets
 
     bucket = buckets.bucket_of(op, a_shape)  # matmul: skinny (rows_le_128) or not
-    return {"op": op, "family": "gemm", "template": "gemm", "alternatives": (), "bucket": bucket,
-            "context": {"op": op, "a": a_spec, "b": b_spec, "epilogue": epilogue,
-                        "inputs": builder.inputs, "params": params,
-                        **({"row_norm": row_norm} if row_norm else {})}}
+    context = {"op": op, "a": a_spec, "b": b_spec, "epilogue": epilogue,
+               "inputs": builder.inputs, "params": params,
+               **({"row_norm": row_norm} if row_norm else {})}
+    # the CUDA C++ Linear (templates/gemm_cuda.py) where it computes this context
+    from templates.gemm_cuda import covers
+
+    alternatives = ("gemm_cuda",) if covers(context) is None else ()
+    return {"op": op, "family": "gemm", "template": "gemm", "alternatives": alternatives,
+            "bucket": bucket, "context": context}

@@ -14,6 +14,10 @@ torch.compile(Model, mode="max-autotune") (minutes of autotuning per case: only 
 --graphs times each callable as a CUDA-graph replay instead (the L2 still flushed before each):
 the GPU's work without the host's, whose time per call varies with the machine.
 
+--config-json FILE maps case names to template params, or to {"template": "gemm_cuda", "params":
+{...}} for the CUDA C++ Linear of a linear case (its `tma_path` then says "cuda", or which Triton
+kernel runs the call and why).
+
 --configs times a short list of candidate configs per case instead (correctness checked first),
 beside cuBLAS, and writes bench/results/gemm-configs-<device>.json with the best per case;
 --candidates FILE gives the list (a JSON list of template params), and --unconstrained times
@@ -275,10 +279,15 @@ CANDIDATES = {
 }
 
 
-def config_for(case: Case, given: dict) -> GemmConfig:
+def config_for(case: Case, given: dict) -> tuple[str, object]:
+    """(template name, config) for a case: --config-json's entry (template params, or
+    {"template": NAME, "params": {...}} for another template of the plan, gemm_cuda), else the
+    gemm template's start for the case."""
     if case.name in given:
-        return get_template("gemm").config(given[case.name])
-    return SKINNY_DEFAULT if case.shape.get("M", 1 << 30) <= 128 else DEFAULT
+        entry = given[case.name]
+        name = entry.get("template", "gemm") if "params" in entry else "gemm"
+        return name, get_template(name).config(entry.get("params", entry))
+    return "gemm", SKINNY_DEFAULT if case.shape.get("M", 1 << 30) <= 128 else DEFAULT
 
 
 class Setup:
@@ -299,11 +308,11 @@ class Setup:
         self.device = device
 
     def candidate(self, cfg: GemmConfig, cache: Path, variant: str = "",
-                  unconstrained: bool = False):
+                  unconstrained: bool = False, template_name: str = "gemm"):
         """(module, ModelNew with the model's weights); a `variant` names a module of its own
         (one a caller may patch) for the same source; `unconstrained` renders a config the
         template's constraints prune (to test a constraint)."""
-        template = get_template("gemm")
+        template = get_template(template_name)
         if unconstrained:
             template = dataclasses.replace(template, constraints=lambda cfg: [])
         source = template.render(cfg, **self.plan.context)
@@ -329,6 +338,12 @@ class Setup:
 
     def tma_path(self, module) -> str:
         a, b = self.operands()
+        if hasattr(module, "cuda_plan"):  # gemm_cuda: which kernel runs the call, and why
+            extras = tuple(self.model.get_parameter(spec["path"]) if spec["source"] == "param"
+                           else self.inputs[spec["index"]] for spec in self.plan.context["inputs"])
+            why = module.cuda_plan(self.inputs[0], self.model.get_parameter(
+                self.plan.context["b"]["path"]), extras)
+            return "cuda" if why is None else f"triton ({why})"
         a3, b3, _ = module._as_3d(a, b)
         return module.tma_plan(a3, b3)
 
@@ -361,11 +376,12 @@ def run_main(args, device, cache: Path) -> dict:
     rows = []
     for case in _selected(args):
         setup = Setup(case, device, args.smoke)
-        cfg = config_for(case, given)
+        template_name, cfg = config_for(case, given)
         row = {"case": case.name, "task": case.task, "shape": case.shape, "dtype": case.dtype,
-               "config": dataclasses.asdict(cfg), "flops": setup.flops}
+               "template": template_name, "config": dataclasses.asdict(cfg),
+               "flops": setup.flops}
         try:  # a kernel that fails is recorded as incorrect; the other cases still run
-            module, model = setup.candidate(cfg, cache)
+            module, model = setup.candidate(cfg, cache, template_name=template_name)
             row["tma_path"] = setup.tma_path(module)
             row["correctness"] = setup.check(model)
         except Exception as exc:

@@ -30,6 +30,7 @@ from verifier.worker import detect_mode
 
 SOFTMAX_CUDA = get_template("softmax_cuda")
 POINTWISE_CUDA = get_template("pointwise_cuda")
+GEMM_CUDA = get_template("gemm_cuda")
 CUDA_TASKS = ROOT / "tests" / "cuda_tasks"
 CORPUS = ROOT / "tests" / "cuda_adversarial"
 NVCC = cuda_ext.find_nvcc()
@@ -302,6 +303,79 @@ def test_render_fails_loudly_without_context():
         POINTWISE_CUDA.render(POINTWISE_CUDA.default, op="x", expr=["input", 0], params=[])
 
 
+def _gemm_context(task_name: str) -> dict:
+    from agent.plan import plan
+
+    return plan(tasks.load(ROOT / "tasks" / f"{task_name}.py")).context
+
+
+def test_gemm_cuda_covers_a_linear_and_a_function_of_its_result_only():
+    """gemm_cuda computes f(x @ W^T [+ row bias]): the planner offers it for the Linear tasks
+    whose epilogue is such an f, and not where the weight is not K-major, a residual or a row
+    norm follows, or the epilogue reads the matmul result more ways than one."""
+    from agent.plan import plan
+    from templates.gemm_cuda import covers, split_epilogue
+
+    for name in ("linear_bias_gelu", "linear_bias_silu", "linear_bias_gelu_tanh"):
+        assert "gemm_cuda" in plan(tasks.load(ROOT / "tasks" / f"{name}.py")).alternatives, name
+    for name in ("matmul", "linear_residual", "linear_layer_norm"):
+        assert plan(tasks.load(ROOT / "tasks" / f"{name}.py")).alternatives == (), name
+    row = [{"kind": "row", "source": "param", "path": "fc.bias"}]
+    full = [{"kind": "full", "source": "arg", "index": 1}]
+    gelu = ["gelu", ["add", ["acc"], ["input", 0]], "none"]
+    assert split_epilogue(gelu, row) == (0, ["gelu", ["input", 0], "none"])
+    assert split_epilogue(["add", ["input", 0], ["acc"]], row) == (0, ["input", 0])
+    assert split_epilogue(["mul", ["acc"], ["sigmoid", ["acc"]]], []) == \
+        (None, ["mul", ["input", 0], ["sigmoid", ["input", 0]]])
+    context = _gemm_context("linear_bias_gelu")
+    assert covers(context) is None
+    for change, why in (({"epilogue": ["add", ["acc"], ["input", 0]], "inputs": full},
+                         "beside the pre-activation"),
+                        ({"epilogue": ["mul", ["add", ["acc"], ["input", 0]], ["acc"]]},
+                         "with and without the bias"),
+                        ({"epilogue": ["mul", ["acc"], ["input", 0]]}, "beside"),
+                        ({"epilogue": ["const", 1.0]}, "never reads"),
+                        ({"a": {**context["a"], "transposed": True}}, "x @ W^T"),
+                        ({"b": {**context["b"], "transposed": False}}, "x @ W^T"),
+                        ({"row_norm": {"kind": "rms"}}, "row norm"),
+                        ({"inputs": row + row}, "at most one input")):
+        reason = covers({**context, **change})
+        assert reason is not None and why in reason, (change, reason)
+        with pytest.raises(InvalidConfig, match="gemm_cuda"):
+            GEMM_CUDA.render(GEMM_CUDA.default, **{**context, **change})
+
+
+def test_gemm_cuda_renders_guarded_modules_with_their_triton_companion():
+    """Every config of the space that fits shared memory renders a module that passes both
+    guards (its PTX is the header's), runs the Triton gemm template's kernels under `_triton_`
+    for the calls the CUDA kernel leaves, and translates the epilogue after the bias."""
+    from templates.gemm_cuda import TRITON_PARAMS, shared_bytes
+
+    assert all(len(p.choices) >= 2 for p in GEMM_CUDA.space)
+    assert not GEMM_CUDA.violations(GEMM_CUDA.default)
+    fits = {(bn, stages) for bn in (192, 256) for stages in range(2, 7)
+            if not GEMM_CUDA.violations(dataclasses.replace(GEMM_CUDA.default, bn=bn,
+                                                            stages=stages))}
+    assert fits == {(192, 2), (192, 3), (192, 4), (256, 2), (256, 3)}
+    too_deep = dataclasses.replace(GEMM_CUDA.default, stages=5)
+    assert shared_bytes(too_deep) > 232448
+    with pytest.raises(InvalidConfig, match="shared memory"):
+        GEMM_CUDA.render(too_deep, **_gemm_context("linear_bias_gelu"))
+    get_template("gemm").config(TRITON_PARAMS)  # a config of today's gemm space
+    for task_name, post in (("linear_bias_gelu", "gelu_erf_f(in0)"),
+                            ("linear_bias_silu", "silu_f(in0)")):
+        context = _gemm_context(task_name)
+        for cfg in [GEMM_CUDA.default, *sample_configs(GEMM_CUDA, 1, seed=7)]:
+            module = GEMM_CUDA.render(cfg, **context)
+            assert guards.check_source(module) == [], params_of(cfg)
+            cuda = cuda_source_of(module)
+            assert check_cuda_source(cuda) == []
+            assert f"return {post};" in cuda and f"#define BN {cfg.bn}" in cuda
+            op = context["op"]
+            assert f"def launch_{op}(" in module and f"def _triton_launch_{op}(" in module
+            assert "_triton_ModelNew" in module and "\nclass ModelNew(" in module
+
+
 @pytest.mark.parametrize("expr,code", [
     (["mul", ["silu", ["input", 0]], ["input", 1]], "(silu_f(in0) * in1)"),
     (["gelu", ["input", 0], "none"], "gelu_erf_f(in0)"),
@@ -425,6 +499,49 @@ def test_hopper_gemm_probe_builds_for_sm90a_only(cuda_home):
 
 
 @needs_nvcc
+def test_gemm_cuda_builds_for_sm90a_as_the_probe_did(cuda_home):
+    """The template's kernel is round 452's fastest probe form (bench/cuda_gemm_source.py): built
+    for sm_90a, the bfloat16 kernel of its default has the probe build's opcode counts; a
+    sampled config builds too, and a plain sm_90 build refuses the source (wgmma)."""
+    import collections
+    import re
+    import subprocess
+
+    import shutil
+
+    import triton
+
+    cuobjdump = next((p for p in (Path(cuda_ext.find_nvcc()).parent / "cuobjdump",
+                                  Path(shutil.which("cuobjdump") or "/nonexistent"),
+                                  Path(triton.__file__).parent / "backends" / "nvidia" / "bin"
+                                  / "cuobjdump") if p.is_file()), None)
+    context = _gemm_context("linear_bias_gelu")
+    source = cuda_source_of(GEMM_CUDA.render(GEMM_CUDA.default, **context))
+    built = cuda_ext.compile_source(source, arch="90a")
+    (cfg,) = sample_configs(GEMM_CUDA, 1, seed=3)
+    assert cuda_ext.compile_source(cuda_source_of(GEMM_CUDA.render(cfg, **context)),
+                                   arch="90a").is_file()
+    with pytest.raises(cuda_ext.CudaBuildError, match="sm_90"):
+        cuda_ext.compile_source(source, arch="90")
+    if cuobjdump is None:
+        pytest.skip("built; no cuobjdump (beside nvcc, on PATH or in Triton) to compare opcodes")
+    probe = bench_scripts.load("cuda_gemm_source")
+    probe_built = cuda_ext.compile_source(probe.source(cluster=2, store=3, stages=4, bn=192,
+                                                       bias_smem=True), arch="90a")
+
+    def opcodes(path: Path, kernel: str) -> collections.Counter:
+        sass = subprocess.run([str(cuobjdump), "-sass", str(path)], capture_output=True,
+                              text=True, check=True).stdout
+        body = next(part for part in sass.split("Function : ")[1:]
+                    if kernel in part.split("\n", 1)[0])
+        return collections.Counter(re.findall(r"/\*[0-9a-f]{4}\*/\s+(?:@!?U?P[0-9T]\s+)?"
+                                              r"([A-Z0-9_]+)", body))
+
+    assert opcodes(built, "gemm_kernelI13__nv_bfloat16") == \
+        opcodes(probe_built, "gemm_bias_gelu_kernel")
+
+
+@needs_nvcc
 @pytest.mark.skipif(detect_mode() == "gpu", reason="without a GPU only")
 def test_load_builds_the_arch_specific_target_when_asked(cuda_home):
     source = ('extern "C" int noop(void* x, cudaStream_t stream) '
@@ -439,9 +556,11 @@ def test_load_builds_the_arch_specific_target_when_asked(cuda_home):
 @pytest.mark.parametrize("template,context,task", [
     (SOFTMAX_CUDA, SOFTMAX_LAST, ROOT / "tasks" / "softmax.py"),
     (POINTWISE_CUDA, SWIGLU, CUDA_TASKS / "swiglu.py"),
-], ids=["softmax_cuda", "pointwise_cuda"])
+    (GEMM_CUDA, None, ROOT / "tasks" / "linear_bias_gelu.py"),
+], ids=["softmax_cuda", "pointwise_cuda", "gemm_cuda"])
 def test_interpreter_compiles_then_says_a_gpu_is_needed(cuda_home, tmp_path, template, context,
                                                         task):
+    context = context or _gemm_context(Path(task).stem)
     verdict = Verifier("interpreter", tmp_path).verify(
         tasks.load(task), template.render(template.default, **context), "float32")
     assert not verdict.accepted and verdict.stage == "load"
@@ -506,6 +625,49 @@ def test_cuda_templates_are_correct_on_gpu(gpu_verifier, name, template, context
     for cfg in [template.default, *sample_configs(template, 2, seed)]:
         verdict = gpu_verifier.verify(task, template.render(cfg, **context), dtype, time=False)
         assert verdict.accepted, (params_of(cfg), verdict.reasons)
+
+
+# gemm_cuda's edges where the CUDA kernel runs: a tile row past M (and past a cluster's two),
+# N past the 192- and 256-wide tiles, K not a multiple of the 64-deep stage (TMA zero-fills)
+GEMM_CUDA_EDGES = ({"tokens": 129, "in_features": 72, "out_features": 200},
+                   {"tokens": 1000, "in_features": 1000, "out_features": 3000},
+                   {"tokens": 4099, "in_features": 4096, "out_features": 8200})
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("dtype", ["bfloat16", "float16"])
+def test_gemm_cuda_is_correct_on_gpu(gpu_verifier, tmp_path, dtype):
+    """The verifier accepts gemm_cuda's default at linear_bias_gelu's shapes (N = 3073 goes to
+    the Triton companion), and the default and two sampled configs at edge shapes that the CUDA
+    kernel itself runs (cuda_plan says so), and silu(linear)'s default."""
+    import torch
+
+    from verifier.core import load_candidate
+
+    task = tasks.load(ROOT / "tasks" / "linear_bias_gelu.py")
+    context = _gemm_context("linear_bias_gelu")
+    source = GEMM_CUDA.render(GEMM_CUDA.default, **context)
+    verdict = gpu_verifier.verify(task, source, dtype, time=False)
+    assert verdict.accepted, verdict.reasons
+    module = load_candidate(source, tmp_path)
+    torch_dtype = getattr(torch, dtype)
+    for shape in (*GEMM_CUDA_EDGES, {"tokens": 8192, "in_features": 4096, "out_features": 8192},
+                  {"tokens": 4099, "in_features": 1000, "out_features": 3073}):
+        x = torch.empty(shape["tokens"], shape["in_features"], dtype=torch_dtype, device="cuda")
+        w = torch.empty(shape["out_features"], shape["in_features"], dtype=torch_dtype,
+                        device="cuda")
+        b = torch.empty(shape["out_features"], dtype=torch_dtype, device="cuda")
+        why = module.cuda_plan(x, w, (b,))
+        assert (why is None) == (shape["out_features"] % 8 == 0), (shape, why)
+    edges = dataclasses.replace(task, shapes=GEMM_CUDA_EDGES)
+    for cfg in [GEMM_CUDA.default, *sample_configs(GEMM_CUDA, 2, sum(map(ord, dtype)))]:
+        verdict = gpu_verifier.verify(edges, GEMM_CUDA.render(cfg, **context), dtype, time=False)
+        assert verdict.accepted, (params_of(cfg), verdict.reasons)
+    silu = tasks.load(ROOT / "tasks" / "linear_bias_silu.py")
+    verdict = gpu_verifier.verify(silu, GEMM_CUDA.render(GEMM_CUDA.default,
+                                                         **_gemm_context("linear_bias_silu")),
+                                  dtype, time=False)
+    assert verdict.accepted, verdict.reasons
 
 
 @pytest.mark.gpu
