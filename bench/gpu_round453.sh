@@ -1,16 +1,18 @@
 #!/usr/bin/env bash
-# GPU round 453 (H200; 2026-11-30), carry [".gpu-bundle"] (optuna and Ray for `kzoo optimize`).
+# GPU round 453 (H200; 2026-11-30): optuna and Ray for `kzoo optimize` in two calls on one held
+# machine (bench/gpu_lib.sh, split_bundle_*: the tree is 47 MB, too large beside the whole bundle).
 # The CUDA C++ Linear as a template (templates/gemm_cuda.py, round 452's handoff kernel with the
 # Triton gemm kernels for the calls it leaves): its GPU tests through the verifier, bench/gemm.py's
 # bias+GELU case with it (graph replays, eager, cuBLAS, torch.compile and max-autotune in the same
 # run), then `kzoo optimize --template gemm_cuda` for bfloat16, promoting into kernel_zoo/entries.
-#     device run:  sh .gpu-bundle/install.sh && PART=all bash bench/gpu_round453.sh
+#     call 1, carry [".gpu-ray"]:     . bench/gpu_lib.sh; split_bundle_stage_ray
+#     call 2, carry [".gpu-wheels"]:  PART=all bash bench/gpu_round453.sh
 # PART=f16: the float16 search and promotion, then `kzoo zoo verify` of linear_bias_gelu.
 set -uo pipefail
 export PYTHONUNBUFFERED=1
 export KZOO_HOME=/tmp/kzoo-round453
-export PYTHONPATH=/tmp/site:$PWD
 . bench/gpu_lib.sh
+split_bundle_install || exit 1  # PYTHONPATH: .gpu-site, then the tree
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
 start=$(date +%s)
 R=/tmp/r453  # tarred into $OUT/round453.tgz at the end (a run returns at most 8 files)
