@@ -8,6 +8,8 @@
 #     call 1, carry [".gpu-ray"]:     . bench/gpu_lib.sh; split_bundle_stage_ray
 #     call 2, carry [".gpu-wheels"]:  PART=all bash bench/gpu_round453.sh
 # PART=f16: the float16 search and promotion, then `kzoo zoo verify` of linear_bias_gelu.
+# PART=variants1 and variants2: the other Linear variants, bfloat16 and float16, 3 trials each,
+# then `kzoo zoo verify` of each (in the call that promoted it: each call's tree is this one's).
 set -uo pipefail
 export PYTHONUNBUFFERED=1
 export KZOO_HOME=/tmp/kzoo-round453
@@ -18,19 +20,35 @@ start=$(date +%s)
 R=/tmp/r453  # tarred into $OUT/round453.tgz at the end (a run returns at most 8 files)
 mkdir -p $R
 
-# `kzoo optimize --template gemm_cuda` for DTYPE, TRIALS trials from the template's default, within
-# SECONDS (no new trial asked for in its last 100), promoting into the shipped zoo; its JSON and
-# log into $R.
-# Usage: search DTYPE TRIALS SECONDS
+# `kzoo optimize --template gemm_cuda` of tasks/TASK.py for DTYPE, TRIALS trials from the
+# template's default, within SECONDS (no new trial asked for in its last 100), promoting into the
+# shipped zoo; its JSON and log into $R.
+# Usage: search TASK DTYPE TRIALS SECONDS
 search() {
-    timeout "$3" python3 -c "from agent.cli import main; raise SystemExit(main())" optimize \
-        tasks/linear_bias_gelu.py --template gemm_cuda --dtype "$1" --trials "$2" \
-        --time-budget $(( $3 - 100 )) \
-        --zoo kernel_zoo/entries --json "$R/optimize-gemm-cuda-$1.json" \
-        > "$R/optimize-gemm-cuda-$1.log" 2>&1
-    echo "optimize $1: rc $? after $(( $(date +%s) - start )) s"
-    grep -v -i "warn\|logging.cc\|SIGTERM\|^    @\|^PC:" "$R/optimize-gemm-cuda-$1.log" | tail -14 \
-        | cut -c1-240
+    timeout "$4" python3 -c "from agent.cli import main; raise SystemExit(main())" optimize \
+        "tasks/$1.py" --template gemm_cuda --dtype "$2" --trials "$3" \
+        --time-budget $(( $4 - 100 )) \
+        --zoo kernel_zoo/entries --json "$R/optimize-gemm-cuda-$1-$2.json" \
+        > "$R/optimize-gemm-cuda-$1-$2.log" 2>&1
+    echo "optimize $1 $2: rc $? after $(( $(date +%s) - start )) s"
+    grep -v -i "warn\|logging.cc\|SIGTERM\|^    @\|^PC:" "$R/optimize-gemm-cuda-$1-$2.log" \
+        | grep -E "^ +[0-9]+ +[0-9.]+ +ok|^best|^promoted|not promoted" | cut -c1-240
+}
+
+# search each TASK in bfloat16 then float16 (3 trials each) while the call's first 560 s last.
+# Usage: search_both TASK...
+search_both() {
+    local task dtype left
+    for task in "$@"; do
+        for dtype in bfloat16 float16; do
+            left=$(( 560 - ($(date +%s) - start) ))
+            if [ $left -lt 150 ]; then
+                echo "optimize $task $dtype: not run ($left s left)"
+                continue
+            fi
+            search "$task" $dtype 3 $(( left < 200 ? left : 200 ))
+        done
+    done
 }
 
 case "${PART:-all}" in
@@ -58,14 +76,26 @@ PY
     fi
     entries_snapshot
     left=$(( 575 - ($(date +%s) - start) ))
-    search bfloat16 5 $left
+    search linear_bias_gelu bfloat16 5 $left
     entries_pack_new
     ;;
 f16)
     entries_snapshot
-    search float16 4 330
+    search linear_bias_gelu float16 4 330
     entries_pack_new
     zoo_verify_ops 560 $R linear_bias_gelu
+    ;;
+variants1)  # the other Linear variants whose epilogue gemm_cuda covers
+    entries_snapshot
+    search_both linear_bias_silu linear_bias_gelu_tanh linear_bias_relu
+    entries_pack_new
+    zoo_verify_ops 575 $R linear_bias_silu linear_bias_gelu_tanh linear_bias_relu
+    ;;
+variants2)
+    entries_snapshot
+    search_both linear_bias_sigmoid linear_bias_tanh
+    entries_pack_new
+    zoo_verify_ops 575 $R linear_bias_sigmoid linear_bias_tanh
     ;;
 esac
 tar czf "$OUT/round453.tgz" -C /tmp r453
