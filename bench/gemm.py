@@ -131,6 +131,12 @@ ON_REQUEST_CASES = (
     # the rows where ops.linear's skinny tiles trailed eager in bench/linear_skinny.py (round
     # 287): 100 rows of 4096 -> 4096 (0.96-0.99x) and GELU at 64-128 rows of 1000 -> 3000
     # (0.94-0.995x); timed only when named
+    # linear_bias_silu's large shape (8192 rows of 4096 -> 4096), where gemm_cuda's searches
+    # promoted kernels at 0.96-0.99x eager against the served Triton kernel's 1.07x in its own
+    # promotion (GPU round 453); timed only when named
+    Case("linear_bias_silu_8192x4096x4096", "linear_bias_silu",
+         {"batch": 4, "seq": 2048, "in_features": 4096, "out_features": 4096}, "bfloat16",
+         "fused"),
     Case("linear_bias_silu_100x4096x4096", "linear_bias_silu",
          {"batch": 1, "seq": 100, "in_features": 4096, "out_features": 4096}, "bfloat16",
          "skinny"),

@@ -10,11 +10,16 @@
 # PART=f16: the float16 search and promotion, then `kzoo zoo verify` of linear_bias_gelu.
 # PART=variants1 and variants2: the other Linear variants, bfloat16 and float16, 3 trials each,
 # then `kzoo zoo verify` of each (in the call that promoted it: each call's tree is this one's).
+# PART=final (no carry): the float16 GPU tests, `kzoo zoo verify linear_bias_gelu` of this
+# tree, and silu(linear) at 8192 x 4096 -> 4096 by gemm_cuda and the served Triton kernel.
 set -uo pipefail
 export PYTHONUNBUFFERED=1
 export KZOO_HOME=/tmp/kzoo-round453
 . bench/gpu_lib.sh
-split_bundle_install || exit 1  # PYTHONPATH: .gpu-site, then the tree
+case "${PART:-all}" in
+final) export PYTHONPATH=$PWD ;;
+*) split_bundle_install || exit 1 ;;  # PYTHONPATH: .gpu-site, then the tree
+esac
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
 start=$(date +%s)
 R=/tmp/r453  # tarred into $OUT/round453.tgz at the end (a run returns at most 8 files)
@@ -96,6 +101,32 @@ variants2)
     search_both linear_bias_sigmoid linear_bias_tanh
     entries_pack_new
     zoo_verify_ops 575 $R linear_bias_sigmoid linear_bias_tanh
+    ;;
+final)  # no carry: the float16 GPU tests, zoo verify of the tree's linear_bias_gelu (1.19.0),
+    # and silu(linear) at 8192 x 4096 -> 4096 by gemm_cuda and by the served Triton config
+    timeout 150 python3 -m pytest -q -p no:cacheprovider -m gpu -rf --tb=short \
+        tests/test_cuda.py -k "gemm_cuda and float16" > $R/pytest-gemm-cuda-float16.txt 2>&1
+    echo "pytest gemm_cuda float16: rc $? after $(( $(date +%s) - start )) s"
+    tail -3 $R/pytest-gemm-cuda-float16.txt | cut -c1-300
+    zoo_verify_ops 240 $R linear_bias_gelu
+    silu=linear_bias_silu_8192x4096x4096
+    for form in cuda_searched cuda_default served; do
+        case $form in
+        cuda_searched) cfg='{"template": "gemm_cuda", "params": {"bn": 256, "stages": 3,
+            "cluster": 1, "group_m": 4, "bias_smem": false}}' ;;
+        cuda_default) cfg='{"template": "gemm_cuda", "params": {"bn": 192, "stages": 4,
+            "cluster": 2, "group_m": 8, "bias_smem": true}}' ;;
+        served) cfg=$(python3 -c "import json; from kernel_zoo import store
+e = store.newest_entries('linear_bias_silu')[0]
+c = [c for c in e.manifest['configs'] if c['dtype'] == 'bfloat16' and c['device'] == 'NVIDIA H200']
+print(json.dumps(c[-1]['params']))") ;;
+        esac
+        echo "{\"$silu\": $cfg}" > /tmp/silu-$form.json
+        timeout 100 python3 bench/gemm.py --config-json /tmp/silu-$form.json --graphs \
+            --cases $silu --out $R/silu-$form > $R/silu-$form.log 2>&1
+        echo "silu $form: rc $? after $(( $(date +%s) - start )) s"
+        grep -v -i warn $R/silu-$form.log | tail -2 | cut -c1-200
+    done
     ;;
 esac
 tar czf "$OUT/round453.tgz" -C /tmp r453
