@@ -12,12 +12,14 @@
 # then `kzoo zoo verify` of each (in the call that promoted it: each call's tree is this one's).
 # PART=final (no carry): the float16 GPU tests, `kzoo zoo verify linear_bias_gelu` of this
 # tree, and silu(linear) at 8192 x 4096 -> 4096 by gemm_cuda and the served Triton kernel.
+# PART=gelu_shapes (no carry): gelu(linear) at three shapes by the served gemm_cuda config and by
+# TRITON_PARAMS (the Triton kernel it replaced), each run with its own eager and cuBLAS.
 set -uo pipefail
 export PYTHONUNBUFFERED=1
 export KZOO_HOME=/tmp/kzoo-round453
 . bench/gpu_lib.sh
 case "${PART:-all}" in
-final) export PYTHONPATH=$PWD ;;
+final|gelu_shapes) export PYTHONPATH=$PWD ;;
 *) split_bundle_install || exit 1 ;;  # PYTHONPATH: .gpu-site, then the tree
 esac
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
@@ -126,6 +128,24 @@ print(json.dumps(c[-1]['params']))") ;;
             --cases $silu --out $R/silu-$form > $R/silu-$form.log 2>&1
         echo "silu $form: rc $? after $(( $(date +%s) - start )) s"
         grep -v -i warn $R/silu-$form.log | tail -2 | cut -c1-200
+    done
+    ;;
+gelu_shapes)  # no carry: gelu(linear) by the served gemm_cuda and the Triton kernel it replaced
+    cases=linear_bias_gelu_8192x4096x4096,linear_bias_gelu_2048x4096x4096
+    cases=$cases,linear_bias_gelu_4096x14336x4096
+    for form in cuda triton; do
+        python3 - $form $cases > /tmp/gelu-$form.json <<'PY'
+import json, sys
+from templates.gemm_cuda import TRITON_PARAMS
+cuda = {"template": "gemm_cuda", "params": {"bn": 192, "stages": 4, "cluster": 2,
+                                            "group_m": 16, "bias_smem": True}}
+cfg = cuda if sys.argv[1] == "cuda" else TRITON_PARAMS
+print(json.dumps({case: cfg for case in sys.argv[2].split(",")}))
+PY
+        timeout 140 python3 bench/gemm.py --config-json /tmp/gelu-$form.json --graphs \
+            --cases $cases --out $R/gelu-$form > $R/gelu-$form.log 2>&1
+        echo "gelu $form: rc $? after $(( $(date +%s) - start )) s"
+        grep -v -i warn $R/gelu-$form.log | grep "^linear_bias" | cut -c1-200
     done
     ;;
 esac
