@@ -12,14 +12,25 @@
 # then `kzoo zoo verify` of each (in the call that promoted it: each call's tree is this one's).
 # PART=final (no carry): the float16 GPU tests, `kzoo zoo verify linear_bias_gelu` of this
 # tree, and silu(linear) at 8192 x 4096 -> 4096 by gemm_cuda and the served Triton kernel.
+# PART=served_bench (no carry): bench/gemm.py's bias+GELU case by the served config, graph
+# replays and the default timer, max-autotune in each run (round 453's call 4 ran these two
+# commands by hand, with $OUT/b for --out).
 # PART=gelu_shapes (no carry): gelu(linear) at three shapes by the served gemm_cuda config and by
 # TRITON_PARAMS (the Triton kernel it replaced), each run with its own eager and cuBLAS.
+# Outcome (nine calls, about 1370 s of device time; RESULTS.md "The handoff GEMM served"): the
+# header-based kernel correct on the GPU (the GPU tests, both dtypes); gelu(linear) 8192x8192x4096
+# by graph replays 1.115-1.119x eager, 1.193-1.198x max-autotune, 1.006-1.009x cuBLAS;
+# linear_bias_gelu 1.18.0/1.19.0 promoted (re-timed 1.079x/1.084x eager at that shape, 1.060x/1.053x
+# at 4096x4096->14336); zoo verify passed; the variants' promotions (0.96-1.04x eager at
+# 8192x4096->4096, silu 0.913-0.962x by graph replays against the served kernel's 1.058x) not kept.
+# Calls: 1 stage Ray, 2 all, 3 f16, 4 served_bench (by hand), 5 stage Ray, 6 variants1,
+# 7 variants2, 8 final, 9 gelu_shapes.
 set -uo pipefail
 export PYTHONUNBUFFERED=1
 export KZOO_HOME=/tmp/kzoo-round453
 . bench/gpu_lib.sh
 case "${PART:-all}" in
-final|gelu_shapes) export PYTHONPATH=$PWD ;;
+final|gelu_shapes|served_bench) export PYTHONPATH=$PWD ;;
 *) split_bundle_install || exit 1 ;;  # PYTHONPATH: .gpu-site, then the tree
 esac
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
@@ -128,6 +139,14 @@ print(json.dumps(c[-1]['params']))") ;;
             --cases $silu --out $R/silu-$form > $R/silu-$form.log 2>&1
         echo "silu $form: rc $? after $(( $(date +%s) - start )) s"
         grep -v -i warn $R/silu-$form.log | tail -2 | cut -c1-200
+    done
+    ;;
+served_bench)  # no carry: the bias+GELU case by the served config (group_m 16), graphs and not
+    echo '{"linear_bias_gelu_8192x8192x4096": {"template": "gemm_cuda", "params": {"bn": 192,
+        "stages": 4, "cluster": 2, "group_m": 16, "bias_smem": true}}}' > /tmp/c16.json
+    for graphs in --graphs ""; do
+        timeout 250 python3 bench/gemm.py --config-json /tmp/c16.json $graphs --max-autotune \
+            --cases linear_bias_gelu_8192x8192x4096 --out $R/served 2>&1 | grep -v -i warn | tail -3
     done
     ;;
 gelu_shapes)  # no carry: gelu(linear) by the served gemm_cuda and the Triton kernel it replaced
