@@ -163,6 +163,15 @@ def bucket_shapes(unit: dict[str, Any], task_shapes) -> tuple[list | None, str |
 SHAPE_SLACK = 1.05
 
 
+def unit_template(plan, unit: dict[str, Any]):
+    """The template a unit's kernel is re-tuned with: the entry's own where the plan still offers
+    it (a CUDA C++ alternative, gemm_cuda, stays CUDA and warm-starts from its params), else the
+    plan's first."""
+    wanted = unit.get("template")
+    offered = (plan.template, *plan.alternatives)
+    return plan.template_object(wanted if wanted in offered else None)
+
+
 def shape_limits(fresh: dict[str, Any]) -> dict[str, float]:
     """Per shape (sorted JSON), the most ms a winner may take: the entry's fresh time x slack."""
     return {_shape_key(row.get("shape")): row["ms"] * SHAPE_SLACK
@@ -676,7 +685,8 @@ class _Sweep:
             return
         try:
             task = tasks.load(task_file.path)
-            template = make_plan(task).template_object()
+            found = make_plan(task)
+            template = unit_template(found, unit)
         except (tasks.TaskError, PlanError, KeyError) as err:
             state.finish(unit, "tune", {"status": "error", "reason": str(err)})
             return
@@ -718,6 +728,7 @@ class _Sweep:
             storage=self.storage, zoo=zoo, promote=True, timeout_s=self.opts.timeout_s,
             seed=self.opts.seed, quiet=self.opts.quiet, local_gpus=self.opts.local_gpus,
             warm_start_params=warm, promote_min_speedup=bar, bucket=bucket,
+            template=template.name if template.name in found.alternatives else None,
             promote_max_ms=shape_limits(fresh) if bar is not None else None,
             shapes=None if shapes is None else tuple(shapes),
         )

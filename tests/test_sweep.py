@@ -224,6 +224,27 @@ def test_plan_takes_this_gpu_models_config_of_a_bucket_two_models_tuned(tmp_path
         "softmax/sm_90/bfloat16/any/nvidia-h100-80gb-hbm3", "softmax/sm_90/bfloat16/any/nvidia-h200"]
 
 
+def test_a_units_kernel_is_re_tuned_with_its_own_template_where_the_plan_offers_it():
+    """The shipped linear_bias_gelu entry serves the H200 the CUDA C++ `gemm_cuda` kernel and the
+    H100 the Triton `gemm` one: a sweep re-tunes each with its own template (so the CUDA kernel's
+    params warm-start its search), and a template the plan no longer offers falls back to the
+    plan's first."""
+    import tasks
+    from agent.plan import plan
+
+    found = plan(tasks.load(ROOT / "tasks" / "linear_bias_gelu.py"))
+    units, failures = sweep.plan_units(["linear_bias_gelu"], [SHIPPED], "interpreter", None)
+    assert failures == []
+    templates = {u["template"] for u in units}
+    assert templates == {"gemm", "gemm_cuda"}, templates
+    for unit in units:
+        template = sweep.unit_template(found, unit)
+        assert template.name == unit["template"]
+        assert template.config(unit["params"])  # a warm start: the entry's params are its points
+    assert sweep.unit_template(found, {"template": "softmax_cuda"}).name == "gemm"
+    assert sweep.unit_template(found, {}).name == "gemm"
+
+
 # ---------------------------------------------------------------------------------------------
 # the report from GPU data (what a GPU sweep hands it), drawn here
 
