@@ -12,6 +12,8 @@
 # then `kzoo zoo verify` of each (in the call that promoted it: each call's tree is this one's).
 # PART=final (no carry): the float16 GPU tests, `kzoo zoo verify linear_bias_gelu` of this
 # tree, and silu(linear) at 8192 x 4096 -> 4096 by gemm_cuda and the served Triton kernel.
+# PART=sweep (carry .gpu-wheels after staging Ray): `kzoo sweep --ops linear_bias_gelu`, 2
+# trials a unit, promoting into the user zoo under $KZOO_HOME.
 # PART=served_bench (no carry): bench/gemm.py's bias+GELU case by the served config, graph
 # replays and the default timer, max-autotune in each run (round 453's call 4 ran these two
 # commands by hand, with $OUT/b for --out).
@@ -24,7 +26,7 @@
 # at 4096x4096->14336); zoo verify passed; the variants' promotions (0.96-1.04x eager at
 # 8192x4096->4096, silu 0.913-0.962x by graph replays against the served kernel's 1.058x) not kept.
 # Calls: 1 stage Ray, 2 all, 3 f16, 4 served_bench (by hand), 5 stage Ray, 6 variants1,
-# 7 variants2, 8 final, 9 gelu_shapes.
+# 7 variants2, 8 final, 9 gelu_shapes, then 10 stage Ray and 11 sweep (after the sweep change).
 set -uo pipefail
 export PYTHONUNBUFFERED=1
 export KZOO_HOME=/tmp/kzoo-round453
@@ -140,6 +142,14 @@ print(json.dumps(c[-1]['params']))") ;;
         echo "silu $form: rc $? after $(( $(date +%s) - start )) s"
         grep -v -i warn $R/silu-$form.log | tail -2 | cut -c1-200
     done
+    ;;
+sweep)  # after split_bundle_stage_ray: `kzoo sweep --ops linear_bias_gelu`, 2 trials a unit,
+    # into $KZOO_HOME's user zoo (not the shipped one): the H200's gemm_cuda units re-tuned as such
+    timeout 520 python3 -c "from agent.cli import main; raise SystemExit(main())" sweep \
+        --ops linear_bias_gelu --trials-per-op 2 --time-budget 420 --report $R/sweep \
+        --json $R/sweep.json > $R/sweep.log 2>&1
+    echo "sweep: rc $? after $(( $(date +%s) - start )) s"
+    grep -v -i "warn\|logging.cc" $R/sweep.log | grep "^\[" | tail -12 | cut -c1-240
     ;;
 served_bench)  # no carry: the bias+GELU case by the served config (group_m 16), graphs and not
     echo '{"linear_bias_gelu_8192x8192x4096": {"template": "gemm_cuda", "params": {"bn": 192,
