@@ -19,12 +19,14 @@
 # commands by hand, with $OUT/b for --out).
 # PART=gelu_shapes (no carry): gelu(linear) at three shapes by the served gemm_cuda config and by
 # TRITON_PARAMS (the Triton kernel it replaced), each run with its own eager and cuBLAS.
-# Outcome (nine calls, about 1370 s of device time; RESULTS.md "The handoff GEMM served"): the
+# Outcome (eleven calls, about 1560 s of device time; RESULTS.md "The handoff GEMM served"): the
 # header-based kernel correct on the GPU (the GPU tests, both dtypes); gelu(linear) 8192x8192x4096
 # by graph replays 1.115-1.119x eager, 1.193-1.198x max-autotune, 1.006-1.009x cuBLAS;
 # linear_bias_gelu 1.18.0/1.19.0 promoted (re-timed 1.079x/1.084x eager at that shape, 1.060x/1.053x
 # at 4096x4096->14336); zoo verify passed; the variants' promotions (0.96-1.04x eager at
-# 8192x4096->4096, silu 0.913-0.962x by graph replays against the served kernel's 1.058x) not kept.
+# 8192x4096->4096, silu 0.913-0.962x by graph replays against the served kernel's 1.058x) not kept;
+# kzoo sweep re-tuned both H200 units as gemm_cuda, nothing promoted, one baseline caught up
+# (torch.compile at 4099x1000->3073 bfloat16: 0.114 ms that run, about 0.38 before).
 # Calls: 1 stage Ray, 2 all, 3 f16, 4 served_bench (by hand), 5 stage Ray, 6 variants1,
 # 7 variants2, 8 final, 9 gelu_shapes, then 10 stage Ray and 11 sweep (after the sweep change).
 set -uo pipefail
