@@ -1,9 +1,11 @@
 """The CUDA C++ path: the source guards, nvcc builds and their verdicts, the templates, and (on a GPU)
 CUDA candidates through the verifier, cheats included.
 
-Without a GPU, nvcc still compiles (for sm_90) and the verifier says plainly that running needs a
-GPU. Compiles take seconds each, so only a few are made: the two templates' defaults (through the
-verifier), one sampled config of each, one broken source, and bench/probe_split_ring.py's kernels.
+Without a GPU, nvcc still compiles (for sm_90, or sm_90a for the Hopper GEMMs) and the verifier
+says plainly that running needs a GPU. Compiles take seconds each, so only a few are made: the
+three templates' defaults (through the verifier), one sampled config of each, one broken source,
+bench/probe_split_ring.py's kernels, and the Hopper GEMM probe's (bench/cuda_gemm_source.py) beside
+gemm_cuda's.
 """
 
 from __future__ import annotations
