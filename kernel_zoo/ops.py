@@ -32,6 +32,10 @@ whichever forward ran; "by recomputation" differentiates the reference at the sa
 
 A broken zoo entry (a tampered file, a malformed manifest, a kernel that fails to import) raises
 `ZooError`; it is never hidden behind the fallback, since the user believes a verified kernel runs.
+One exception: a CUDA C++ kernel (template `gemm_cuda`, say) is built with nvcc when first loaded,
+and where this machine has no nvcc (or one that refuses the source) the call is served by the same
+bucket's config of another GPU model of the entry (a Triton kernel) where one loads, else by the
+reference, with a warning naming why, logged once.
 """
 
 from __future__ import annotations
@@ -47,7 +51,7 @@ from typing import Any, ClassVar
 import torch
 import torch.nn.functional as F
 
-from kernel_zoo import buckets, store
+from kernel_zoo import buckets, cuda_ext, store
 
 logger = logging.getLogger("kernel_zoo")
 
@@ -114,13 +118,50 @@ def _zoo_launcher(
     launcher: Launcher | None = None
     if found is not None:
         manifest, config, entry_dir = found
-        module = store.load_kernel(entry_dir, config, manifest)
-        launcher = getattr(module, f"launch_{op}", None)
-        if not callable(launcher):
-            raise store.ZooError(f"{module.__file__}: the kernel has no launch_{op} function")
+        try:
+            launcher = _load_launcher(op, manifest, config, entry_dir)
+        except store.ZooError as err:
+            if not isinstance(err.__cause__, cuda_ext.CudaBuildError):
+                raise
+            launcher = _without_nvcc_build(op, manifest, config, entry_dir, err.__cause__)
     with _lock:
         _launchers[key] = launcher
     return launcher
+
+
+def _load_launcher(op: str, manifest: dict[str, Any], config: dict[str, Any],
+                   entry_dir: Path) -> Launcher:
+    module = store.load_kernel(entry_dir, config, manifest)
+    launcher = getattr(module, f"launch_{op}", None)
+    if not callable(launcher):
+        raise store.ZooError(f"{module.__file__}: the kernel has no launch_{op} function")
+    return launcher
+
+
+def _without_nvcc_build(op: str, manifest: dict[str, Any], config: dict[str, Any],
+                        entry_dir: Path, cause: Exception) -> Launcher | None:
+    """A CUDA C++ kernel (verified where it was promoted, its bytes checked here) that this
+    machine cannot build, nvcc missing or refusing it: the same bucket's config of another GPU
+    model of the entry (promoted last first) whose kernel loads here, else None (the reference),
+    with a warning naming why, once. A tampered or broken file still raises."""
+    others = [c for c in reversed(manifest["configs"])
+              if (c["arch"], c["dtype"], c["shape_bucket"]) ==
+              (config["arch"], config["dtype"], config["shape_bucket"]) and c is not config]
+    why = (f"{op}: the {config['device']} kernel of {entry_dir.name} ({config['template']}, "
+           f"CUDA C++) cannot be built here: {str(cause).splitlines()[0]}")
+    for other in others:
+        try:
+            launcher = _load_launcher(op, manifest, other, entry_dir)
+        except store.ZooError as err:
+            if isinstance(err.__cause__, cuda_ext.CudaBuildError):
+                continue
+            raise
+        _report_fallback(op, f"{why}; serving the {other['device']} config's kernel "
+                             f"({other['template']})", logging.WARNING)
+        return launcher
+    _report_fallback(op, f"{why}; no other config of its bucket loads, so the PyTorch reference "
+                         "runs", logging.WARNING)
+    return None
 
 
 def _report_fallback(op: str, reason: str, level: int) -> None:

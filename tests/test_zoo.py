@@ -978,6 +978,60 @@ def test_pinned_op_opcheck_and_gradient(tmp_path: Path):
     torch.testing.assert_close(x.grad, x_ref.grad)
 
 
+CUDA_KERNEL = textwrap.dedent(
+    """\
+    import torch
+
+    from kernel_zoo import cuda_ext
+
+    _lib = cuda_ext.load('extern "C" int f(void* x, cudaStream_t s) { return 0; }',
+                         {"f": ("tensor",)})
+
+
+    def launch_softmax(x: torch.Tensor) -> torch.Tensor:
+        return torch.softmax(x.float(), dim=-1).to(x.dtype)
+    """
+)
+
+
+def test_a_cuda_kernel_this_machine_cannot_build_yields_to_another_gpus_config(
+        tmp_path: Path, monkeypatch, caplog):
+    """An entry whose H200 config is a CUDA C++ kernel (gemm_cuda's linear_bias_gelu, say), on a
+    machine without nvcc: the call is served by the bucket's other GPU model's config where its
+    kernel loads, else by the reference, each with a warning naming why; a kernel that fails to
+    import for any other reason is still a ZooError."""
+    from kernel_zoo import cuda_ext
+
+    monkeypatch.setattr(cuda_ext, "find_nvcc", lambda: None)
+    zoo = tmp_path / "zoo"
+    store.promote("softmax", kernel_source("h100"), make_record(), zoo_dir=zoo)
+    both = store.promote("softmax", CUDA_KERNEL, make_record(device="NVIDIA H200",
+                                                             template="gemm_cuda"), zoo_dir=zoo)
+    alone = store.promote("softmax", CUDA_KERNEL, make_record(device="NVIDIA H200",
+                                                              template="gemm_cuda"),
+                          zoo_dir=tmp_path / "alone")
+    ops.clear_cache()
+    try:
+        with caplog.at_level(logging.WARNING, logger="kernel_zoo"):
+            launcher = ops._zoo_launcher("softmax", "sm_90", "bfloat16", "any",
+                                         both["path"], "NVIDIA H200")
+            assert launcher is not None and launcher.__globals__["TAG"] == "h100"
+            assert ops._zoo_launcher("softmax", "sm_90", "bfloat16", "any", alone["path"],
+                                     "NVIDIA H200") is None
+        warnings = [r.getMessage() for r in caplog.records]
+        assert any("NVIDIA H200 kernel of 1.1.0 (gemm_cuda, CUDA C++) cannot be built here: "
+                   "nvcc not found" in w and "serving the NVIDIA H100 80GB HBM3 config's" in w
+                   for w in warnings), warnings
+        assert any("PyTorch reference runs" in w for w in warnings), warnings
+        broken = store.promote("softmax", "raise RuntimeError('not a toolchain problem')\n",
+                               make_record(device="NVIDIA H200"), zoo_dir=tmp_path / "broken")
+        with pytest.raises(ZooError, match="failed to import"):
+            ops._zoo_launcher("softmax", "sm_90", "bfloat16", "any", broken["path"],
+                              "NVIDIA H200")
+    finally:
+        ops.clear_cache()
+
+
 def test_kernel_zoo_imports_stay_light(tmp_path: Path):
     # a broken user zoo: importing must not read it (nothing runs at import time)
     broken = tmp_path / "home" / "zoo" / "softmax" / "1.0.0"
