@@ -14,6 +14,7 @@
 # tree, and silu(linear) at 8192 x 4096 -> 4096 by gemm_cuda and the served Triton kernel.
 # PART=sweep (carry .gpu-wheels after staging Ray): `kzoo sweep --ops linear_bias_gelu`, 2
 # trials a unit, promoting into the user zoo under $KZOO_HOME.
+# PART=nvcc (no carry): ops.linear's gelu from the shipped zoo, and as on a machine without nvcc.
 # PART=served_bench (no carry): bench/gemm.py's bias+GELU case by the served config, graph
 # replays and the default timer, max-autotune in each run (round 453's call 4 ran these two
 # commands by hand, with $OUT/b for --out).
@@ -28,13 +29,14 @@
 # kzoo sweep re-tuned both H200 units as gemm_cuda, nothing promoted, one baseline caught up
 # (torch.compile at 4099x1000->3073 bfloat16: 0.114 ms that run, about 0.38 before).
 # Calls: 1 stage Ray, 2 all, 3 f16, 4 served_bench (by hand), 5 stage Ray, 6 variants1,
-# 7 variants2, 8 final, 9 gelu_shapes, then 10 stage Ray and 11 sweep (after the sweep change).
+# 7 variants2, 8 final, 9 gelu_shapes, then 10 stage Ray and 11 sweep (after the sweep change),
+# 12 nvcc (after the no-nvcc fallback).
 set -uo pipefail
 export PYTHONUNBUFFERED=1
 export KZOO_HOME=/tmp/kzoo-round453
 . bench/gpu_lib.sh
 case "${PART:-all}" in
-final|gelu_shapes|served_bench) export PYTHONPATH=$PWD ;;
+final|gelu_shapes|served_bench|nvcc) export PYTHONPATH=$PWD ;;
 *) split_bundle_install || exit 1 ;;  # PYTHONPATH: .gpu-site, then the tree
 esac
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
@@ -152,6 +154,12 @@ sweep)  # after split_bundle_stage_ray: `kzoo sweep --ops linear_bias_gelu`, 2 t
         --json $R/sweep.json > $R/sweep.log 2>&1
     echo "sweep: rc $? after $(( $(date +%s) - start )) s"
     grep -v -i "warn\|logging.cc" $R/sweep.log | grep "^\[" | tail -12 | cut -c1-240
+    ;;
+nvcc)  # no carry: ops.linear's gelu from the shipped zoo, then as without nvcc (the fallback)
+    timeout 200 python3 -m pytest -q -p no:cacheprovider -m gpu -rf --tb=short tests/test_zoo.py \
+        -k "without_nvcc" > $R/pytest-zoo-nvcc.txt 2>&1
+    echo "pytest nvcc fallback: rc $? after $(( $(date +%s) - start )) s"
+    tail -3 $R/pytest-zoo-nvcc.txt | cut -c1-300
     ;;
 served_bench)  # no carry: the bias+GELU case by the served config (group_m 16), graphs and not
     echo '{"linear_bias_gelu_8192x8192x4096": {"template": "gemm_cuda", "params": {"bn": 192,

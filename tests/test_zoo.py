@@ -1410,3 +1410,41 @@ def test_rerender_script_starts_from_the_entry_params_completed_as_they_were():
     assert start["SPLIT_K"] == 8 and start["shift_tail"] is False
     found = plan(tasks.load(REPO / "tasks" / "matmul_skinny.py"))
     assert _start_params(template, found, start) == start
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA GPU")
+def test_linear_gelu_is_served_and_yields_without_nvcc_on_the_gpu(monkeypatch, caplog):
+    """`ops.linear(x, w, b, "gelu")` from the shipped zoo, as a user calls it: correct at 8192 x
+    4096 -> 8192 bfloat16 (the H200's config is gemm_cuda's CUDA C++ kernel); then, as on a
+    machine without nvcc, correct again from the bucket's other GPU model's Triton kernel, with a
+    warning saying why (where this GPU's config is the CUDA one)."""
+    from kernel_zoo import cuda_ext
+
+    gen = torch.Generator(device="cuda").manual_seed(0)
+    x = torch.randn(8192, 4096, device="cuda", generator=gen).to(torch.bfloat16)
+    w = (torch.randn(8192, 4096, device="cuda", generator=gen) / 64).to(torch.bfloat16)
+    b = (torch.randn(8192, device="cuda", generator=gen) / 2).to(torch.bfloat16)
+    ref = torch.nn.functional.gelu(torch.nn.functional.linear(x.double(), w.double(), b.double()))
+    eager = torch.nn.functional.gelu(torch.nn.functional.linear(x, w, b)).double()
+    bound = 2 * ((eager - ref).norm() / ref.norm()).item()
+    found = store.find_config("linear_bias_gelu", _device_arch(), "bfloat16",
+                              device=torch.cuda.get_device_name())
+    assert found is not None
+    served_cuda = found[1]["template"] == "gemm_cuda"
+    ops.clear_cache()
+    try:
+        for without_nvcc in (False, True):
+            if without_nvcc:
+                monkeypatch.setattr(cuda_ext, "find_nvcc", lambda: None)
+                ops.clear_cache()
+                store.clear_loaded()
+            with caplog.at_level(logging.WARNING, logger="kernel_zoo"):
+                y = ops.linear(x, w, b, activation="gelu")
+            err = ((y.double() - ref).norm() / ref.norm()).item()
+            assert err <= bound, (without_nvcc, err, bound)
+        warned = [r.getMessage() for r in caplog.records if "cannot be built here" in
+                  r.getMessage()]
+        assert bool(warned) == served_cuda, warned
+    finally:
+        ops.clear_cache()
