@@ -155,7 +155,7 @@ from typing import Any
 
 from templates.base import InvalidConfig, Param, Template
 from templates.pointwise import render_expression, validate_inputs
-from templates.prefix import prefix_module
+from templates.prefix import append_companion
 
 # An H100/H200 thread block may use 227 KB of shared memory; the epilogue's layout conversion
 # reuses the pipeline's buffers, so the pipeline alone is budgeted.
@@ -689,11 +689,8 @@ class GemmTemplate(Template):
             companion = super().render(dataclasses.replace(base, skinny_rows=0, odd_tiled=False,
                                                            single_wave_tiled=False,
                                                            fuse_norm=cfg.fuse_norm), **context)
-            imports, body = prefix_module(companion, prefix)
-            parts.append(f"# {knob}: the kernels and launcher of the calls it routes ({prefix})")
-            parts += [line for line in imports if line not in lines]
-            lines.update(imports)
-            parts.append(body)
+            note = f"# {knob}: the kernels and launcher of the calls it routes ({prefix})"
+            append_companion(parts, lines, companion, prefix, note)
         return "\n\n".join(parts) + "\n"
 
 

@@ -37,7 +37,7 @@ from templates import gemm
 from templates.base import InvalidConfig, Param, Template
 from templates.pointwise import validate_inputs
 from templates.pointwise_cuda import cuda_expr
-from templates.prefix import prefix_module
+from templates.prefix import append_companion
 
 BM = 128
 BK = 64
@@ -170,12 +170,10 @@ class GemmCudaTemplate(Template):
                    "triton_params_repr": repr(TRITON_PARAMS)}
         source = super().render(cfg, **context)
         triton = gemm.TEMPLATE.render(gemm.TEMPLATE.config(TRITON_PARAMS), **context)
-        imports, body = prefix_module(triton, "_triton_")
-        lines = set(source.splitlines())
-        parts = [source.rstrip(), "# the Triton gemm template's kernels at TRITON_PARAMS: the "
-                 "calls cuda_plan sends them (_triton_)"]
-        parts += [line for line in imports if line not in lines]
-        parts.append(body)
+        parts = [source.rstrip()]
+        append_companion(parts, set(source.splitlines()), triton, "_triton_",
+                         "# the Triton gemm template's kernels at TRITON_PARAMS: the calls "
+                         "cuda_plan sends them (_triton_)")
         return "\n\n".join(parts) + "\n"
 
 

@@ -1,5 +1,6 @@
 """One rendered module's top-level names prefixed, so several rendered modules live in one file:
-a composite's groups (agent/compose.py), a GEMM's skinny companion (templates/gemm.py)."""
+a composite's groups (agent/compose.py), a GEMM's skinny companion (templates/gemm.py), the
+Triton kernels a CUDA C++ Linear carries (templates/gemm_cuda.py)."""
 
 from __future__ import annotations
 
@@ -77,3 +78,15 @@ def prefix_module(source: str, prefix: str) -> tuple[list[str], str]:
     module = ast.Module(body=body, type_ignores=[])
     _Renamer(_top_level_names(module), prefix).visit(module)
     return imports, ast.unparse(module)
+
+
+def append_companion(parts: list[str], lines: set[str], companion: str, prefix: str,
+                     note: str) -> None:
+    """Append a rendered companion module to a module's `parts` (joined by blank lines): `note`
+    (a comment line), the companion's imports that `lines` (the module's lines so far, updated)
+    lacks, then its body with every top-level name prefixed."""
+    imports, body = prefix_module(companion, prefix)
+    parts.append(note)
+    parts += [line for line in imports if line not in lines]
+    lines.update(imports)
+    parts.append(body)
