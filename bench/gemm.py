@@ -128,9 +128,6 @@ ON_REQUEST_CASES = (
     *(Case(f"linear_bias_silu_{m}x3000x1000", "linear_bias_silu",
            {"batch": 1, "seq": m, "in_features": 1000, "out_features": 3000}, "bfloat16",
            "skinny") for m in (32, 64)),
-    # the rows where ops.linear's skinny tiles trailed eager in bench/linear_skinny.py (round
-    # 287): 100 rows of 4096 -> 4096 (0.96-0.99x) and GELU at 64-128 rows of 1000 -> 3000
-    # (0.94-0.995x); timed only when named
     # linear_bias_silu's large shape (8192 rows of 4096 -> 4096), where gemm_cuda's searches
     # promoted kernels at 0.96-0.99x eager against the served Triton kernel's 1.07x in its own
     # promotion (GPU round 453); timed only when named
@@ -143,6 +140,9 @@ ON_REQUEST_CASES = (
     *(Case(f"linear_bias_gelu_{m}x{n}x4096", "linear_bias_gelu",
            {"tokens": m, "in_features": 4096, "out_features": n}, "bfloat16", "fused")
       for m, n in ((8192, 4096), (2048, 4096), (4096, 14336))),
+    # the rows where ops.linear's skinny tiles trailed eager in bench/linear_skinny.py (round
+    # 287): 100 rows of 4096 -> 4096 (0.96-0.99x) and GELU at 64-128 rows of 1000 -> 3000
+    # (0.94-0.995x); timed only when named
     Case("linear_bias_silu_100x4096x4096", "linear_bias_silu",
          {"batch": 1, "seq": 100, "in_features": 4096, "out_features": 4096}, "bfloat16",
          "skinny"),
