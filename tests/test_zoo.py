@@ -1419,8 +1419,13 @@ def test_linear_gelu_is_served_and_yields_without_nvcc_on_the_gpu(monkeypatch, c
     4096 -> 8192 bfloat16 (the H200's config is gemm_cuda's CUDA C++ kernel); then, as on a
     machine without nvcc, correct again from the bucket's other GPU model's Triton kernel, with a
     warning saying why (where this GPU's config is the CUDA one)."""
+    from conftest import copy_entry
+
     from kernel_zoo import cuda_ext
 
+    # the shipped entry, copied into this test's (isolated, empty) shipped zoo
+    version = store.newest_entries("linear_bias_gelu", [REAL_SHIPPED_ZOO])[0].version
+    copy_entry(REAL_SHIPPED_ZOO, "linear_bias_gelu", version, _home.SHIPPED_ZOO)
     gen = torch.Generator(device="cuda").manual_seed(0)
     x = torch.randn(8192, 4096, device="cuda", generator=gen).to(torch.bfloat16)
     w = (torch.randn(8192, 4096, device="cuda", generator=gen) / 64).to(torch.bfloat16)
