@@ -76,6 +76,16 @@ spans the aligned body (4096 elements for a 4097-wide float32 row), not the row 
 masked). On an H200 it won `cols_le_16384` in each dtype (softmax 1.27.0-1.29.0, GPU rounds 388
 and 391: 4096x4097 from 0.89 to 0.94 of the copy bandwidth in float32, 0.49-0.51 to 0.80 in
 16-bit), and log-softmax's (log_softmax 1.30.0-1.32.0, round 395: 16-bit 0.49 to 0.79-0.80).
+`stagger_phases` > 0 staggers the one-pass kernel's first wave: of the programs the GPU starts at
+once (SMs times the programs an SM holds, from the compiled kernel), program p spins
+(p % stagger_phases) * `stagger_step` clocks before its first load. Every program of that kernel
+reads its whole tile before it stores any of it, and without the stagger every SM of the first
+wave reduces and exponentiates at the same time while the memory idles; the later waves do not
+start in step. On an H200 (GPU round 454, bench/probe_softmax_phase.py) 4 phases 2000 clocks apart
+took the float32 softmax of 1024x32768 from 70.6 to 66.5-67.0 us (0.92 to 0.97 of a copy of its
+bytes), log-softmax from 71.0 to 67.0; 2 phases gained half as much, and the exponentials moved in
+part onto the FMA pipes (a polynomial) gained nothing. Not in Triton's interpreter (the spin is
+PTX).
 """
 
 from __future__ import annotations
@@ -113,6 +123,8 @@ class SoftmaxConfig:
     row_lag: bool
     split_maxnreg: int
     body_tile: bool
+    stagger_phases: int
+    stagger_step: int
 
 
 SPACE = (
@@ -139,6 +151,8 @@ SPACE = (
     Param("row_lag", (False, True), legacy=False),
     Param("split_maxnreg", (0, 80, 128), legacy=0),
     Param("body_tile", (False, True), legacy=False),
+    Param("stagger_phases", (0, 2, 4, 8), legacy=0),
+    Param("stagger_step", (1000, 2000), legacy=2000),
 )
 
 # The bfloat16 winner of 40 trials on an H200 (zoo entry softmax 1.1.0), a strong start anywhere.
@@ -147,7 +161,8 @@ DEFAULT = SoftmaxConfig(
     num_stages=3, programs_per_sm=0, keep_in_l2=False, align_rows=False, col_block_inner=128,
     col_split_per_sm=0, one_pass_block_inner=0, loop_programs_per_sm=0, reverse_last_pass=False,
     row_split=0, row_prefetch=False, row_ahead=False, one_pass_maxnreg_inner=0, align_edges=False,
-    ahead_depth=1, row_lag=False, split_maxnreg=0, body_tile=False,
+    ahead_depth=1, row_lag=False, split_maxnreg=0, body_tile=False, stagger_phases=0,
+    stagger_step=2000,
 )
 
 # Over a dim that is not the last, the tile holds the whole reduced dim when it is at most
@@ -172,6 +187,9 @@ def constraints(cfg: SoftmaxConfig) -> list[str]:
                         "ahead kernel's loop)")
     if cfg.split_maxnreg and not cfg.row_split:
         problems.append("split_maxnreg caps the split-row kernel's registers: it needs row_split")
+    if cfg.stagger_step != 2000 and not cfg.stagger_phases:
+        problems.append("stagger_step spaces the first wave's start times: it needs "
+                        "stagger_phases")
     loop_per_thread = cfg.loop_block // (32 * cfg.loop_warps)
     if loop_per_thread < 1:
         problems.append("loop_block is smaller than one element per thread of loop_warps")

@@ -508,3 +508,144 @@ def test_row_split_is_correct_on_the_gpu(tmp_path, log):
                 torch.testing.assert_close(module.ModelNew()(x), expected, equal_nan=True,
                                            msg=str((split, dtype)))
         assert module._SPLIT_RESIDENT and min(module._SPLIT_RESIDENT.values()) >= 1, split
+
+
+@pytest.mark.parametrize("log", [False, True])
+def test_stagger_knob_keeps_the_one_pass_kernel_correct_and_is_off_in_the_interpreter(
+        tmp_path, monkeypatch, log):
+    """stagger_phases: the one-pass kernel takes n_first and the STAGGER constants (1, off, in
+    Triton's interpreter, which has no PTX); rows of every path stay right (one row a program,
+    several, a persistent grid, the online loop). Without the knob the kernel is rendered as
+    before (no stagger code, no n_first), and stagger_step alone is refused."""
+    import torch
+
+    from verifier.core import load_candidate
+
+    op = "log_softmax" if log else "softmax"
+    ref = torch.log_softmax if log else torch.softmax
+    plain = SOFTMAX.render(SOFTMAX.default, op=op, log=log, dim=1, params=[])
+    assert "_stagger_first_wave" not in plain and "n_first" not in plain
+    assert SOFTMAX.violations(dataclasses.replace(SOFTMAX.default, stagger_step=1000))
+    gen = torch.Generator().manual_seed(11)
+    for per_sm in (0, 2):
+        cfg = dataclasses.replace(SOFTMAX.default, single_pass_max=8192, tile_elems=4096,
+                                  elems_per_thread=8, programs_per_sm=per_sm, stagger_phases=4,
+                                  stagger_step=1000)
+        assert not SOFTMAX.violations(cfg)
+        module = load_candidate(SOFTMAX.render(cfg, op=op, log=log, dim=1, params=[]), tmp_path)
+        seen = []
+        real = module._launch
+        monkeypatch.setattr(module, "_launch", lambda kernel, grid, args, kw, _real=real:
+                            (seen.append((kernel.__name__, args, kw)),
+                             _real(kernel, grid, args, kw))[1])
+        for shape in ((5, 1000), (37, 4096), (3, 8192), (2, 9001)):
+            x = torch.randn(*shape, generator=gen) * 4.0
+            x[1, :7] = float("-inf")
+            seen.clear()
+            torch.testing.assert_close(getattr(module, f"launch_{op}")(x, -1), ref(x, dim=-1),
+                                       rtol=1e-5, atol=1e-5, msg=str(shape))
+            one_pass = [(args, kw) for name, args, kw in seen if name == "_softmax_one_pass_kernel"]
+            assert bool(one_pass) == (shape[1] <= 8192), (shape, seen)
+            for args, kw in one_pass:
+                assert kw["STAGGER"] == 1 and kw["STAGGER_STEP"] == 1000 and args[-1] == 0, kw
+        # over a non-last dim: the one-pass column kernel takes them too
+        x = torch.randn(2, 37, 5, generator=gen)
+        seen.clear()
+        torch.testing.assert_close(getattr(module, f"launch_{op}")(x, 1), ref(x, dim=1),
+                                   rtol=1e-5, atol=1e-5)
+        assert [(name, args[-1], kw["STAGGER"]) for name, args, kw in seen] == [
+            ("_softmax_columns_kernel", 0, 1)], seen
+    # the split-row kernel a row ahead (and a step behind): its groups take the constants
+    cfg = dataclasses.replace(SOFTMAX.default, single_pass_max=8192, elems_per_thread=16,
+                              row_split=4, row_ahead=True, row_lag=True, stagger_phases=2)
+    module = load_candidate(SOFTMAX.render(cfg, op=op, log=log, dim=1, params=[]), tmp_path)
+    seen = _record_launches(module, monkeypatch)
+    x = torch.randn(3, 20000, generator=gen) * 4.0
+    torch.testing.assert_close(getattr(module, f"launch_{op}")(x, -1), ref(x, dim=-1), rtol=1e-5,
+                               atol=1e-5)
+    assert [name for name, _ in seen] == ["_softmax_split_ahead_kernel"] * 2, seen
+
+
+def test_stagger_spins_before_the_first_load_compiled_for_sm90(tmp_path):
+    """Compiled for sm_90 by Triton's ptxas (no GPU), the float32 one-pass kernel of a
+    32768-wide row (32 warps) with STAGGER 4 reads %clock64 in a spin before its loads and keeps
+    the plain kernel's 8 vector loads and stores a thread; with STAGGER 1 there is no spin."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    pytest.importorskip("triton.backends.nvidia.compiler")
+    cfg = dataclasses.replace(SOFTMAX.default, stagger_phases=4)
+    path = tmp_path / "staggered.py"
+    path.write_text(SOFTMAX.render(cfg, op="softmax", log=False, dim=1, params=[]))
+    script = """
+import importlib.util, json, sys
+import triton
+from triton.compiler import ASTSource
+sys.path.insert(0, sys.argv[2])
+import compile_pointwise as cp
+spec = importlib.util.spec_from_file_location("staggered", sys.argv[1])
+module = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(module)
+fn = module._softmax_one_pass_kernel
+for stagger in (1, 4):
+    consts = dict(BLOCK=32768, ROWS=1, ALIGN=1, UNIT=4, STAGGER=stagger, STAGGER_STEP=2000)
+    types = dict(x_ptr="*fp32", y_ptr="*fp32", n_rows="i32", n_cols_u="i32", x_stride_u="i32",
+                 y_stride_u="i32", n_first="i32")
+    sig = {n: "constexpr" if n in consts else types[n] for n in fn.arg_names}
+    attrs = {(fn.arg_names.index(n),): cp.CUDABackend(cp.TARGET).parse_attr("D")
+             for n in ("x_ptr", "y_ptr")}
+    k = triton.compile(ASTSource(fn, sig, consts, attrs), target=cp.TARGET,
+                       options={"num_warps": 32, "num_stages": 1})
+    ptx = k.asm["ptx"]
+    print(json.dumps({"stagger": stagger, "clock": ptx.count("%clock64"),
+                      "first_clock": ptx.find("%clock64"), "first_load": ptx.find("ld.global"),
+                      "loads": cp._widths(cp._LOAD, ptx), "stores": cp._widths(cp._STORE, ptx)}))
+"""
+    env = {k: v for k, v in os.environ.items() if k != "TRITON_INTERPRET"}
+    proc = subprocess.run([sys.executable, "-c", script, str(path), str(ROOT / "bench")],
+                          env={**env, "PYTHONPATH": str(ROOT)}, capture_output=True, text=True,
+                          timeout=600)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    rows = {r["stagger"]: r for r in map(json.loads, proc.stdout.split("\n")[:-1])}
+    assert rows[1]["clock"] == 0 and rows[4]["clock"] >= 2, rows
+    assert 0 < rows[4]["first_clock"] < rows[4]["first_load"], rows
+    for r in rows.values():
+        assert r["loads"] == {"v4": 8} and r["stores"] == {"v4": 8}, rows
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("log", [False, True])
+def test_stagger_is_correct_on_the_gpu(tmp_path, log):
+    """Every GPU shape and dtype of the task (and of its dim-1 task) through the verifier with
+    the first wave in 2, 4 and 8 phases, and the split-row kernel a row ahead (256x128256) and
+    the one-pass column kernel (over dim 1) staggered too; at 1024x32768 float32 (one 32-warp
+    program an SM) the first wave is the SM count, and a call gives what torch gives, twice."""
+    import torch
+
+    from verifier.core import load_candidate
+
+    op = "log_softmax" if log else "softmax"
+    verifier = Verifier("gpu", tmp_path)
+    ref = torch.log_softmax if log else torch.softmax
+    lag = dict(row_split=16, elems_per_thread=16, row_ahead=True, row_lag=True)
+    inner = SOFTMAX.default_for("inner_dim")
+    for name, phases, step, base in ((op, 4, 2000, dataclasses.replace(SOFTMAX.default, **lag)),
+                                     (f"{op}_dim1", 4, 2000, inner), (op, 2, 2000, None),
+                                     (op, 4, 2000, None), (op, 8, 1000, None)):
+        task = tasks.load(ROOT / "tasks" / f"{name}.py")
+        cfg = dataclasses.replace(base or SOFTMAX.default, stagger_phases=phases,
+                                  stagger_step=step)
+        source = SOFTMAX.render(cfg, op=op, log=log, dim=1, params=[])
+        for dtype in task.dtypes:
+            verdict = verifier.verify(task, source, dtype, time=False)
+            assert verdict.accepted, (name, phases, dtype, verdict.reasons)
+    module = load_candidate(source, tmp_path)
+    x = torch.randn(1024, 32768, device="cuda") * 4.0
+    x[5] = float("-inf")
+    expected = ref(x.double(), dim=1).float()
+    for _ in range(2):
+        torch.testing.assert_close(module.ModelNew()(x), expected, equal_nan=True)
+    sms = torch.cuda.get_device_properties(0).multi_processor_count
+    assert list(module._FIRST_WAVE.values()) == [sms], module._FIRST_WAVE
