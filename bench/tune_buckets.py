@@ -376,6 +376,11 @@ SERVED_VARIANTS = {
                row_ahead=True, row_lag=True, split_maxnreg=regs)
           for max_pass, split in ((16384, 2), (16384, 4), (8192, 4), (8192, 8))
           for per_thread in (16, 32) for regs in (0, 80)],
+        # the one-pass kernel's first wave started in 2-8 phases, so that its SMs do not all
+        # exponentiate at once while the memory idles (bench/probe_softmax_phase.py, round 454:
+        # float32 1024x32768 from 70.6 to 66.5-67.0 us at 4 phases 2000 clocks apart)
+        *[dict(stagger_phases=phases, stagger_step=step)
+          for phases, step in ((2, 2000), (4, 1000), (4, 2000), (8, 1000))],
     ],
     "pointwise": [
         # GeGLU's served config (8 warps over 4096-element blocks) read 0.97-0.98x torch.compile
