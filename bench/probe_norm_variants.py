@@ -15,7 +15,7 @@ CUDA-graph replays with the verifier's timer (L2 discarded before each call, int
 Each is checked against a float32 reference first. Writes
 bench/results/runs/probe-norm-variants-<device>.json.
 
-    python bench/probe_norm_variants.py [--dtypes bfloat16,float16] [--out DIR]
+    python bench/probe_norm_variants.py [--dtypes bfloat16,float16,float32] [--out DIR]
 """
 
 from __future__ import annotations
@@ -90,17 +90,18 @@ def _two_pass(x_ptr, w_ptr, y_ptr, eps, N: tl.constexpr, BLOCK: tl.constexpr,
             tl.store(out + start + cols, (x * rstd * w).to(y_ptr.dtype.element_ty))
 
 
-def _inductor_kernel(workdir: Path):
-    """Inductor's RMSNorm kernel at 16384x8192 bfloat16, as round 337 printed it (its sizes are
-    constants in the source: it serves only that shape), as a plain @triton.jit function."""
+def _inductor_kernel(workdir: Path, dtype_name: str = "bfloat16"):
+    """Inductor's RMSNorm kernel at 16384x8192 in `dtype_name`, as round 337 printed it (its sizes
+    are constants in the source: it serves only that shape and dtype), as a plain @triton.jit
+    function."""
     rows = json.loads(INDUCTOR_JSON.read_text())["rows"]
-    source = next(r for r in rows if r["dtype"] == "bfloat16" and r["shape"] == [16384, 8192])
+    source = next(r for r in rows if r["dtype"] == dtype_name and r["shape"] == [16384, 8192])
     text = source["inductor_sources"][0]
     body = text[text.index("@triton.jit"):text.index("''', device_str")]
-    path = workdir / "inductor_rms_norm.py"
+    path = workdir / f"inductor_rms_norm_{dtype_name}.py"
     path.write_text("import triton\nimport triton.language as tl\n"
                     "from torch._inductor.runtime.triton_helpers import libdevice\n" + body)
-    spec = importlib.util.spec_from_file_location("inductor_rms_norm", path)
+    spec = importlib.util.spec_from_file_location(path.stem, path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module.triton_red_fused__fused_rms_norm_0
@@ -124,7 +125,7 @@ def variants(x: torch.Tensor, w: torch.Tensor, inductor) -> dict:
                     lambda warps=warps, block=block, unroll=unroll: _launch(
                         _two_pass, x, w, (n_rows,), dict(N=n, BLOCK=block, UNROLL=unroll,
                                                          num_warps=warps, num_stages=1)))
-            if inductor is not None and (n_rows, n) == SHAPES[0] and x.dtype == torch.bfloat16:
+            if inductor is not None and (n_rows, n) == SHAPES[0]:
                 found[f"inductor_src r{block} w{warps}"] = (
                     lambda warps=warps, block=block: _inductor_launch(inductor, x, w, block,
                                                                       warps))
@@ -156,7 +157,7 @@ def main() -> int:
     task = tasks.load(ROOT / "tasks" / "rms_norm.py")
     device = torch.device("cuda")
     flusher = L2Flusher(device)
-    inductor = _inductor_kernel(Path(tempfile.mkdtemp()))
+    workdir = Path(tempfile.mkdtemp())
     record = {"benchmark": "probe-norm-variants", "environment": environment(),
               "method": "CUDA-graph replays timed by verifier.timing.bench (L2 discarded before "
               "each call, medians, interleaved); compile = torch.compile(Model), default mode, "
@@ -164,6 +165,10 @@ def main() -> int:
               "rows": []}
     for dtype_name in [d for d in args.dtypes.split(",") if d]:
         dtype = getattr(torch, dtype_name)
+        # Inductor's kernel of this dtype at 16384x8192 (round 337 printed bfloat16's and
+        # float32's), launched at other block sizes and warps than its autotuner picked
+        inductor = _inductor_kernel(workdir, dtype_name) if dtype_name in (
+            "bfloat16", "float32") else None
         for tokens, hidden in SHAPES:
             torch.manual_seed(0)
             model = task.module.Model(hidden, EPS).to(device=device, dtype=dtype)
