@@ -9,12 +9,14 @@ from an --own-copy table, the copy of its own bytes), and names the file it came
 different GPUs are refused.
 
 A row the tables measured more than once also keeps its earlier measurements (`earlier`: source,
-speedup against torch.compile, the zoo's fraction of the copy bandwidth), and the acceptance lists
-as `unsteady` the rows whose measurements fall on both sides of a bar (torch.compile's speed, or
-for a large row 90% of the copy bandwidth): from one process to the next a row can move more than
-placement moves it (GPU round 451: cross-entropy float32 4099x50257 at 0.895 and 0.920 of copy,
-`torch.compile`'s own autotuning taking the middle-dim mean at 32x4096x1024 in 186 and 122 us).
-The standing is still each row's newest.
+speedup against torch.compile, the zoo's fraction of the copy bandwidth, the zoo entry timed), and
+the acceptance lists as `unsteady` the rows whose measurements of the newest row's zoo entry (its
+version and shape bucket) fall on both sides of a bar (torch.compile's speed, or for a large row
+90% of the copy bandwidth): from one process to the next a row can move more than placement moves
+it (GPU round 451: cross-entropy float32 4099x50257 at 0.895 and 0.920 of copy, `torch.compile`'s
+own autotuning taking the middle-dim mean at 32x4096x1024 in 186 and 122 us). A row whose kernel
+changed between the tables (a new entry promoted) is not unsteady for that. The standing is still
+each row's newest.
 
     python bench/memory_bound_standing.py bench/results/memory-bound-h200-graphs-float32-round332.json \
         ... --out bench/results/memory-bound-h200-standing.json
@@ -54,17 +56,19 @@ def standing(tables: list[tuple[str, dict]]) -> dict:
             newest[key] = {**row, "source": name, "copy_gbps": table["copy_gbps"]}
             seen.setdefault(key, []).append(
                 {"source": name, "speedup_vs_compile": row["speedup_vs_compile"],
-                 "zoo_fraction_of_copy": row["zoo"]["fraction_of_copy"]})
+                 "zoo_fraction_of_copy": row["zoo"]["fraction_of_copy"],
+                 "entry": _entry(row)})
     rows = list(newest.values())
     memory_bound = _memory_bound()
     bars = memory_bound.acceptance(rows)
-    unsteady = [f"{r['task']} {r['dtype']} {r['shape']}: {_range(seen[key], r['large'])}"
+    # the measurements of the kernel the standing holds: the newest row's entry
+    same = {key: [m for m in seen[key] if m["entry"] == _entry(r)] for key, r in newest.items()}
+    unsteady = [f"{r['task']} {r['dtype']} {r['shape']}: {_range(same[key], r['large'])}"
                 for key, r in newest.items()
-                if _straddles(seen[key], r["large"], memory_bound.BANDWIDTH_BAR)]
+                if _straddles(same[key], r["large"], memory_bound.BANDWIDTH_BAR)]
     kept = [{**{k: r[k] for k in ("task", "op", "dtype", "shape", "large", "speedup_vs_compile",
                                   "speedup_vs_eager", "source", "copy_gbps")},
-             "entry": {k: r["zoo_entry"].get(k) for k in ("version", "shape_bucket")}
-             if r.get("zoo_entry") else None,
+             "entry": _entry(r),
              **{name: {"ms": r[name]["ms"], "fraction_of_copy": r[name]["fraction_of_copy"]}
                 for name in ("zoo", "eager", "compile", "own_copy") if name in r},
              # a row of an --own-copy table: the copy of its own bytes, timed beside it
@@ -87,6 +91,12 @@ def standing(tables: list[tuple[str, dict]]) -> dict:
                        "unsteady": unsteady},
         "rows": kept,
     }
+
+
+def _entry(row: dict) -> dict | None:
+    """The zoo entry a table row timed: its version and shape bucket (None: no zoo entry)."""
+    entry = row.get("zoo_entry")
+    return {k: entry.get(k) for k in ("version", "shape_bucket")} if entry else None
 
 
 def _straddles(each: list[dict], large: bool, copy_bar: float) -> bool:

@@ -160,9 +160,10 @@ def test_standing_keeps_each_rows_newest_measurement_and_refuses_two_gpus():
 
 def test_standing_keeps_earlier_measurements_and_names_rows_on_both_sides_of_a_bar():
     """A row measured in more than one table keeps its earlier measurements beside the newest, and
-    the acceptance's `unsteady` names those that fell on both sides of a bar (torch.compile's
-    speed; for a large row, 90% of the copy bandwidth): round 451's cross-entropy read 0.895 and
-    0.920 of copy in two float32 runs. The standing itself is still the newest row."""
+    the acceptance's `unsteady` names those whose measurements of one zoo entry fell on both sides
+    of a bar (torch.compile's speed; for a large row, 90% of the copy bandwidth): round 451's
+    cross-entropy read 0.895 and 0.920 of copy in two float32 runs. The standing itself is still
+    the newest row."""
     standing = bench_scripts.load("memory_bound_standing")
     first = _table("H200", [_timed("cross_entropy", "float32", 1.72, 0.895),
                             _timed("sum", "float32", 0.99, 0.80),
@@ -170,17 +171,25 @@ def test_standing_keeps_earlier_measurements_and_names_rows_on_both_sides_of_a_b
     later = _table("H200", [_timed("cross_entropy", "float32", 1.75, 0.920),
                             _timed("sum", "float32", 0.98, 0.85),
                             _timed("mean", "float32", 0.99, 1.00, large=False)])
+    promoted = _timed("softmax", "float32", 1.4, 0.93)  # a new entry took the row over the bar
+    promoted["zoo_entry"] = {"version": "1.1.0", "shape_bucket": "any"}
+    first["rows"].append(_timed("softmax", "float32", 1.3, 0.88))
+    later["rows"].append(promoted)
     result = standing.standing([("run1.json", first), ("run2.json", later)])
     rows = {r["task"]: r for r in result["rows"]}
     assert rows["cross_entropy"]["source"] == "run2.json"
     assert rows["cross_entropy"]["earlier"] == [
-        {"source": "run1.json", "speedup_vs_compile": 1.72, "zoo_fraction_of_copy": 0.895}]
+        {"source": "run1.json", "speedup_vs_compile": 1.72, "zoo_fraction_of_copy": 0.895,
+         "entry": {"version": "1.0.0", "shape_bucket": "any"}}]
+    assert rows["softmax"]["entry"] == {"version": "1.1.0", "shape_bucket": "any"}
+    assert rows["softmax"]["earlier"][0]["entry"]["version"] == "1.0.0"
     unsteady = result["acceptance"]["unsteady"]
     assert [line.split(" ")[0] for line in unsteady] == ["cross_entropy", "mean"]
     assert "0.895-0.920 of copy over 2 tables" in unsteady[0]
     assert "0.990-1.490x torch.compile over 2 tables" in unsteady[1]
-    # behind torch.compile and under the copy bar both times: steady, however far it moved
-    assert not any(line.startswith("sum ") for line in unsteady)
+    # behind torch.compile and under the copy bar both times: steady, however far it moved; and
+    # a row whose kernel changed (softmax: 1.0.0 under the copy bar, 1.1.0 over it) is not unsteady
+    assert not any(line.startswith(("sum ", "softmax ")) for line in unsteady)
     assert "earlier" not in standing.standing([("run2.json", later)])["rows"][0]
 
 
