@@ -84,8 +84,11 @@ wave reduces and exponentiates at the same time while the memory idles; the late
 start in step. On an H200 (GPU round 454, bench/probe_softmax_phase.py) 4 phases 2000 clocks apart
 took the float32 softmax of 1024x32768 from 70.6 to 66.5-67.0 us (0.92 to 0.97 of a copy of its
 bytes), log-softmax from 71.0 to 67.0; 2 phases gained half as much, and the exponentials moved in
-part onto the FMA pipes (a polynomial) gained nothing. Not in Triton's interpreter (the spin is
-PTX).
+part onto the FMA pipes (a polynomial) gained nothing. The one-pass column kernel (over a non-last
+dim) staggers its first wave the same way, and the split-row kernel a row ahead its groups (all
+resident). Swept (round 454) it won float32 1024x32768 (softmax 1.40.0, log_softmax 1.38.0: 8
+phases 1000 clocks apart) and bfloat16 softmax's (1.41.0), and lost or tied at the split rows
+(256x128256), over dim 1 and at 8192x4096. Not in Triton's interpreter (the spin is PTX).
 """
 
 from __future__ import annotations
