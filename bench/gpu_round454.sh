@@ -11,10 +11,11 @@
 # shipped zoo (the new files come back as entries.tgz).
 # PART=rows: bench/memory_bound.py's rows of OPS in DTYPES, three paired graphs a callable.
 # PART=verify: `kzoo zoo verify --newest` of OPS.
+# PART=dim1: bench/probe_softmax_phase.py --ops softmax_dim1 (32x1000x1024 over dim 1).
 # PART=norm: bench/probe_norm_variants.py in float32: Inductor's own RMSNorm kernel source and
 # the probe's two-pass loops at 16384x8192 and 8192x4096, where the zoo trails torch.compile by
 # 1.5% and 0.3% (the standing, round 451).
-# Calls (about 1260 s of device time; RESULTS.md "Round 454"):
+# Calls (about 1340 s of device time; RESULTS.md "Round 454"):
 #  1 PART=probe: the nvcc test failed (it read the test's empty isolated zoo; fixed); stagger
 #    68.7 against 71.4 us, FMA exponentials no gain
 #  2 PART=phase: 4 phases 2000 clocks apart 66.5-67.0 against 70.6 us (log-softmax 67.0 / 71.0)
@@ -31,6 +32,7 @@
 #    softmax:float16 log_softmax:float16" SECS=130: softmax 1.41.0 (bfloat16) promoted
 # 10 PART=rows OPS=softmax,log_softmax DTYPES=float32,bfloat16,float16 SECS=500
 # 11 PART=verify: softmax and log_softmax passed
+# 12 PART=dim1: 16 columns a program staggered 72.1-72.3 us against 72.9-73.2; 32 columns lost
 set -uo pipefail
 export PYTHONUNBUFFERED=1
 export PYTHONPATH=$PWD
@@ -94,6 +96,13 @@ rows)  # the table's rows of OPS (all dtypes unless DTYPES), three paired graphs
     echo "rows: rc $? after $(( $(date +%s) - start )) s"
     grep -v -i warn $R/rows/stdout.txt | tail -40 | cut -c1-220
     cp $R/rows/*.json "$OUT/" 2>/dev/null
+    ;;
+dim1)  # the dim-1 column kernel at 16 and 32 columns a program, staggered or not
+    timeout 400 python3 bench/probe_softmax_phase.py --ops softmax_dim1 --out $R/dim1 \
+        > $R/probe-softmax-phase-dim1.log 2>&1
+    echo "probe_softmax_phase dim1: rc $? after $(( $(date +%s) - start )) s"
+    grep -v -i warn $R/probe-softmax-phase-dim1.log | tail -20 | cut -c1-120
+    cp $R/dim1/*.json "$OUT/" 2>/dev/null
     ;;
 verify)  # `kzoo zoo verify --newest` of the ops promoted this round, and their table rows
     . bench/gpu_lib.sh

@@ -21,12 +21,18 @@ wrong result, never checked) bounds what any faster exponential could win. Every
 checked against float64 first. Timed as CUDA-graph replays, interleaved and L2-flushed
 (verifier.timing). Writes <out>/probe-softmax-phase-<device>.json.
 
+`--ops softmax_dim1` times the one-pass column kernel over dim 1 of (32, 1000, 1024) instead, at
+16 and 32 columns a program (64- and 128-byte runs), staggered or not.
+
 GPU round 454 (H200, bench/results/probe-softmax-phase-h200.json): 4 phases 2000 clocks apart took
 1024x32768 from the served 70.6 us to 66.5-67.0 (log-softmax 71.0 to 67.0; a copy of the bytes
 65.1); 2 phases gained half as much; the exponentials on the FMA pipes gained nothing (a quarter
 of them 71.2 us, half 71.5, all 73.6, against 70.1 without), and no exponential at all (68.1 us)
 gained less than the stagger.
-It is the softmax template's `stagger_phases` since.
+It is the softmax template's `stagger_phases` since. Over dim 1 (call 12,
+runs/probe-softmax-phase-h200-round454/call12-dim1.json) the stagger took the column kernel from
+72.9-73.2 us to 72.1-72.3 (the served 72.9-73.1, a copy 63.5); 32 columns a program lost, staggered
+or not (74.3-80.1 us).
 
     python bench/probe_softmax_phase.py [--rows 132,1024] [--ops softmax,log_softmax] [--out DIR]
 """
@@ -157,6 +163,44 @@ def _softmax_row(x_ptr, y_ptr, n_sm, N: tl.constexpr, SLEEP: tl.constexpr,
         tl.store(y_ptr + base + cols, e * (1.0 / tl.sum(e, axis=0)))
 
 
+@triton.jit
+def _softmax_columns(x_ptr, y_ptr, n_red, n_inner, n_sm, BLOCK_R: tl.constexpr,
+                     BLOCK_I: tl.constexpr, SLEEP: tl.constexpr, PHASES: tl.constexpr):
+    """Softmax over dim 1 of a contiguous (outer, n_red, n_inner) tensor: BLOCK_I adjacent inner
+    columns of one outer index a program, the whole reduced dim one tile (the template's one-pass
+    column kernel), its first wave staggered as above (n_sm: the programs resident at once)."""
+    pid = tl.program_id(0) + tl.program_id(1) * tl.num_programs(0)
+    _stagger(pid, n_sm, SLEEP, PHASES)
+    base = tl.program_id(1).to(tl.int64) * n_red * n_inner
+    inner = tl.program_id(0) * BLOCK_I + tl.arange(0, BLOCK_I)
+    r = tl.arange(0, BLOCK_R)
+    mask = (r < n_red)[:, None] & (inner < n_inner)[None, :]
+    off = base + r.to(tl.int64)[:, None] * n_inner + inner[None, :]
+    x = tl.load(x_ptr + off, mask=mask, other=float("-inf"))
+    e = tl.exp(x - tl.max(x, axis=0)[None, :])
+    tl.store(y_ptr + off, e * (1.0 / tl.sum(e, axis=0))[None, :], mask=mask)
+
+
+def column_variants(x: torch.Tensor, n_sm: int) -> tuple[dict, set]:
+    """Over dim 1 of (32, 1000, 1024): the served op, a copy, and the column kernel at 16 and 32
+    columns a program (64- and 128-byte runs), staggered or not."""
+    fns = {"zoo": lambda: ops.softmax(x, dim=1)}
+    out = torch.empty_like(x)
+    fns["copy"] = lambda: out.copy_(x)
+    outer, n_red, n_inner = x.shape
+    for block_i, warps, resident in ((16, 16, 2), (32, 32, 1), (32, 16, 1)):
+        for sleep, phases in ((0, 2), (2000, 2), (6000, 4), (8000, 8)):
+            def run(block_i=block_i, warps=warps, resident=resident, sleep=sleep,
+                    phases=phases):
+                y = torch.empty_like(x)
+                _softmax_columns[(triton.cdiv(n_inner, block_i), outer)](
+                    x, y, n_red, n_inner, n_sm * resident, BLOCK_R=triton.next_power_of_2(n_red),
+                    BLOCK_I=block_i, SLEEP=sleep, PHASES=phases, num_warps=warps, num_stages=1)
+                return y
+            fns[f"cols{block_i} w{warps} sleep{sleep} phases{phases}"] = run
+    return fns, {"copy"}
+
+
 def _launcher(kernel, x, n_sm, **meta):
     def run():
         y = torch.empty_like(x)
@@ -188,7 +232,8 @@ def variants(x: torch.Tensor, n_sm: int, log: bool) -> tuple[dict, set]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rows", default="132,1024", help="comma-separated row counts")
-    parser.add_argument("--ops", default="softmax", help="softmax, log_softmax or both")
+    parser.add_argument("--ops", default="softmax",
+                        help="comma-separated: softmax, log_softmax, softmax_dim1 (32x1000x1024)")
     parser.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "runs")
     args = parser.parse_args()
     if not torch.cuda.is_available():
@@ -203,13 +248,21 @@ def main() -> int:
               "method": "CUDA-graph replays timed by verifier.timing.bench (L2 discarded before "
               "each call, medians, interleaved, 5 rounds); each variant but copy and noexp "
               "checked against float64 softmax first (relative L2 error < 1e-5)", "rows": []}
-    for op, n_rows in [(op, int(r)) for op in args.ops.split(",") if op
-                       for r in args.rows.split(",") if r]:
+    cases = [(op, int(r)) for op in args.ops.split(",") if op and op != "softmax_dim1"
+             for r in args.rows.split(",") if r]
+    cases += [("softmax_dim1", 0)] if "softmax_dim1" in args.ops.split(",") else []
+    for op, n_rows in cases:
         log = op == "log_softmax"
         torch.manual_seed(0)
-        x = torch.randn(n_rows, COLS, device=device) * 3.0
-        want = (torch.log_softmax if log else torch.softmax)(x.double(), dim=-1)
-        fns, unchecked = variants(x, n_sm, log)
+        if op == "softmax_dim1":  # (32, 1000, 1024) over dim 1; --rows is ignored
+            x = torch.randn(32, 1000, 1024, device=device) * 3.0
+            want = torch.softmax(x.double(), dim=1)
+            fns, unchecked = column_variants(x, n_sm)
+            n_rows = 0
+        else:
+            x = torch.randn(n_rows, COLS, device=device) * 3.0
+            want = (torch.log_softmax if log else torch.softmax)(x.double(), dim=-1)
+            fns, unchecked = variants(x, n_sm, log)
         errors, wrong = {}, {}
         for name, fn in list(fns.items()):
             if name in unchecked:
@@ -224,10 +277,10 @@ def main() -> int:
         us = {k: round(t.median_ms * 1e3, 2) for k, t in sorted(times.items(),
                                                                  key=lambda kv: kv[1].median_ms)}
         copy_gbps = 2 * x.numel() * 4 / us["copy"] / 1e3
-        record["rows"].append({"op": op, "shape": [n_rows, COLS], "us": us, "rel_l2_err": errors,
+        record["rows"].append({"op": op, "shape": list(x.shape), "us": us, "rel_l2_err": errors,
                                "wrong": wrong, "graph_failed": failed,
                                "copy_gbps_own_bytes": round(copy_gbps, 1)})
-        print(f"{op} float32 {n_rows}x{COLS} (copy of its bytes {copy_gbps:.0f} GB/s)"
+        print(f"{op} float32 {'x'.join(map(str, x.shape))} (copy of its bytes {copy_gbps:.0f} GB/s)"
               + (f" wrong: {wrong}" if wrong else "") + (f" no graph: {failed}" if failed else ""),
               flush=True)
         for name, value in us.items():
