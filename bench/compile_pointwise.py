@@ -98,18 +98,23 @@ def _widths(pattern: re.Pattern, ptx: str) -> dict:
     return counts
 
 
-def compile_kernel(fn, types: dict, constexprs: dict, divisible: list[str], cfg) -> dict:
-    """Compile `fn` for sm_90 (`types`: each non-constexpr argument's Triton type; `divisible`:
+def compiled_for_sm90(fn, types: dict, constexprs: dict, divisible: list[str], cfg):
+    """`fn` compiled for sm_90 (`types`: each non-constexpr argument's Triton type; `divisible`:
     the arguments marked divisible by 16, as Triton's launcher would; `cfg`: num_warps and
-    num_stages) and read its resources and global accesses."""
+    num_stages, and maxnreg where set): the compiled kernel, its PTX and cubin in `.asm`."""
     backend = CUDABackend(TARGET)
     signature = {name: "constexpr" if name in constexprs else types[name] for name in fn.arg_names}
     attrs = {(fn.arg_names.index(n),): backend.parse_attr("D") for n in divisible}
     options = {"num_warps": cfg.num_warps, "num_stages": cfg.num_stages}
     if getattr(cfg, "maxnreg", None):  # a launch's register cap (Triton's `maxnreg`)
         options["maxnreg"] = cfg.maxnreg
-    kernel = triton.compile(ASTSource(fn, signature, constexprs, attrs), target=TARGET,
-                            options=options)
+    return triton.compile(ASTSource(fn, signature, constexprs, attrs), target=TARGET,
+                          options=options)
+
+
+def compile_kernel(fn, types: dict, constexprs: dict, divisible: list[str], cfg) -> dict:
+    """Compile `fn` for sm_90 (`compiled_for_sm90`) and read its resources and global accesses."""
+    kernel = compiled_for_sm90(fn, types, constexprs, divisible, cfg)
     ptx = kernel.asm["ptx"]
     return {**_resources(kernel.asm["cubin"]), "dynamic_shared": kernel.metadata.shared,
             "sass": _sass_counts(kernel.asm["cubin"]),

@@ -580,25 +580,19 @@ def test_stagger_spins_before_the_first_load_compiled_for_sm90(tmp_path):
     path = tmp_path / "staggered.py"
     path.write_text(SOFTMAX.render(cfg, op="softmax", log=False, dim=1, params=[]))
     script = """
-import importlib.util, json, sys
-import triton
-from triton.compiler import ASTSource
+import importlib.util, json, sys, types
 sys.path.insert(0, sys.argv[2])
 import compile_pointwise as cp
 spec = importlib.util.spec_from_file_location("staggered", sys.argv[1])
 module = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(module)
-fn = module._softmax_one_pass_kernel
 for stagger in (1, 4):
     consts = dict(BLOCK=32768, ROWS=1, ALIGN=1, UNIT=4, STAGGER=stagger, STAGGER_STEP=2000)
-    types = dict(x_ptr="*fp32", y_ptr="*fp32", n_rows="i32", n_cols_u="i32", x_stride_u="i32",
-                 y_stride_u="i32", n_first="i32")
-    sig = {n: "constexpr" if n in consts else types[n] for n in fn.arg_names}
-    attrs = {(fn.arg_names.index(n),): cp.CUDABackend(cp.TARGET).parse_attr("D")
-             for n in ("x_ptr", "y_ptr")}
-    k = triton.compile(ASTSource(fn, sig, consts, attrs), target=cp.TARGET,
-                       options={"num_warps": 32, "num_stages": 1})
-    ptx = k.asm["ptx"]
+    args = dict(x_ptr="*fp32", y_ptr="*fp32", n_rows="i32", n_cols_u="i32", x_stride_u="i32",
+                y_stride_u="i32", n_first="i32")
+    ptx = cp.compiled_for_sm90(module._softmax_one_pass_kernel, args, consts,
+                               ["x_ptr", "y_ptr"],
+                               types.SimpleNamespace(num_warps=32, num_stages=1)).asm["ptx"]
     print(json.dumps({"stagger": stagger, "clock": ptx.count("%clock64"),
                       "first_clock": ptx.find("%clock64"), "first_load": ptx.find("ld.global"),
                       "loads": cp._widths(cp._LOAD, ptx), "stores": cp._widths(cp._STORE, ptx)}))
