@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# GPU round 455 (H200; 2026-11-30). No carry: nothing here needs optuna or Ray.
+# PART=groups: bench/probe_norm_groups.py: float32 add + RMSNorm at 256x65536 (0.89 of copy, the
+# closest of #3's open rows to its bar): its served kernel and a copy at whole steps of its
+# groups and at 256 rows (fixed cost, time a row, the last step's cost), the split kernel with
+# fewer programs an SM forced so that 256 rows divide evenly, and the four streams with no
+# reduction.
+set -uo pipefail
+export PYTHONUNBUFFERED=1
+export PYTHONPATH=$PWD
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+start=$(date +%s)
+R=/tmp/r455  # tarred into $OUT/round455.tgz at the end (a run returns at most 8 files)
+mkdir -p $R
+
+case "${PART:-groups}" in
+groups)
+    timeout 400 python3 bench/probe_norm_groups.py ${STEPS:+--steps $STEPS} --out $R \
+        > $R/probe-norm-groups.log 2>&1
+    echo "probe_norm_groups: rc $? after $(( $(date +%s) - start )) s"
+    grep -v -i warn $R/probe-norm-groups.log | tail -40 | cut -c1-200
+    cp $R/probe-norm-groups-*.json "$OUT/" 2>/dev/null
+    ;;
+esac
+tar czf "$OUT/round455.tgz" -C /tmp r455
+exit 0

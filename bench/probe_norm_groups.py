@@ -1,0 +1,241 @@
+"""Where does float32 add + RMSNorm at 256x65536 lose its last tenth of copy? (one GPU run)
+
+The served kernel (add_rms_norm's float32 `cols_le_65536` config on the H200: `row_split` 32,
+`row_ahead`, 2-warp programs) splits each 256 KB row over 32 programs, and launches as many
+groups of 32 as the GPU holds at once (a cooperative grid), each walking rows with the groups'
+stride. Compiled for sm_90 its programs take ~198 registers, 5 an SM: 20 groups, so 256 rows are
+12.8 rows a group and the last step runs 16 groups of 20. This probe asks, before any template
+change, how much of the gap to the copy is that tail, how much the kernel's fixed cost, and how
+much its steady rate:
+
+- **rows**: the served kernel (its stored file) and a copy of the same bytes at whole steps of
+  the groups (`--steps`) and at 256 rows; a line fitted through the whole steps gives the fixed
+  cost and the time a row, and 256 rows' distance from the line is the tail's cost;
+- **groups**: at 256 rows, the template's kernel (served params) and its `row_lag` form with the
+  groups the GPU holds, and with fewer programs an SM forced (`_SPLIT_RESIDENT` set before the
+  first timed call), so that 256 rows divide evenly (4 an SM: 16 groups of 16 rows);
+- **streams**: the same four streams with no reduction (s = x + r stored, s * w stored; a
+  ceiling for any add + RMSNorm, never checked).
+
+Every variant but the copy and the streams is checked against a float64 reference first. Timed
+as CUDA-graph replays, interleaved and L2-flushed (verifier.timing). Writes
+<out>/probe-norm-groups-<device>.json.
+
+    python bench/probe_norm_groups.py [--steps 1,2,4,8,12,13] [--out DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import sys
+import tempfile
+from pathlib import Path
+
+import torch
+import triton
+import triton.language as tl
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from kernel_zoo import ops  # noqa: E402
+from kernel_zoo._home import SHIPPED_ZOO  # noqa: E402
+from templates import get_template  # noqa: E402
+from tune_buckets import served_file  # noqa: E402
+from verifier.core import load_candidate  # noqa: E402
+from verifier.environment import device_label, environment  # noqa: E402
+from verifier.timing import L2Flusher, bench, graphed_where_possible  # noqa: E402
+
+COLS = 65536
+ROWS = 256
+EPS = 1e-6
+BUCKET = "cols_le_65536"
+
+
+@triton.jit
+def _streams(x_ptr, r_ptr, w_ptr, s_ptr, y_ptr, n_cols, BLOCK: tl.constexpr):
+    """s = x + r and y = s * w over BLOCK elements of one row a program: add + RMSNorm's four
+    streams with no reduction (so no wait), a ceiling for it."""
+    row = tl.program_id(0).to(tl.int64)
+    cols = tl.program_id(1) * BLOCK + tl.arange(0, BLOCK)
+    s = tl.load(x_ptr + row * n_cols + cols) + tl.load(r_ptr + row * n_cols + cols)
+    tl.store(s_ptr + row * n_cols + cols, s)
+    tl.store(y_ptr + row * n_cols + cols, s * tl.load(w_ptr + cols, eviction_policy="evict_last"))
+
+
+def _module(template, params: dict, overrides: dict, cache: Path):
+    fields = {f.name for f in dataclasses.fields(template.default)}
+    cfg = dataclasses.replace(template.default,
+                              **{k: v for k, v in {**params, **overrides}.items() if k in fields})
+    source = template.render(cfg, op="add_rms_norm", kind="rms", residual=True, params=[],
+                             weight_path="weight", bias_path=None, eps=EPS, normalized_ndim=1)
+    return load_candidate(source, cache)
+
+
+def _forced(module, x, r, w, per_sm: int | None) -> tuple[int, int]:
+    """Call once (which fills the module's residency cache), then force `per_sm` programs an SM
+    into it where given; returns (the GPU's programs an SM, the ones the next calls use)."""
+    module.launch_add_rms_norm(x, r, w, EPS)
+    torch.cuda.synchronize()
+    natural = next(iter(module._SPLIT_RESIDENT.values()))
+    if per_sm is not None:
+        if per_sm > natural:
+            raise SystemExit(f"cannot force {per_sm} programs an SM where {natural} fit")
+        for key in module._SPLIT_RESIDENT:
+            module._SPLIT_RESIDENT[key] = per_sm
+    return natural, per_sm or natural
+
+
+def _inputs(rows: int, device) -> tuple:
+    g = torch.Generator(device=device).manual_seed(rows)
+    x = torch.randn(rows, COLS, device=device, generator=g)
+    r = torch.randn(rows, COLS, device=device, generator=g)
+    w = torch.rand(COLS, device=device, generator=g) + 0.5
+    return x, r, w
+
+
+def _reference(x, r, w):
+    s = (x + r).double()
+    return (s * torch.rsqrt(s.pow(2).mean(-1, keepdim=True) + EPS) * w.double()), s
+
+
+def _streams_fn(x, r, w):
+    s, y = torch.empty_like(x), torch.empty_like(x)
+    block = 4096
+    return lambda: _streams[(x.shape[0], COLS // block)](x, r, w, s, y, COLS, BLOCK=block,
+                                                         num_warps=4)
+
+
+def _copy_fn(x):
+    src = torch.randn(2 * x.numel(), device=x.device)
+    dst = torch.empty_like(src)
+    return lambda: dst.copy_(src)
+
+
+def _time(fns: dict, flusher: L2Flusher) -> tuple[dict, list]:
+    graphs, failed = graphed_where_possible(fns)
+    times = bench(graphs, flusher=flusher, budget_ms=300.0, rounds=5)
+    return {k: round(t.median_ms * 1e3, 2) for k, t in sorted(
+        times.items(), key=lambda kv: kv[1].median_ms)}, failed
+
+
+def _check(name: str, out, want) -> float:
+    y, s = out
+    ref_y, ref_s = want
+    err = max(((y.double() - ref_y).norm() / ref_y.norm()).item(),
+              ((s.double() - ref_s).norm() / ref_s.norm()).item())
+    if not err < 1e-5:
+        raise SystemExit(f"{name}: relative L2 error {err:.3g} against float64")
+    return err
+
+
+def fit(xs: list[float], ys: list[float]) -> tuple[float, float]:
+    """Least-squares intercept and slope of ys over xs."""
+    n = len(xs)
+    mx, my = sum(xs) / n, sum(ys) / n
+    slope = sum((a - mx) * (b - my) for a, b in zip(xs, ys)) / sum((a - mx) ** 2 for a in xs)
+    return my - slope * mx, slope
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--steps", default="1,2,4,8,12,13",
+                        help="comma-separated whole steps of the served kernel's groups")
+    parser.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "runs")
+    args = parser.parse_args()
+    if not torch.cuda.is_available():
+        print("probe_norm_groups.py: needs a CUDA GPU (run it on the device machine)",
+              file=sys.stderr)
+        return 2
+    device = torch.device("cuda")
+    flusher = L2Flusher(device)
+    template = get_template("norm")
+    found = served_file(SHIPPED_ZOO, "add_rms_norm", "sm_90", "float32", BUCKET,
+                        torch.cuda.get_device_name(device))
+    if found is None:
+        raise SystemExit("no served float32 add_rms_norm config for cols_le_65536 here")
+    params, stored = found
+    record = {"benchmark": "probe-norm-groups", "environment": environment(), "dtype": "float32",
+              "cols": COLS, "served_params": params,
+              "method": "CUDA-graph replays timed by verifier.timing.bench (L2 discarded before "
+              "each call, medians, interleaved, 5 rounds); each add + RMSNorm variant checked "
+              "against float64 first (relative L2 error of both outputs < 1e-5)"}
+    with tempfile.TemporaryDirectory() as tmp:
+        cache = Path(tmp)
+        served = load_candidate(stored, cache)
+        x, r, w = _inputs(ROWS, device)
+        natural, _ = _forced(served, x, r, w, None)
+        groups = natural * torch.cuda.get_device_properties(device).multi_processor_count \
+            // params["row_split"]
+        print(f"served: {natural} programs an SM, {groups} groups", flush=True)
+        record["served_per_sm"], record["served_groups"] = natural, groups
+
+        # rows: whole steps of the groups, and 256
+        steps = [int(s) for s in args.steps.split(",") if s]
+        row_counts = sorted({groups * k for k in steps} | {ROWS})
+        fns, checks = {}, {}
+        for rows in row_counts:
+            xi, ri, wi = (x, r, w) if rows == ROWS else _inputs(rows, device)
+            checks[f"served@{rows}"] = _check(f"served@{rows}",
+                                              served.launch_add_rms_norm(xi, ri, wi, EPS),
+                                              _reference(xi, ri, wi))
+            fns[f"served@{rows}"] = (lambda a=xi, b=ri, c=wi:
+                                     served.launch_add_rms_norm(a, b, c, EPS))
+            fns[f"copy@{rows}"] = _copy_fn(xi)
+        us, failed = _time(fns, flusher)
+        whole = [n for n in row_counts if n % groups == 0]
+        line = {}
+        for name in ("served", "copy"):
+            fixed, per_row = fit([float(n) for n in whole], [us[f"{name}@{n}"] for n in whole])
+            line[name] = {"fixed_us": round(fixed, 2), "ns_per_row": round(per_row * 1e3, 1),
+                          "at_256_predicted_us": round(fixed + per_row * ROWS, 2),
+                          "at_256_us": us[f"{name}@{ROWS}"]}
+            print(f"{name}: {fixed:.2f} us fixed + {per_row * 1e3:.1f} ns a row over "
+                  f"{whole} rows; 256 rows {us[f'{name}@{ROWS}']} us against "
+                  f"{fixed + per_row * ROWS:.2f} on the line", flush=True)
+        record["rows"] = {"us": us, "rel_l2_err": checks, "graph_failed": failed, "line": line}
+
+        # groups: the template's kernels at 256 rows, natural and forced residency
+        want = _reference(x, r, w)
+        fns = {"zoo": lambda: ops.add_rms_norm(x, r, w, EPS),
+               "served": lambda: served.launch_add_rms_norm(x, r, w, EPS)}
+        checks, residency = {}, {}
+        checks["zoo"] = _check("zoo", fns["zoo"](), want)
+        sms = torch.cuda.get_device_properties(device).multi_processor_count
+        for lag in (False, True):
+            natural = None
+            for per_sm in (None, 6, 5, 4, 3, 2):
+                # a fresh module each: the residency cache is the module's
+                module = _module(template, params, {"row_lag": lag}, cache)
+                if per_sm is not None and per_sm >= natural:
+                    continue
+                natural, used = _forced(module, x, r, w, per_sm)
+                name = f"{'lag' if lag else 'ahead'}@{used}/sm"
+                residency[name] = {"natural_per_sm": natural, "per_sm": used,
+                                   "groups": used * sms // params["row_split"]}
+                checks[name] = _check(name, module.launch_add_rms_norm(x, r, w, EPS), want)
+                fns[name] = lambda m=module: m.launch_add_rms_norm(x, r, w, EPS)
+        fns["streams"] = _streams_fn(x, r, w)
+        fns["copy"] = _copy_fn(x)
+        us, failed = _time(fns, flusher)
+        record["groups"] = {"us": us, "rel_l2_err": checks, "residency": residency,
+                            "graph_failed": failed}
+        print(f"256x65536 float32 (copy of its bytes {2 * 2 * x.numel() * 4 / us['copy'] / 1e3:.0f}"
+              " GB/s)" + (f" no graph: {failed}" if failed else ""), flush=True)
+        for name, value in us.items():
+            extra = residency.get(name, {})
+            print(f"    {value:8.2f} us  {us['copy'] / value:5.3f} of copy  {name}"
+                  + (f"  ({extra['groups']} groups, {ROWS / extra['groups']:.2f} rows each)"
+                     if extra else ""), flush=True)
+    args.out.mkdir(parents=True, exist_ok=True)
+    path = args.out / f"probe-norm-groups-{device_label()}.json"
+    path.write_text(json.dumps(record, indent=1) + "\n")
+    print(f"wrote {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
