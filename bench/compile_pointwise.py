@@ -131,12 +131,16 @@ _POINTER_TYPES = {"bfloat16": "*bf16", "float16": "*fp16", "float32": "*fp32", "
 
 
 REGS_PER_SM = 65536  # an sm_90 SM's register file, 32-bit registers
+QUADRANTS = 4  # its sub-partitions, each with a quarter of the registers
+BLOCKS_PER_SM = 32
 
 
 def programs_per_sm(registers: int, warps: int) -> int:
-    """How many programs of `warps` warps at `registers` a thread fit an SM's register file
-    (registers are allocated to a thread in units of 8)."""
-    return REGS_PER_SM // (-(-registers // 8) * 8 * 32 * warps)
+    """How many programs of `warps` warps at `registers` a thread fit an SM's register file, as
+    CUDA's occupancy calculator counts (and the templates' `_resident_per_sm`): a warp's registers
+    come in units of 256 from one quadrant's quarter of the file, so a quadrant holds whole warps."""
+    per_warp = -(-registers * 32 // 256) * 256
+    return min(QUADRANTS * (REGS_PER_SM // QUADRANTS // per_warp) // warps, BLOCKS_PER_SM)
 
 
 def write_compiled(path: str | Path, what: str, rows: list) -> None:

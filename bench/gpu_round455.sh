@@ -4,7 +4,11 @@
 # closest of #3's open rows to its bar): its served kernel and a copy at whole steps of its
 # groups and at 256 rows (fixed cost, time a row, the last step's cost), the split kernel with
 # fewer programs an SM forced so that 256 rows divide evenly, and the four streams with no
-# reduction.
+# reduction. TESTS=1: first the norms' split-row GPU tests.
+# Calls:
+#  1 PART=groups: served 6 programs an SM, 24 groups; 5.66 us fixed + 255.1 ns a row against a
+#    copy's 3.71 + 241.4; then the row_lag module's launch was refused ("too many blocks in
+#    cooperative launch"): _resident_per_sm counted the whole register file, not quadrants
 set -uo pipefail
 export PYTHONUNBUFFERED=1
 export PYTHONPATH=$PWD
@@ -15,6 +19,12 @@ mkdir -p $R
 
 case "${PART:-groups}" in
 groups)
+    if [ "${TESTS:-0}" = 1 ]; then
+        timeout 300 python3 -m pytest -q -p no:cacheprovider -rf -m gpu tests/test_norm.py \
+            -k "row_split_is_correct" > $R/gpu-tests.txt 2>&1
+        echo "GPU tests: rc $? $(tail -1 $R/gpu-tests.txt) after $(( $(date +%s) - start )) s"
+        grep -E "^FAILED|^E " $R/gpu-tests.txt | head -8 | cut -c1-300
+    fi
     timeout 400 python3 bench/probe_norm_groups.py ${STEPS:+--steps $STEPS} --out $R \
         > $R/probe-norm-groups.log 2>&1
     echo "probe_norm_groups: rc $? after $(( $(date +%s) - start )) s"

@@ -252,6 +252,34 @@ def test_row_split_reads_a_wide_row_once_across_programs(name, tmp_path, monkeyp
                 assert seen == [("_norm_looped_kernel", (rows,))], seen
 
 
+def test_resident_per_sm_counts_registers_by_quadrant(tmp_path, monkeypatch):
+    """A split-row grid is one cooperative launch of as many programs as the GPU holds at once,
+    `_resident_per_sm` of them an SM: counted as CUDA's occupancy calculator does, a quadrant of
+    the SM (16384 registers) holding whole warps. 2-warp programs at 136 registers a thread are
+    3 warps a quadrant, 6 programs an SM; the whole register file over the threads said 7, a
+    launch the driver refused (GPU round 455: "too many blocks in cooperative launch")."""
+    norm = plan(tasks.load(ROOT / "tasks" / "add_rms_norm.py")).template_object()
+    module = _module("add_rms_norm", dataclasses.replace(norm.default, row_split=4), tmp_path)
+    props = type("Props", (), dict(max_threads_per_multi_processor=2048,
+                                   shared_memory_per_multiprocessor=233472))
+    monkeypatch.setattr(torch.cuda, "get_device_properties", lambda index: props)
+
+    def resident(regs: int, warps: int, shared: int = 0) -> int:
+        meta = type("Meta", (), dict(num_warps=warps, shared=shared))
+        compiled = type("Compiled", (), dict(n_regs=regs, metadata=meta,
+                                             _init_handles=lambda self: None))()
+        return module._resident_per_sm(compiled, 0)
+
+    assert resident(136, 2) == 6  # 4352 registers a warp: 3 a quadrant
+    assert resident(128, 2) == 8  # 4096: 4 a quadrant
+    assert resident(129, 2) == 6  # rounded to 136 a thread
+    assert resident(168, 2) == 6 and resident(169, 2) == 4
+    assert resident(109, 4) == 4  # softmax's float32 split kernel at 256x128256
+    assert resident(64, 32) == 1 and resident(32, 32) == 2 and resident(32, 1) == 32
+    assert resident(40, 4, shared=70000) == 3  # by shared memory (1 KB reserved a program)
+    assert resident(255, 32) == 1  # never 0: a program that does not fit is the driver's to refuse
+
+
 @pytest.mark.gpu
 @pytest.mark.parametrize("name", ["rms_norm", "layer_norm", "add_rms_norm"])
 def test_row_split_is_correct_on_the_gpu(name, tmp_path):
@@ -265,11 +293,13 @@ def test_row_split_is_correct_on_the_gpu(name, tmp_path):
     norm = found.template_object()
     verifier = Verifier("gpu", tmp_path)
     ahead, lag = dict(row_ahead=True), dict(row_ahead=True, row_lag=True)
+    # (32 programs of 2 warps a row with row_lag: more registers a thread than a quadrant holds
+    # evenly, the case a residency over the whole register file had over-counted)
     for split, knobs in ((2, dict(row_prefetch=True)), (4, {}), (8, dict(row_prefetch=True)),
                          (4, ahead), (16, ahead), (16, dict(ahead, ahead_depth=2)), (4, lag),
-                         (16, dict(lag, split_maxnreg=80))):
-        cfg = dataclasses.replace(norm.default, single_pass_max=32768, elems_per_thread=16,
-                                  row_split=split, **knobs)
+                         (16, dict(lag, split_maxnreg=80)), (32, dict(lag, elems_per_thread=32))):
+        cfg = dataclasses.replace(norm.default, single_pass_max=32768,
+                                  **{"elems_per_thread": 16, "row_split": split, **knobs})
         source = norm.render(cfg, **found.context)
         for dtype in task.dtypes:
             verdict = verifier.verify(task, source, dtype, time=False)
