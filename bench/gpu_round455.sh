@@ -9,6 +9,8 @@
 #  1 PART=groups: served 6 programs an SM, 24 groups; 5.66 us fixed + 255.1 ns a row against a
 #    copy's 3.71 + 241.4; then the row_lag module's launch was refused ("too many blocks in
 #    cooperative launch"): _resident_per_sm counted the whole register file, not quadrants
+#  2 PART=groups TESTS=1: tests passed; served 70.53 us, the four streams with no reduction (a
+#    program a row's block, rows fastest) 70.14, copy 65.70; lag and fewer groups lost
 set -uo pipefail
 export PYTHONUNBUFFERED=1
 export PYTHONPATH=$PWD
@@ -30,6 +32,13 @@ groups)
     echo "probe_norm_groups: rc $? after $(( $(date +%s) - start )) s"
     grep -v -i warn $R/probe-norm-groups.log | tail -40 | cut -c1-200
     cp $R/probe-norm-groups-*.json "$OUT/" 2>/dev/null
+    ;;
+streams)  # the four streams alone in other forms: how close to a copy can any add + RMSNorm get
+    timeout 300 python3 bench/probe_norm_groups.py --streams --out $R \
+        > $R/probe-norm-streams.log 2>&1
+    echo "probe_norm_groups --streams: rc $? after $(( $(date +%s) - start )) s"
+    grep -v -i warn $R/probe-norm-streams.log | tail -30 | cut -c1-200
+    cp $R/probe-norm-streams-*.json "$OUT/" 2>/dev/null
     ;;
 esac
 tar czf "$OUT/round455.tgz" -C /tmp r455

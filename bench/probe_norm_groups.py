@@ -66,6 +66,63 @@ def _streams(x_ptr, r_ptr, w_ptr, s_ptr, y_ptr, n_cols, BLOCK: tl.constexpr):
     tl.store(y_ptr + row * n_cols + cols, s * tl.load(w_ptr + cols, eviction_policy="evict_last"))
 
 
+@triton.jit
+def _streams_flat(x_ptr, r_ptr, w_ptr, s_ptr, y_ptr, n, n_progs, N_COLS: tl.constexpr,
+                  BLOCK: tl.constexpr, HINTS: tl.constexpr):
+    """The four streams over the flat tensors: program p takes blocks p, p + n_progs, ... of
+    BLOCK contiguous elements (one step where the grid covers them). HINTS: loads evict_first,
+    stores streaming (.cs)."""
+    for start in range(tl.program_id(0) * BLOCK, n, n_progs * BLOCK):
+        offs = start + tl.arange(0, BLOCK)
+        w = tl.load(w_ptr + offs % N_COLS, eviction_policy="evict_last")
+        if HINTS:
+            s = (tl.load(x_ptr + offs, eviction_policy="evict_first")
+                 + tl.load(r_ptr + offs, eviction_policy="evict_first"))
+            tl.store(s_ptr + offs, s, cache_modifier=".cs")
+            tl.store(y_ptr + offs, s * w, cache_modifier=".cs")
+        else:
+            s = tl.load(x_ptr + offs) + tl.load(r_ptr + offs)
+            tl.store(s_ptr + offs, s)
+            tl.store(y_ptr + offs, s * w)
+
+
+@triton.jit
+def _copy_flat(x_ptr, y_ptr, BLOCK: tl.constexpr):
+    offs = tl.program_id(0).to(tl.int64) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(y_ptr + offs, tl.load(x_ptr + offs))
+
+
+def stream_variants(x, r, w, sms: int) -> dict:
+    """The four streams in other forms than `_streams`'s (a program a row's block, rows
+    fastest): flat and contiguous, block sizes and warps, hinted, persistent, the outputs placed
+    in one buffer off a power-of-two distance; and Triton's own copy of the same bytes."""
+    n = x.numel()
+    s, y = torch.empty_like(x), torch.empty_like(x)
+    pad = torch.empty(2 * n + (1 << 20) // 4 + 37 * 1024, device=x.device)
+    s2, y2 = pad[:n], pad[n + (1 << 20) // 4 + 37 * 1024:]
+    fns = {}
+    for block, warps, hints, per_sm, outs in (
+            (1024, 4, False, 0, "apart"), (2048, 4, False, 0, "apart"),
+            (4096, 4, False, 0, "apart"), (4096, 8, False, 0, "apart"),
+            (8192, 8, False, 0, "apart"), (16384, 16, False, 0, "apart"),
+            (4096, 4, True, 0, "apart"), (2048, 4, True, 0, "apart"),
+            (4096, 4, False, 4, "apart"), (2048, 4, False, 8, "apart"),
+            (4096, 4, False, 0, "offset"), (2048, 4, False, 0, "offset")):
+        progs = sms * per_sm if per_sm else n // block
+        so, yo = (s, y) if outs == "apart" else (s2, y2)
+        name = (f"flat b{block} w{warps}" + (" hints" if hints else "")
+                + (f" persistent {per_sm}/sm" if per_sm else "") + (f" outputs {outs}"
+                                                                    if outs != "apart" else ""))
+        fns[name] = (lambda progs=progs, block=block, warps=warps, hints=hints, so=so, yo=yo:
+                     _streams_flat[(progs,)](x, r, w, so, yo, n, progs, N_COLS=COLS,
+                                             BLOCK=block, HINTS=hints, num_warps=warps))
+    half = torch.empty(2 * n, device=x.device)
+    out = torch.empty_like(half)
+    fns["triton copy b4096 w4"] = lambda: _copy_flat[(2 * n // 4096,)](half, out, BLOCK=4096,
+                                                                      num_warps=4)
+    return fns
+
+
 def _module(template, params: dict, overrides: dict, cache: Path):
     fields = {f.name for f in dataclasses.fields(template.default)}
     cfg = dataclasses.replace(template.default,
@@ -140,10 +197,45 @@ def fit(xs: list[float], ys: list[float]) -> tuple[float, float]:
     return my - slope * mx, slope
 
 
+def streams_only(device, flusher: L2Flusher, out: Path) -> int:
+    x, r, w = _inputs(ROWS, device)
+    sms = torch.cuda.get_device_properties(device).multi_processor_count
+    fns = stream_variants(x, r, w, sms)
+    wrong = []
+    for name, fn in fns.items():  # every flat form stores s = x + r and y = s * w: checked
+        fn()
+        if name.startswith("flat"):
+            outs = fn.__defaults__[-2:]
+            if not (torch.equal(outs[0], x + r) and torch.equal(outs[1], (x + r) * w)):
+                wrong.append(name)
+    if wrong:
+        raise SystemExit(f"wrong streams: {wrong}")
+    fns["streams (rows fastest)"] = _streams_fn(x, r, w)
+    fns["served"] = lambda: ops.add_rms_norm(x, r, w, EPS)
+    fns["copy"] = _copy_fn(x)
+    us, failed = _time(fns, flusher)
+    record = {"benchmark": "probe-norm-streams", "environment": environment(),
+              "dtype": "float32", "shape": [ROWS, COLS], "us": us, "graph_failed": failed,
+              "method": "CUDA-graph replays timed by verifier.timing.bench (L2 discarded before "
+              "each call, medians, interleaved, 5 rounds); each flat form's two outputs checked "
+              "equal to x + r and (x + r) * w first"}
+    print(f"256x65536 float32 four streams (copy of its bytes "
+          f"{2 * 2 * x.numel() * 4 / us['copy'] / 1e3:.0f} GB/s)", flush=True)
+    for name, value in us.items():
+        print(f"    {value:8.2f} us  {us['copy'] / value:5.3f} of copy  {name}", flush=True)
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / f"probe-norm-streams-{device_label()}.json"
+    path.write_text(json.dumps(record, indent=1) + "\n")
+    print(f"wrote {path}")
+    return 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--steps", default="1,2,4,8,12,13",
                         help="comma-separated whole steps of the served kernel's groups")
+    parser.add_argument("--streams", action="store_true",
+                        help="only the four streams' forms (stream_variants) at 256 rows")
     parser.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "runs")
     args = parser.parse_args()
     if not torch.cuda.is_available():
@@ -152,6 +244,8 @@ def main() -> int:
         return 2
     device = torch.device("cuda")
     flusher = L2Flusher(device)
+    if args.streams:
+        return streams_only(device, flusher, args.out)
     template = get_template("norm")
     found = served_file(SHIPPED_ZOO, "add_rms_norm", "sm_90", "float32", BUCKET,
                         torch.cuda.get_device_name(device))
