@@ -99,7 +99,8 @@ def stream_variants(x, r, w, sms: int) -> dict:
     n = x.numel()
     s, y = torch.empty_like(x), torch.empty_like(x)
     pad = torch.empty(2 * n + (1 << 20) // 4 + 37 * 1024, device=x.device)
-    s2, y2 = pad[:n], pad[n + (1 << 20) // 4 + 37 * 1024:]
+    s2 = pad[:n].view(x.shape)
+    y2 = pad[n + (1 << 20) // 4 + 37 * 1024:].view(x.shape)
     fns = {}
     for block, warps, hints, per_sm, outs in (
             (1024, 4, False, 0, "apart"), (2048, 4, False, 0, "apart"),
