@@ -11,6 +11,9 @@
 #    cooperative launch"): _resident_per_sm counted the whole register file, not quadrants
 #  2 PART=groups TESTS=1: tests passed; served 70.53 us, the four streams with no reduction (a
 #    program a row's block, rows fastest) 70.14, copy 65.70; lag and fewer groups lost
+#  3 PART=streams: failed its own check (a flat view against the 2-D sum)
+#  4 PART=streams: flat, 1024-element programs of 4 warps 66.37 us (0.969 of a copy's 64.32),
+#    16384 of 16 warps 66.62, 4096 of 4 68.06; rows fastest 69.89; served 70.50
 set -uo pipefail
 export PYTHONUNBUFFERED=1
 export PYTHONPATH=$PWD
@@ -32,6 +35,13 @@ groups)
     echo "probe_norm_groups: rc $? after $(( $(date +%s) - start )) s"
     grep -v -i warn $R/probe-norm-groups.log | tail -40 | cut -c1-200
     cp $R/probe-norm-groups-*.json "$OUT/" 2>/dev/null
+    ;;
+splits)  # the template's split kernel at other splits and programs' sizes
+    timeout 400 python3 bench/probe_norm_groups.py --splits "$SPLITS" --out $R \
+        > $R/probe-norm-splits.log 2>&1
+    echo "probe_norm_groups --splits: rc $? after $(( $(date +%s) - start )) s"
+    grep -v -i warn $R/probe-norm-splits.log | tail -30 | cut -c1-200
+    cp $R/probe-norm-splits-*.json "$OUT/" 2>/dev/null
     ;;
 streams)  # the four streams alone in other forms: how close to a copy can any add + RMSNorm get
     timeout 300 python3 bench/probe_norm_groups.py --streams --out $R \

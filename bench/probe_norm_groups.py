@@ -231,12 +231,48 @@ def streams_only(device, flusher: L2Flusher, out: Path) -> int:
     return 0
 
 
+def splits_only(args, template, params, cache, x, r, w, want, flusher, record) -> int:
+    """The template's split kernel (served params but `row_split`, `elems_per_thread` and
+    `row_lag`) at 256 rows, each checked first, beside the served file and a copy."""
+    sms = torch.cuda.get_device_properties(x.device).multi_processor_count
+    fns = {"served": lambda: ops.add_rms_norm(x, r, w, EPS), "copy": _copy_fn(x)}
+    checks, residency = {}, {}
+    for item in args.splits.split(","):
+        split, per_thread, *lag = item.split(":")
+        overrides = {"row_split": int(split), "elems_per_thread": int(per_thread),
+                     "row_lag": bool(lag)}
+        module = _module(template, params, overrides, cache)
+        natural, _ = _forced(module, x, r, w, None)
+        warps = max(1, min(-(-COLS // int(split)) // (32 * int(per_thread)), 32))
+        name = f"split {split} x {warps} warps" + (" lag" if lag else "")
+        residency[name] = {**overrides, "per_sm": natural, "warps": warps,
+                           "groups": natural * sms // int(split)}
+        checks[name] = _check(name, module.launch_add_rms_norm(x, r, w, EPS), want)
+        fns[name] = lambda m=module: m.launch_add_rms_norm(x, r, w, EPS)
+    us, failed = _time(fns, flusher)
+    record["splits"] = {"us": us, "rel_l2_err": checks, "residency": residency,
+                        "graph_failed": failed}
+    for name, value in us.items():
+        extra = residency.get(name)
+        print(f"    {value:8.2f} us  {us['copy'] / value:5.3f} of copy  {name}"
+              + (f"  ({extra['per_sm']}/SM, {extra['groups']} groups)" if extra else ""),
+              flush=True)
+    args.out.mkdir(parents=True, exist_ok=True)
+    path = args.out / f"probe-norm-splits-{device_label()}.json"
+    path.write_text(json.dumps(record, indent=1) + "\n")
+    print(f"wrote {path}")
+    return 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--steps", default="1,2,4,8,12,13",
                         help="comma-separated whole steps of the served kernel's groups")
     parser.add_argument("--streams", action="store_true",
                         help="only the four streams' forms (stream_variants) at 256 rows")
+    parser.add_argument("--splits", default="",
+                        help="instead of the groups: the template's split kernel at these "
+                        "row_split:elems_per_thread[:lag] pairs (e.g. 32:8,64:8:lag) at 256 rows")
     parser.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "runs")
     args = parser.parse_args()
     if not torch.cuda.is_available():
@@ -293,8 +329,10 @@ def main() -> int:
                   f"{fixed + per_row * ROWS:.2f} on the line", flush=True)
         record["rows"] = {"us": us, "rel_l2_err": checks, "graph_failed": failed, "line": line}
 
-        # groups: the template's kernels at 256 rows, natural and forced residency
         want = _reference(x, r, w)
+        if args.splits:
+            return splits_only(args, template, params, cache, x, r, w, want, flusher, record)
+        # groups: the template's kernels at 256 rows, natural and forced residency
         fns = {"zoo": lambda: ops.add_rms_norm(x, r, w, EPS),
                "served": lambda: served.launch_add_rms_norm(x, r, w, EPS)}
         checks, residency = {}, {}
