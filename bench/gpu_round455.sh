@@ -14,6 +14,8 @@
 #  3 PART=streams: failed its own check (a flat view against the 2-D sum)
 #  4 PART=streams: flat, 1024-element programs of 4 warps 66.37 us (0.969 of a copy's 64.32),
 #    16384 of 16 warps 66.62, 4096 of 4 68.06; rows fastest 69.89; served 70.50
+#  5 PART=splits: 16-128 programs a row of 1-16 warps, row_lag or not: none under 71.1 us
+#    (split 32 x 2 warps, the served form, 71.28; served 71.58; copy 64.96)
 set -uo pipefail
 export PYTHONUNBUFFERED=1
 export PYTHONPATH=$PWD
@@ -37,7 +39,7 @@ groups)
     cp $R/probe-norm-groups-*.json "$OUT/" 2>/dev/null
     ;;
 splits)  # the template's split kernel at other splits and programs' sizes
-    timeout 400 python3 bench/probe_norm_groups.py --splits "$SPLITS" --out $R \
+    timeout 400 python3 bench/probe_norm_groups.py --splits "$SPLITS" ${NOWAIT:+--no-wait} --out $R \
         > $R/probe-norm-splits.log 2>&1
     echo "probe_norm_groups --splits: rc $? after $(( $(date +%s) - start )) s"
     grep -v -i warn $R/probe-norm-splits.log | tail -30 | cut -c1-200

@@ -124,12 +124,23 @@ def stream_variants(x, r, w, sms: int) -> dict:
     return fns
 
 
-def _module(template, params: dict, overrides: dict, cache: Path):
+SPIN = """    while tl.sum((words == 0).to(tl.int32), axis=0) > 0:
+        words = tl.load(slot_ptr + lanes, volatile=True)
+"""
+
+
+def _module(template, params: dict, overrides: dict, cache: Path, no_wait: bool = False):
+    """The template's add + RMSNorm at the served params and `overrides`; `no_wait`: its
+    partners' words read once, not waited for (a wrong result: what the wait costs)."""
     fields = {f.name for f in dataclasses.fields(template.default)}
     cfg = dataclasses.replace(template.default,
                               **{k: v for k, v in {**params, **overrides}.items() if k in fields})
     source = template.render(cfg, op="add_rms_norm", kind="rms", residual=True, params=[],
                              weight_path="weight", bias_path=None, eps=EPS, normalized_ndim=1)
+    if no_wait:
+        if SPIN not in source:
+            raise SystemExit("the split kernel's wait loop is not where --no-wait looks")
+        source = source.replace(SPIN, "")
     return load_candidate(source, cache)
 
 
@@ -249,6 +260,10 @@ def splits_only(args, template, params, cache, x, r, w, want, flusher, record) -
                            "groups": natural * sms // int(split)}
         checks[name] = _check(name, module.launch_add_rms_norm(x, r, w, EPS), want)
         fns[name] = lambda m=module: m.launch_add_rms_norm(x, r, w, EPS)
+        if args.no_wait:
+            module = _module(template, params, overrides, cache, no_wait=True)
+            module.launch_add_rms_norm(x, r, w, EPS)  # unchecked: it reads unpublished words
+            fns[name + " no wait"] = lambda m=module: m.launch_add_rms_norm(x, r, w, EPS)
     us, failed = _time(fns, flusher)
     record["splits"] = {"us": us, "rel_l2_err": checks, "residency": residency,
                         "graph_failed": failed}
@@ -268,6 +283,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--steps", default="1,2,4,8,12,13",
                         help="comma-separated whole steps of the served kernel's groups")
+    parser.add_argument("--no-wait", action="store_true",
+                        help="with --splits: each also with its partners' words read once, not "
+                        "waited for (wrong results, unchecked: what the wait costs)")
     parser.add_argument("--streams", action="store_true",
                         help="only the four streams' forms (stream_variants) at 256 rows")
     parser.add_argument("--splits", default="",
