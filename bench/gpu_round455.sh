@@ -39,7 +39,8 @@ groups)
     cp $R/probe-norm-groups-*.json "$OUT/" 2>/dev/null
     ;;
 splits)  # the template's split kernel at other splits and programs' sizes
-    timeout 400 python3 bench/probe_norm_groups.py --splits "$SPLITS" ${NOWAIT:+--no-wait} --out $R \
+    timeout 400 python3 bench/probe_norm_groups.py --splits "$SPLITS" ${NOWAIT:+--no-wait} \
+        --out $R \
         > $R/probe-norm-splits.log 2>&1
     echo "probe_norm_groups --splits: rc $? after $(( $(date +%s) - start )) s"
     grep -v -i warn $R/probe-norm-splits.log | tail -30 | cut -c1-200
