@@ -16,6 +16,8 @@
 #    16384 of 16 warps 66.62, 4096 of 4 68.06; rows fastest 69.89; served 70.50
 #  5 PART=splits: 16-128 programs a row of 1-16 warps, row_lag or not: none under 71.1 us
 #    (split 32 x 2 warps, the served form, 71.28; served 71.58; copy 64.96)
+#  6 PART=splits NOWAIT=1: the partners' words read once, not waited for, is slower (32 x 2
+#    warps 73.12 against 71.60 waiting): the wait is not what the kernel loses
 set -uo pipefail
 export PYTHONUNBUFFERED=1
 export PYTHONPATH=$PWD
@@ -45,6 +47,14 @@ splits)  # the template's split kernel at other splits and programs' sizes
     echo "probe_norm_groups --splits: rc $? after $(( $(date +%s) - start )) s"
     grep -v -i warn $R/probe-norm-splits.log | tail -30 | cut -c1-200
     cp $R/probe-norm-splits-*.json "$OUT/" 2>/dev/null
+    ;;
+norm)  # float32 RMSNorm 16384x8192: the served file's looped kernel launched directly beside the
+    # probe's two-pass kernel, the zoo and torch.compile
+    timeout 500 python3 bench/probe_norm_variants.py --dtypes float32 --served --out $R \
+        > $R/probe-norm-variants.log 2>&1
+    echo "probe_norm_variants: rc $? after $(( $(date +%s) - start )) s"
+    grep -v -i warn $R/probe-norm-variants.log | tail -60 | cut -c1-200
+    cp $R/probe-norm-variants-*.json "$OUT/" 2>/dev/null
     ;;
 streams)  # the four streams alone in other forms: how close to a copy can any add + RMSNorm get
     timeout 300 python3 bench/probe_norm_groups.py --streams --out $R \

@@ -132,6 +132,45 @@ def variants(x: torch.Tensor, w: torch.Tensor, inductor) -> dict:
     return found
 
 
+def served_variants(x: torch.Tensor, w: torch.Tensor, workdir: Path) -> dict:
+    """The zoo's served RMSNorm file for x's dtype and width on this GPU, called three ways: its
+    launcher, and its looped kernel launched here as `_two_pass` is, with the width a runtime
+    multiple of 4 (as the launcher passes it) and masks, or as the kernel's CONST_COLS where the
+    file has that knob. Where the zoo and `_two_pass` part, this says whether the kernel or the
+    call around it does."""
+    sys.path.insert(0, str(ROOT / "bench"))
+    from kernel_zoo._home import SHIPPED_ZOO
+    from kernel_zoo.buckets import bucket_of
+    from tune_buckets import served_file
+    from verifier.core import load_candidate
+
+    n_rows, n = x.shape
+    bucket = bucket_of("rms_norm", tuple(x.shape))
+    found = served_file(SHIPPED_ZOO, "rms_norm", "sm_90", str(x.dtype).split(".")[-1], bucket,
+                        torch.cuda.get_device_name(x.device))
+    if found is None:
+        return {}
+    params, source = found
+    module = load_candidate(source, workdir)
+    kernel = module._norm_looped_kernel
+    meta = dict(BLOCK=params["loop_block"], HAS_W=True, HAS_B=False, UNIT=4,
+                num_warps=params["loop_warps"], num_stages=params["num_stages"])
+
+    def direct(const: bool):
+        y = torch.empty_like(x)
+        extra = dict(CONST_COLS=n if n % params["loop_block"] == 0 else 0) if const else {}
+        kernel[(n_rows,)](x, x, w, w, y, y, n // 4, x.stride(0) // 4, x.stride(0) // 4, EPS,
+                          **meta, **extra)
+        return y
+
+    found = {"served launcher": lambda: module.launch_rms_norm(x, [n], w, EPS),
+             "served looped kernel direct": lambda: direct(False)}
+    if "CONST_COLS" in kernel.arg_names:
+        found["served looped kernel direct const"] = lambda: direct(True)
+    print(f"served rms_norm {bucket}: {params}", flush=True)
+    return found
+
+
 def _launch(kernel, x, w, grid, meta):
     y = torch.empty_like(x)
     kernel[grid](x, w, y, EPS, **meta)
@@ -148,6 +187,9 @@ def _inductor_launch(kernel, x, w, block, warps):
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--dtypes", default="bfloat16,float16")
+    parser.add_argument("--served", action="store_true",
+                        help="also the zoo's served file: its launcher and its looped kernel "
+                        "launched directly (served_variants)")
     parser.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "runs")
     args = parser.parse_args()
     if not torch.cuda.is_available():
@@ -181,6 +223,8 @@ def main() -> int:
             fns = {"compile": lambda: compiled(x),
                    "zoo": lambda: ops.rms_norm(x, [hidden], weight, EPS),
                    "eager": lambda: model(x), **variants(x, weight, inductor)}
+            if args.served:
+                fns.update(served_variants(x, weight, workdir))
             with torch.no_grad():
                 expected = torch.nn.functional.rms_norm(x.float(), [hidden], weight.float(), EPS)
                 wrong = {}
