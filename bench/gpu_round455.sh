@@ -18,6 +18,8 @@
 #    (split 32 x 2 warps, the served form, 71.28; served 71.58; copy 64.96)
 #  6 PART=splits NOWAIT=1: the partners' words read once, not waited for, is slower (32 x 2
 #    warps 73.12 against 71.60 waiting): the wait is not what the kernel loses
+#  7 PART=norm: the served file's looped kernel launched directly 255.1 us, the zoo 255.3, the
+#    probe's two-pass kernel 249.8, torch.compile 249.9: the kernel, not the call around it
 set -uo pipefail
 export PYTHONUNBUFFERED=1
 export PYTHONPATH=$PWD

@@ -90,6 +90,80 @@ def _two_pass(x_ptr, w_ptr, y_ptr, eps, N: tl.constexpr, BLOCK: tl.constexpr,
             tl.store(out + start + cols, (x * rstd * w).to(y_ptr.dtype.element_ty))
 
 
+@triton.jit
+def _two_pass_parts(x_ptr, w_ptr, y_ptr, eps, n_cols, stride, N: tl.constexpr,
+                    BLOCK: tl.constexpr, RUNTIME_STRIDE: tl.constexpr, MASKS: tl.constexpr,
+                    W_HINT: tl.constexpr, ACC_2D: tl.constexpr):
+    """`_two_pass` (not unrolled) with one of the norm template's looped kernel's differences
+    at a time: the row stride a runtime argument, the width a runtime bound with masks, the
+    weight's load unhinted, the accumulator [1, BLOCK] summed over axis 1."""
+    row = tl.program_id(0).to(tl.int64)
+    if RUNTIME_STRIDE:
+        base = x_ptr + row * stride
+        out = y_ptr + row * stride
+    else:
+        base = x_ptr + row * N
+        out = y_ptr + row * N
+    if MASKS:
+        width = n_cols
+    else:
+        width = N
+    if ACC_2D:
+        cols = tl.arange(0, BLOCK)[None, :]
+        acc = tl.zeros([1, BLOCK], tl.float32)
+    else:
+        cols = tl.arange(0, BLOCK)
+        acc = tl.zeros([BLOCK], tl.float32)
+    for start in tl.range(0, width, BLOCK):
+        if MASKS:
+            x = tl.load(base + start + cols, mask=start + cols < width, other=0.0,
+                        eviction_policy="evict_last").to(tl.float32)
+        else:
+            x = tl.load(base + start + cols, eviction_policy="evict_last").to(tl.float32)
+        acc += x * x
+    if ACC_2D:
+        rstd = (1.0 / tl.sqrt(tl.sum(acc, axis=1) / width + eps))[:, None]
+    else:
+        rstd = 1.0 / tl.sqrt(tl.sum(acc, axis=0) / width + eps)
+    for start in tl.range(0, width, BLOCK):
+        m = start + cols < width
+        if MASKS:
+            x = tl.load(base + start + cols, mask=m, other=0.0,
+                        eviction_policy="evict_first").to(tl.float32)
+        else:
+            x = tl.load(base + start + cols, eviction_policy="evict_first").to(tl.float32)
+        if W_HINT:
+            w = tl.load(w_ptr + start + cols, mask=m, other=0.0,
+                        eviction_policy="evict_last").to(tl.float32)
+        else:
+            w = tl.load(w_ptr + start + cols, mask=m, other=0.0).to(tl.float32)
+        if MASKS:
+            tl.store(out + start + cols, (x * rstd * w).to(y_ptr.dtype.element_ty), mask=m)
+        else:
+            tl.store(out + start + cols, (x * rstd * w).to(y_ptr.dtype.element_ty))
+
+
+def parts_variants(x: torch.Tensor, w: torch.Tensor) -> dict:
+    """`_two_pass_parts` at 4096-element blocks and 16 warps: the fast two-pass kernel, then
+    each of the looped kernel's differences alone, then all of them."""
+    n_rows, n = x.shape
+    base = dict(RUNTIME_STRIDE=False, MASKS=False, W_HINT=True, ACC_2D=False)
+    forms = {"parts base": base,
+             "parts runtime stride": dict(base, RUNTIME_STRIDE=True),
+             "parts masks": dict(base, MASKS=True),
+             "parts w unhinted": dict(base, W_HINT=False),
+             "parts acc 2d": dict(base, ACC_2D=True),
+             "parts all": dict(RUNTIME_STRIDE=True, MASKS=True, W_HINT=False, ACC_2D=True)}
+
+    def run(flags):
+        y = torch.empty_like(x)
+        _two_pass_parts[(n_rows,)](x, w, y, EPS, n, x.stride(0), N=n, BLOCK=4096, **flags,
+                                   num_warps=16, num_stages=1)
+        return y
+
+    return {name: (lambda flags=flags: run(flags)) for name, flags in forms.items()}
+
+
 def _inductor_kernel(workdir: Path, dtype_name: str = "bfloat16"):
     """Inductor's RMSNorm kernel at 16384x8192 in `dtype_name`, as round 337 printed it (its sizes
     are constants in the source: it serves only that shape and dtype), as a plain @triton.jit
@@ -225,6 +299,7 @@ def main() -> int:
                    "eager": lambda: model(x), **variants(x, weight, inductor)}
             if args.served:
                 fns.update(served_variants(x, weight, workdir))
+                fns.update(parts_variants(x, weight))
             with torch.no_grad():
                 expected = torch.nn.functional.rms_norm(x.float(), [hidden], weight.float(), EPS)
                 wrong = {}
