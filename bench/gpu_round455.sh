@@ -20,6 +20,9 @@
 #    warps 73.12 against 71.60 waiting): the wait is not what the kernel loses
 #  7 PART=norm: the served file's looped kernel launched directly 255.1 us, the zoo 255.3, the
 #    probe's two-pass kernel 249.8, torch.compile 249.9: the kernel, not the call around it
+#  8 PART=norm: that kernel with the looped kernel's differences one at a time: the row stride
+#    a runtime argument 254.4 us, the width runtime with masks 255.2, against 250.5 (and
+#    torch.compile 250.5); the weight unhinted and a 2-D accumulator cost nothing
 set -uo pipefail
 export PYTHONUNBUFFERED=1
 export PYTHONPATH=$PWD
@@ -57,6 +60,32 @@ norm)  # float32 RMSNorm 16384x8192: the served file's looped kernel launched di
     echo "probe_norm_variants: rc $? after $(( $(date +%s) - start )) s"
     grep -v -i warn $R/probe-norm-variants.log | tail -60 | cut -c1-200
     cp $R/probe-norm-variants-*.json "$OUT/" 2>/dev/null
+    ;;
+tune)  # the norms' loop GPU tests (TESTS=0: not), then `tune_buckets.py --knobs KNOBS --local
+    # --paired` for PAIRS at BUCKETS, promoting into the shipped zoo (entries.tgz)
+    . bench/gpu_lib.sh
+    if [ "${TESTS:-1}" = 1 ]; then
+        timeout 300 python3 -m pytest -q -p no:cacheprovider -rf -m gpu tests/test_norm.py \
+            -k "loop_full_from_is_correct" > $R/gpu-tests-loop.txt 2>&1
+        echo "GPU tests: rc $? $(tail -1 $R/gpu-tests-loop.txt) after $(( $(date +%s) - start )) s"
+        grep -E "^FAILED|^E " $R/gpu-tests-loop.txt | head -8 | cut -c1-300
+    fi
+    entries_snapshot
+    tune_pairs ${UNTIL:-450} ${SECS:-200} $R/tune "${PAIRS:-rms_norm:float32}" \
+        --buckets ${BUCKETS:-cols_le_16384,cols_le_4096} --knobs ${KNOBS:-loop_const_stride} \
+        --local --paired
+    entries_pack_new
+    ;;
+rows)  # the table's rows of OPS (all dtypes unless DTYPES), three paired graphs a callable
+    mkdir -p $R/rows
+    timeout ${SECS:-400} python3 bench/memory_bound.py --graphs --copies 3 --paired \
+        --ops ${OPS:-rms_norm} --dtypes ${DTYPES:-float32} --out $R/rows \
+        > $R/rows/stdout.txt 2>&1
+    echo "rows: rc $? after $(( $(date +%s) - start )) s"
+    grep -v -i warn $R/rows/stdout.txt | tail -40 | cut -c1-220
+    cp $R/rows/*.json "$OUT/" 2>/dev/null
+    . bench/gpu_lib.sh
+    [ -n "${VERIFY:-}" ] && zoo_verify_ops ${VSECS:-560} $R/verify $VERIFY
     ;;
 streams)  # the four streams alone in other forms: how close to a copy can any add + RMSNorm get
     timeout 300 python3 bench/probe_norm_groups.py --streams --out $R \

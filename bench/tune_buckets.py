@@ -242,6 +242,14 @@ SERVED_VARIANTS = {
              *[dict(loop_full_from=cols, loop_block=block, loop_warps=warps, keep_in_l2=True,
                     hint_affine=True, loop_const_cols=True, num_stages=1)
                for cols, warps in ((8192, 16), (4096, 8)) for block in (2048, 4096)],
+             # and the rows' distance a constant too where they are contiguous (float32 RMSNorm
+             # 16384x8192 on an H200: 250.5 us with both constant, torch.compile's time, 254.4
+             # with the stride runtime; round 455, probe_norm_variants.py --served)
+             *[dict(loop_full_from=cols, loop_block=block, loop_warps=warps, keep_in_l2=True,
+                    hint_affine=hint, loop_const_cols=True, loop_const_stride=True,
+                    num_stages=1)
+               for cols, warps in ((8192, 16), (4096, 8), (4096, 16)) for block in (2048, 4096)
+               for hint in (False, True)],
              # a width that breaks 16-byte alignment (4097) through the body-and-edges kernel,
              # one row (or two) a program of 8 to 32 warps (probe_norm_align.py: float32 add +
              # RMSNorm at 4096x4097 68.3 us against the served 80.9, round 355)

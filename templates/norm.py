@@ -62,6 +62,11 @@ and 264 against 248 (residual add + RMSNorm, unrolled but no shorter;
 bench/results/compile-norm-loop-sm90-bf16.json, bench/compile_norm_loop.py). On the H200 it
 took RMSNorm 16384x8192 to torch.compile's time in bfloat16 and float16 (1.00x, rms_norm
 1.28.0-1.31.0; GPU round 342, bench/results/memory-bound-h200-graphs-rms-norm-round342.json).
+`loop_const_stride` (with `loop_const_cols`) makes the rows' distance that constant too where
+every operand's rows are n_cols apart (contiguous): the looped kernel's row offset is then
+`row * CONST_COLS`. In float32 at 16384x8192 on the H200 a two-pass kernel took 250.5 us with
+both constant (torch.compile's 250.5), 254.4 with the stride a runtime argument, 255.2 with
+the width runtime and masked (GPU round 455, bench/probe_norm_variants.py --served).
 `align_edges` sends a row whose width breaks 16-byte alignment (4097 float32, say) that fits
 `single_pass_max` to a kernel of its own (before `align_rows`, which it overrides there): each
 row's aligned body is read and written under a bound that is a multiple of the vector width, so
@@ -143,6 +148,7 @@ class NormConfig:
     edges_persist: bool
     affine_table: bool
     edges_maxnreg: int
+    loop_const_stride: bool
 
 
 SPACE = (
@@ -172,6 +178,7 @@ SPACE = (
     Param("edges_persist", (False, True), legacy=False),
     Param("affine_table", (False, True), legacy=False),
     Param("edges_maxnreg", (0, 64, 80, 96), legacy=0),
+    Param("loop_const_stride", (False, True), legacy=False),
 )
 
 # 16 values per thread: 16 warps for an 8192-wide row, as Inductor's persistent reductions use.
@@ -183,7 +190,7 @@ DEFAULT = NormConfig(
     one_pass_stats=False, reverse_last_pass=False, row_split=0, row_prefetch=False,
     row_ahead=False, loop_full_from=0, hint_affine=False, loop_const_cols=False, align_edges=False,
     ahead_depth=1, row_lag=False, split_maxnreg=0, body_tile=False, edges_persist=False,
-    affine_table=False, edges_maxnreg=0,
+    affine_table=False, edges_maxnreg=0, loop_const_stride=False,
 )
 
 
@@ -210,6 +217,9 @@ def constraints(cfg: NormConfig) -> list[str]:
     if cfg.edges_maxnreg and not cfg.align_edges:
         problems.append("edges_maxnreg caps the align_edges kernel's registers: it needs "
                         "align_edges")
+    if cfg.loop_const_stride and not cfg.loop_const_cols:
+        problems.append("loop_const_stride makes the rows' distance the looped kernel's constant "
+                        "width: it needs loop_const_cols")
     if cfg.split_maxnreg and not cfg.row_split:
         problems.append("split_maxnreg caps the split-row kernel's registers: it needs row_split")
     if cfg.loop_full_from > cfg.single_pass_max:

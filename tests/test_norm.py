@@ -195,6 +195,41 @@ def test_loop_const_cols_passes_whole_block_widths_as_constants(name, tmp_path, 
         assert consts == [("_norm_looped_kernel", const)], consts
 
 
+@pytest.mark.parametrize("name", ["rms_norm", "layer_norm", "add_rms_norm"])
+def test_loop_const_stride_makes_contiguous_rows_distance_a_constant(name, tmp_path,
+                                                                      monkeypatch):
+    """loop_const_stride (with loop_const_cols): where the width is a constant and every
+    operand's rows are that far apart, the looped kernel gets CONST_ROWS and reads the rows'
+    distance as the constant; rows of a wider tensor (x a column slice: 3072 of 4096), or a
+    ragged width, keep the runtime strides. All match PyTorch; without loop_const_cols the
+    knob is refused."""
+    norm = plan(tasks.load(ROOT / "tasks" / f"{name}.py")).template_object()
+    cfg = dataclasses.replace(norm.default, single_pass_max=2048, loop_block=1024,
+                              loop_const_cols=True, loop_const_stride=True)
+    assert not norm.violations(cfg)
+    assert norm.violations(dataclasses.replace(cfg, loop_const_cols=False))
+    module = _module(name, cfg, tmp_path)
+    consts = []
+    real = module._launch
+
+    def spy(kernel, grid, args, kwargs):
+        consts.append((kwargs.get("CONST_COLS"), kwargs.get("CONST_ROWS")))
+        return real(kernel, grid, args, kwargs)
+
+    monkeypatch.setattr(module, "_launch", spy)
+    launch = getattr(module, f"launch_{name}")
+    torch.manual_seed(5)
+    for rows, cols, wide, const in ((3, 3072, 3072, (3072, True)), (3, 3072, 4096, (3072, False)),
+                                    (2, 5000, 5000, (0, False))):
+        x = (torch.randn(rows, wide) + 3.0)[:, :cols]
+        res = torch.randn(rows, wide)[:, :cols]
+        w, b = torch.randn(cols), torch.randn(cols)
+        consts.clear()
+        got, want = _against_torch(name, launch, x, w, b, res)
+        torch.testing.assert_close(got, want, rtol=1e-5, atol=1e-5, msg=str((name, rows, wide)))
+        assert consts == [const], (wide, consts)
+
+
 def test_hint_affine_hints_the_looped_kernels_weight_and_bias_only(tmp_path):
     """hint_affine: the looped kernel's affine loads carry evict_last; without it the render is
     the one stored configs were rendered with."""
@@ -322,7 +357,8 @@ def test_row_split_is_correct_on_the_gpu(name, tmp_path):
 def test_loop_full_from_is_correct_on_the_gpu(name, tmp_path):
     """The full rows that loop_full_from sends to the looped kernel, at every GPU shape and dtype
     of the task through the verifier (8192- and 4096-wide rows loop, 4097 does not), also with
-    the weight hinted and the width a constant (hint_affine, loop_const_cols)."""
+    the weight hinted and the width a constant (hint_affine, loop_const_cols), and the rows'
+    distance a constant (loop_const_stride)."""
     from verifier.core import Verifier
 
     task = tasks.load(ROOT / "tasks" / f"{name}.py")
@@ -331,7 +367,9 @@ def test_loop_full_from_is_correct_on_the_gpu(name, tmp_path):
     verifier = Verifier("gpu", tmp_path)
     knobs = dict(hint_affine=True, loop_const_cols=True)
     for cols, block, warps, more in ((8192, 2048, 16, {}), (4096, 1024, 8, {}),
-                                     (8192, 4096, 16, knobs), (4096, 2048, 8, knobs)):
+                                     (8192, 4096, 16, knobs), (4096, 2048, 8, knobs),
+                                     (8192, 4096, 16, dict(loop_const_cols=True,
+                                                           loop_const_stride=True))):
         cfg = dataclasses.replace(norm.default, loop_full_from=cols, loop_block=block,
                                   loop_warps=warps, **more)
         source = norm.render(cfg, **found.context)
