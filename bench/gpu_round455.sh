@@ -26,6 +26,8 @@
 #  9 PART=tune SECS=150 UNTIL=420 PAIRS="rms_norm:float32 rms_norm:bfloat16 rms_norm:float16":
 #    GPU tests passed; rms_norm 1.46.0 (float32 cols_le_16384, loop_const_stride: 16384x8192
 #    256.2 -> 251.6 us, torch.compile 251.7-252.3); cols_le_4096 and 16-bit kept
+# 10 PART=rows OPS=rms_norm DTYPES=float32 VERIFY=rms_norm: 16384x8192 1.001x torch.compile;
+#    zoo verify passed
 set -uo pipefail
 export PYTHONUNBUFFERED=1
 export PYTHONPATH=$PWD
