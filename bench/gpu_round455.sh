@@ -28,6 +28,9 @@
 #    256.2 -> 251.6 us, torch.compile 251.7-252.3); cols_le_4096 and 16-bit kept
 # 10 PART=rows OPS=rms_norm DTYPES=float32 VERIFY=rms_norm: 16384x8192 1.001x torch.compile;
 #    zoo verify passed
+# 11 PART=splits with the norm template's row_ticket (commit 43164db, reverted after it): a
+#    grid of one program a slice, tickets in start order: 71.97-107.3 us against the persistent
+#    ahead kernel's 70.27 (runs/probe-norm-splits-ticket-h200-round455.json)
 set -uo pipefail
 export PYTHONUNBUFFERED=1
 export PYTHONPATH=$PWD

@@ -249,15 +249,13 @@ def splits_only(args, template, params, cache, x, r, w, want, flusher, record) -
     fns = {"served": lambda: ops.add_rms_norm(x, r, w, EPS), "copy": _copy_fn(x)}
     checks, residency = {}, {}
     for item in args.splits.split(","):
-        split, per_thread, *flags = item.split(":")
-        lag, ticket = "lag" in flags, "ticket" in flags
+        split, per_thread, *lag = item.split(":")
         overrides = {"row_split": int(split), "elems_per_thread": int(per_thread),
-                     "row_lag": lag, "row_ticket": ticket, "row_ahead": not ticket}
+                     "row_lag": bool(lag)}
         module = _module(template, params, overrides, cache)
         natural, _ = _forced(module, x, r, w, None)
         warps = max(1, min(-(-COLS // int(split)) // (32 * int(per_thread)), 32))
-        name = f"split {split} x {warps} warps" + (" lag" if lag else "") + (
-            " ticket" if ticket else "")
+        name = f"split {split} x {warps} warps" + (" lag" if lag else "")
         residency[name] = {**overrides, "per_sm": natural, "warps": warps,
                            "groups": natural * sms // int(split)}
         checks[name] = _check(name, module.launch_add_rms_norm(x, r, w, EPS), want)
@@ -292,8 +290,7 @@ def main() -> int:
                         help="only the four streams' forms (stream_variants) at 256 rows")
     parser.add_argument("--splits", default="",
                         help="instead of the groups: the template's split kernel at these "
-                        "row_split:elems_per_thread[:lag|:ticket] (e.g. 32:8,64:8:lag) at 256 "
-                        "rows")
+                        "row_split:elems_per_thread[:lag] pairs (e.g. 32:8,64:8:lag) at 256 rows")
     parser.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "runs")
     args = parser.parse_args()
     if not torch.cuda.is_available():

@@ -149,7 +149,6 @@ class NormConfig:
     affine_table: bool
     edges_maxnreg: int
     loop_const_stride: bool
-    row_ticket: bool
 
 
 SPACE = (
@@ -180,7 +179,6 @@ SPACE = (
     Param("affine_table", (False, True), legacy=False),
     Param("edges_maxnreg", (0, 64, 80, 96), legacy=0),
     Param("loop_const_stride", (False, True), legacy=False),
-    Param("row_ticket", (False, True), legacy=False),
 )
 
 # 16 values per thread: 16 warps for an 8192-wide row, as Inductor's persistent reductions use.
@@ -192,7 +190,7 @@ DEFAULT = NormConfig(
     one_pass_stats=False, reverse_last_pass=False, row_split=0, row_prefetch=False,
     row_ahead=False, loop_full_from=0, hint_affine=False, loop_const_cols=False, align_edges=False,
     ahead_depth=1, row_lag=False, split_maxnreg=0, body_tile=False, edges_persist=False,
-    affine_table=False, edges_maxnreg=0, loop_const_stride=False, row_ticket=False,
+    affine_table=False, edges_maxnreg=0, loop_const_stride=False,
 )
 
 
@@ -219,9 +217,6 @@ def constraints(cfg: NormConfig) -> list[str]:
     if cfg.edges_maxnreg and not cfg.align_edges:
         problems.append("edges_maxnreg caps the align_edges kernel's registers: it needs "
                         "align_edges")
-    if cfg.row_ticket and not (cfg.row_split and not cfg.row_ahead and not cfg.row_prefetch):
-        problems.append("row_ticket gives each program one slice of one row (by a ticket): it "
-                        "needs row_split, and replaces row_ahead's and row_prefetch's row walk")
     if cfg.loop_const_stride and not cfg.loop_const_cols:
         problems.append("loop_const_stride makes the rows' distance the looped kernel's constant "
                         "width: it needs loop_const_cols")
