@@ -95,6 +95,12 @@ rows)  # the table's rows of OPS (all dtypes unless DTYPES), three paired graphs
     . bench/gpu_lib.sh
     [ -n "${VERIFY:-}" ] && zoo_verify_ops ${VSECS:-560} $R/verify $VERIFY
     ;;
+mean)  # float32 mean 4096x4097 (0.983x torch.compile): the width and row stride constants or not
+    timeout 300 python3 bench/probe_mean_stride.py --out $R > $R/probe-mean-stride.log 2>&1
+    echo "probe_mean_stride: rc $? after $(( $(date +%s) - start )) s"
+    grep -v -i warn $R/probe-mean-stride.log | tail -30 | cut -c1-200
+    cp $R/probe-mean-stride-*.json "$OUT/" 2>/dev/null
+    ;;
 streams)  # the four streams alone in other forms: how close to a copy can any add + RMSNorm get
     timeout 300 python3 bench/probe_norm_groups.py --streams --out $R \
         > $R/probe-norm-streams.log 2>&1

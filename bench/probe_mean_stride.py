@@ -1,0 +1,144 @@
+"""Does a constant row stride take float32 mean at 4096x4097 to torch.compile's time? (one GPU run)
+
+The last row more than 1% behind `torch.compile` in the H200 standing is float32 mean over the
+last dim of 4096x4097 (19.9 us against 19.5). Round 455 found float32 RMSNorm at 16384x8192
+losing 1.6% to a runtime row stride alone (bench/probe_norm_variants.py --served); the reduce
+template passes its stride at run time too (its `const_cols` makes only the width a constant,
+which did not move this row in round 451). This times, as CUDA-graph replays with the verifier's
+timer (L2 discarded before each call, interleaved, medians):
+- the zoo (`kernel_zoo.ops.mean`), eager and torch.compile;
+- the served one-pass form (one row a program, an 8192-wide tile masked to the row) with the
+  width and the row stride each a constant or a runtime argument;
+- Inductor's form (a loop over 512-, 1024- or 2048-element blocks, all but the last unmasked),
+  the width and stride constants.
+Each is checked against float64 first. Writes <out>/probe-mean-stride-<device>.json.
+
+    python bench/probe_mean_stride.py [--rows 4096] [--cols 4097] [--out DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+import torch
+import triton
+import triton.language as tl
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from kernel_zoo import ops  # noqa: E402
+from verifier.environment import device_label, environment  # noqa: E402
+from verifier.timing import L2Flusher, bench, graphed_where_possible  # noqa: E402
+
+
+@triton.jit
+def _one_pass(x_ptr, out_ptr, n_cols_rt, stride_rt, N: tl.constexpr, BLOCK: tl.constexpr,
+              CONST_WIDTH: tl.constexpr, CONST_STRIDE: tl.constexpr):
+    row = tl.program_id(0).to(tl.int64)
+    if CONST_WIDTH:
+        n_cols = N
+    else:
+        n_cols = n_cols_rt
+    if CONST_STRIDE:
+        stride = N
+    else:
+        stride = stride_rt
+    cols = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + row * stride + cols, mask=cols < n_cols, other=0.0,
+                eviction_policy="evict_first")
+    tl.store(out_ptr + row, tl.sum(x, axis=0) / n_cols)
+
+
+@triton.jit
+def _looped(x_ptr, out_ptr, N: tl.constexpr, BLOCK: tl.constexpr):
+    row = tl.program_id(0).to(tl.int64)
+    cols = tl.arange(0, BLOCK)
+    acc = tl.zeros([BLOCK], tl.float32)
+    for start in tl.static_range(0, N, BLOCK):
+        if start + BLOCK <= N:
+            acc += tl.load(x_ptr + row * N + start + cols, eviction_policy="evict_first")
+        else:
+            acc += tl.load(x_ptr + row * N + start + cols, mask=start + cols < N, other=0.0,
+                           eviction_policy="evict_first")
+    tl.store(out_ptr + row, tl.sum(acc, axis=0) / N)
+
+
+def variants(x: torch.Tensor) -> dict:
+    n_rows, n = x.shape
+    block = triton.next_power_of_2(n)
+    found = {}
+
+    def one_pass(const_width, const_stride, warps):
+        out = torch.empty(n_rows, device=x.device)
+        _one_pass[(n_rows,)](x, out, n, x.stride(0), N=n, BLOCK=block, CONST_WIDTH=const_width,
+                             CONST_STRIDE=const_stride, num_warps=warps)
+        return out
+
+    def looped(block_l, warps):
+        out = torch.empty(n_rows, device=x.device)
+        _looped[(n_rows,)](x, out, N=n, BLOCK=block_l, num_warps=warps)
+        return out
+
+    for warps in (8, 16):
+        for cw in (False, True):
+            for cs in (False, True):
+                name = (f"one_pass w{warps} width {'const' if cw else 'runtime'}, "
+                        f"stride {'const' if cs else 'runtime'}")
+                found[name] = lambda cw=cw, cs=cs, warps=warps: one_pass(cw, cs, warps)
+    for block_l, warps in ((512, 4), (1024, 4), (1024, 8), (2048, 8), (2048, 16)):
+        found[f"looped b{block_l} w{warps}"] = lambda b=block_l, w=warps: looped(b, w)
+    return found
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rows", type=int, default=4096)
+    parser.add_argument("--cols", type=int, default=4097)
+    parser.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "runs")
+    args = parser.parse_args()
+    if not torch.cuda.is_available():
+        print("probe_mean_stride.py: needs a CUDA GPU (run it on the device machine)",
+              file=sys.stderr)
+        return 2
+    device = torch.device("cuda")
+    flusher = L2Flusher(device)
+    torch.manual_seed(0)
+    x = torch.randn(args.rows, args.cols, device=device) + 0.5
+    compiled = torch.compile(lambda t: torch.mean(t, dim=-1), dynamic=False)
+    fns = {"zoo": lambda: ops.mean(x, -1), "eager": lambda: torch.mean(x, dim=-1),
+           "compile": lambda: compiled(x), **variants(x)}
+    want = x.double().mean(dim=-1)
+    errors, wrong = {}, {}
+    for name in list(fns):
+        err = ((fns[name]().double() - want).norm() / want.norm()).item()
+        errors[name] = err
+        if not err < 1e-5:
+            wrong[name] = err
+            del fns[name]
+    graphs, failed = graphed_where_possible(fns)
+    times = bench(graphs, flusher=flusher, budget_ms=300.0, rounds=5)
+    us = {k: round(t.median_ms * 1e3, 2) for k, t in sorted(times.items(),
+                                                             key=lambda kv: kv[1].median_ms)}
+    record = {"benchmark": "probe-mean-stride", "environment": environment(),
+              "dtype": "float32", "shape": [args.rows, args.cols], "us": us,
+              "rel_l2_err": errors, "wrong": wrong, "graph_failed": failed,
+              "method": "CUDA-graph replays timed by verifier.timing.bench (L2 discarded before "
+              "each call, medians, interleaved, 5 rounds); every variant checked against float64 "
+              "first (relative L2 error < 1e-5)"}
+    print(f"mean float32 {args.rows}x{args.cols}" + (f" wrong: {wrong}" if wrong else ""),
+          flush=True)
+    for name, value in us.items():
+        print(f"    {value:8.2f} us  {us['compile'] / value:5.3f}x compile  {name}", flush=True)
+    args.out.mkdir(parents=True, exist_ok=True)
+    path = args.out / f"probe-mean-stride-{device_label()}.json"
+    path.write_text(json.dumps(record, indent=1) + "\n")
+    print(f"wrote {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
