@@ -159,10 +159,11 @@ def test_params_stored_before_a_tunable_existed_take_its_legacy_choice():
     reduce = get_template("reduce")
     legacy = {p.name: p.legacy for p in reduce.space if p.legacy is not NO_LEGACY}
     assert legacy == {"packed_keys": False, "one_pass_min_fill": 0, "nan_combine": False,
-                      "max_then_index": False, "body_tile": False, "const_cols": False}
+                      "max_then_index": False, "body_tile": False, "const_cols": False,
+                      "const_stride": False}
     old = {k: v for k, v in params_of(reduce.default).items()
            if k not in ("packed_keys", "one_pass_min_fill", "nan_combine", "max_then_index",
-                        "body_tile", "const_cols")}
+                        "body_tile", "const_cols", "const_stride")}
     assert reduce.config(old) == dataclasses.replace(reduce.default, packed_keys=False)
     assert reduce.config({**old, "packed_keys": True}).packed_keys is True  # given wins
     with pytest.raises(InvalidConfig, match="do not match"):  # a tunable without one is needed
