@@ -98,6 +98,27 @@ rows)  # the table's rows of OPS (all dtypes unless DTYPES), three paired graphs
     . bench/gpu_lib.sh
     [ -n "${VERIFY:-}" ] && zoo_verify_ops ${VSECS:-560} $R/verify $VERIFY
     ;;
+reduce)  # const_stride: the reduce GPU tests of it (mean, sum), a --local sweep of float32 mean
+    # and sum at cols_le_16384 promoting into the shipped zoo, their table rows, and `kzoo zoo
+    # verify --newest` of each op promoted
+    . bench/gpu_lib.sh
+    timeout 150 python3 -m pytest -q -p no:cacheprovider -rf -m gpu tests/test_reduce.py \
+        -k "const_stride and (mean or sum)" > $R/gpu-tests-reduce.txt 2>&1
+    echo "GPU tests: rc $? $(tail -1 $R/gpu-tests-reduce.txt) after $(( $(date +%s) - start )) s"
+    grep -E "^FAILED|^E " $R/gpu-tests-reduce.txt | head -8 | cut -c1-300
+    entries_snapshot
+    tune_pairs 260 110 $R/tune-reduce "mean:float32 sum:float32" --buckets cols_le_16384 \
+        --knobs const_stride --local --paired
+    entries_pack_new
+    mkdir -p $R/rows-reduce
+    timeout 120 python3 bench/memory_bound.py --graphs --copies 3 --paired --ops mean,sum \
+        --dtypes float32 --out $R/rows-reduce > $R/rows-reduce/stdout.txt 2>&1
+    echo "rows: rc $? after $(( $(date +%s) - start )) s"
+    grep -v -i warn $R/rows-reduce/stdout.txt | grep -E "x4097|slower|geomean" | cut -c1-220
+    cp $R/rows-reduce/*.json "$OUT/" 2>/dev/null
+    promoted=$(grep -o "entries/[a-z_]*/[0-9.]*/manifest" "$OUT/new-entries.txt" | cut -d/ -f2)
+    [ -n "$promoted" ] && zoo_verify_ops 570 $R/verify $promoted
+    ;;
 mean)  # float32 mean 4096x4097 (0.983x torch.compile): the width and row stride constants or not
     timeout 300 python3 bench/probe_mean_stride.py --out $R > $R/probe-mean-stride.log 2>&1
     echo "probe_mean_stride: rc $? after $(( $(date +%s) - start )) s"
