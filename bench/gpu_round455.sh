@@ -31,8 +31,6 @@
 # 11 PART=splits with the norm template's row_ticket (commit 43164db, reverted after it): a
 #    grid of one program a slice, tickets in start order: 71.97-107.3 us against the persistent
 #    ahead kernel's 70.27 (runs/probe-norm-splits-ticket-h200-round455.json)
-# 12 PART=mean: float32 mean 4096x4097, one pass of 16 warps: width and stride constants 19.42
-#    us, the stride runtime 19.52, both runtime 19.74; torch.compile 19.52, the zoo 19.81
 set -uo pipefail
 export PYTHONUNBUFFERED=1
 export PYTHONPATH=$PWD
@@ -75,9 +73,8 @@ tune)  # the norms' loop GPU tests (TESTS=0: not), then `tune_buckets.py --knobs
     # --paired` for PAIRS at BUCKETS, promoting into the shipped zoo (entries.tgz)
     . bench/gpu_lib.sh
     if [ "${TESTS:-1}" = 1 ]; then
-        timeout 300 python3 -m pytest -q -p no:cacheprovider -rf -m gpu \
-            ${TESTFILE:-tests/test_norm.py} -k "${TESTK:-loop_full_from_is_correct}" \
-            > $R/gpu-tests-loop.txt 2>&1
+        timeout 300 python3 -m pytest -q -p no:cacheprovider -rf -m gpu tests/test_norm.py \
+            -k "loop_full_from_is_correct" > $R/gpu-tests-loop.txt 2>&1
         echo "GPU tests: rc $? $(tail -1 $R/gpu-tests-loop.txt) after $(( $(date +%s) - start )) s"
         grep -E "^FAILED|^E " $R/gpu-tests-loop.txt | head -8 | cut -c1-300
     fi
@@ -98,7 +95,7 @@ rows)  # the table's rows of OPS (all dtypes unless DTYPES), three paired graphs
     . bench/gpu_lib.sh
     [ -n "${VERIFY:-}" ] && zoo_verify_ops ${VSECS:-560} $R/verify $VERIFY
     ;;
-reduce)  # const_stride: the reduce GPU tests of it (mean, sum), a --local sweep of float32 mean
+reduce)  # (ran at commit 6403f81) const_stride: the reduce GPU tests of it (mean, sum), a --local sweep of float32 mean
     # and sum at cols_le_16384 promoting into the shipped zoo, their table rows, and `kzoo zoo
     # verify --newest` of each op promoted
     . bench/gpu_lib.sh

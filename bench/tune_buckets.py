@@ -287,16 +287,6 @@ SERVED_VARIANTS = {
                dict(const_cols=True, body_tile=True, align_rows=True),
                *[dict(const_cols=True, one_pass_min_fill=75, loop_block=block, loop_warps=16,
                       num_stages=1) for block in (2048, 4096)],
-               # and the rows' distance a constant too where they are contiguous (float32 mean
-               # at 4096x4097 on an H200: 19.42 us with both constant, 19.52 with the stride
-               # runtime, 19.74 with neither, torch.compile 19.52; round 455,
-               # probe_mean_stride.py)
-               *[dict(const_cols=True, const_stride=True, **more)
-                 for more in ({}, dict(align_rows=False), dict(body_tile=True, align_rows=True),
-                              dict(elems_per_thread=32), dict(align_rows=False,
-                                                              elems_per_thread=32))],
-               *[dict(const_cols=True, const_stride=True, one_pass_min_fill=75,
-                      loop_block=block, loop_warps=16, num_stages=1) for block in (2048, 4096)],
                dict(nan_combine=True, packed_keys=False),
                dict(nan_combine=True, packed_keys=False, align_rows=False),
                # argmax and argmin in one NaN-keeping max and a first-index min a tile (float32

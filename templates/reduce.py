@@ -40,11 +40,6 @@ H200 that did not make it faster (GPU round 451, runs/tune-buckets-h200-round451
 served float32 mean and sum configs with it 19.42 and 19.39 us at 4096x4097 against 19.30 and
 19.55 without, the best loops with it 19.39-19.55; torch.compile 19.2-19.3): the row is bound by
 its bytes, not by the instructions; the knob is correct on the GPU at every task shape and dtype.
-`const_stride` (with `const_cols`) makes the rows' distance that constant too where they are
-contiguous (stride == width): a one-pass kernel of 16 warps took 4096x4097 float32 in 19.42 us
-with both constant, 19.52 with the stride runtime and 19.74 with both runtime (`torch.compile`
-19.52, the zoo 19.81; GPU round 455, bench/probe_mean_stride.py), as the norm template's
-`loop_const_stride` took RMSNorm float32 at 16384x8192 to `torch.compile`'s time.
 `packed_keys` (amax, amin, argmax) reduces a tile with one 32-bit integer max over
 order-preserving keys (NaN above +inf, -0.0 as 0.0) and, for argmax, then one 32-bit min of the
 indices whose key is that max (a REDUX each per warp on sm_80+), where the other choice takes a NaN
@@ -102,7 +97,6 @@ class ReduceConfig:
     max_then_index: bool
     body_tile: bool
     const_cols: bool
-    const_stride: bool
 
 
 SPACE = (
@@ -125,7 +119,6 @@ SPACE = (
     Param("max_then_index", (False, True), legacy=False),
     Param("body_tile", (False, True), legacy=False),
     Param("const_cols", (False, True), legacy=False),
-    Param("const_stride", (False, True), legacy=False),
 )
 
 DEFAULT = ReduceConfig(
@@ -133,7 +126,6 @@ DEFAULT = ReduceConfig(
     num_stages=2, programs_per_sm=0, align_rows=True, col_block_inner=256, col_tile_elems=4096,
     col_warps=8, split_per_sm=2, evict_first=True, packed_keys=False, one_pass_min_fill=0,
     nan_combine=False, max_then_index=False, body_tile=False, const_cols=False,
-    const_stride=False,
 )
 
 
@@ -149,9 +141,6 @@ def constraints(cfg: ReduceConfig) -> list[str]:
     if cfg.packed_keys and cfg.max_then_index:
         problems.append("packed_keys and max_then_index both choose how an argmax tile reduces: "
                         "pick one")
-    if cfg.const_stride and not cfg.const_cols:
-        problems.append("const_stride makes contiguous rows' distance the constant width: it needs "
-                        "const_cols")
     if cfg.loop_block > cfg.row_block_max:
         problems.append("loop_block exceeds row_block_max: rows that need the loop are wider")
     for elems in (cfg.row_block_max, cfg.tile_elems):

@@ -523,7 +523,7 @@ def test_a_shape_buckets_kernel_is_tuned_in_a_study_of_its_own(tmp_path):
     assert study.trials[0].params == {**manifest["configs"][0]["params"], "packed_keys": False,
                                       "one_pass_min_fill": 0, "nan_combine": False,
                                       "max_then_index": False, "body_tile": False,
-                                      "const_cols": False, "const_stride": False}
+                                      "const_cols": False}
 
 
 def test_a_winner_slower_at_one_shape_than_the_entry_is_not_promoted():

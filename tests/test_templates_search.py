@@ -159,11 +159,10 @@ def test_params_stored_before_a_tunable_existed_take_its_legacy_choice():
     reduce = get_template("reduce")
     legacy = {p.name: p.legacy for p in reduce.space if p.legacy is not NO_LEGACY}
     assert legacy == {"packed_keys": False, "one_pass_min_fill": 0, "nan_combine": False,
-                      "max_then_index": False, "body_tile": False, "const_cols": False,
-                      "const_stride": False}
+                      "max_then_index": False, "body_tile": False, "const_cols": False}
     old = {k: v for k, v in params_of(reduce.default).items()
            if k not in ("packed_keys", "one_pass_min_fill", "nan_combine", "max_then_index",
-                        "body_tile", "const_cols", "const_stride")}
+                        "body_tile", "const_cols")}
     assert reduce.config(old) == dataclasses.replace(reduce.default, packed_keys=False)
     assert reduce.config({**old, "packed_keys": True}).packed_keys is True  # given wins
     with pytest.raises(InvalidConfig, match="do not match"):  # a tunable without one is needed
