@@ -31,6 +31,13 @@
 # 11 PART=splits with the norm template's row_ticket (commit 43164db, reverted after it): a
 #    grid of one program a slice, tickets in start order: 71.97-107.3 us against the persistent
 #    ahead kernel's 70.27 (runs/probe-norm-splits-ticket-h200-round455.json)
+# 12 PART=mean: float32 mean 4096x4097, one pass of 16 warps: width and stride constants 19.42
+#    us, the stride runtime 19.52, both runtime 19.74; torch.compile 19.52, the zoo 19.81
+# 13 PART=reduce, with the reduce template's const_stride (commit 6403f81, reverted after it):
+#    GPU tests passed; no const_stride config beat the served mean and sum files (mean 4096x4097
+#    19.74 against the served file's 19.55, which the template's render of the same params took
+#    20.03-20.13; sum 19.57 against 19.87 but 63.2 against 63.3 at 8192x8192, under the margin);
+#    the rows 0.99x torch.compile as before
 set -uo pipefail
 export PYTHONUNBUFFERED=1
 export PYTHONPATH=$PWD
@@ -95,8 +102,8 @@ rows)  # the table's rows of OPS (all dtypes unless DTYPES), three paired graphs
     . bench/gpu_lib.sh
     [ -n "${VERIFY:-}" ] && zoo_verify_ops ${VSECS:-560} $R/verify $VERIFY
     ;;
-reduce)  # (ran at commit 6403f81) const_stride: the reduce GPU tests of it (mean, sum), a --local sweep of float32 mean
-    # and sum at cols_le_16384 promoting into the shipped zoo, their table rows, and `kzoo zoo
+reduce)  # (ran at commit 6403f81) const_stride: the reduce GPU tests of it (mean, sum), a
+    # --local sweep of float32 mean and sum at cols_le_16384 promoting into the shipped zoo, their table rows, and `kzoo zoo
     # verify --newest` of each op promoted
     . bench/gpu_lib.sh
     timeout 150 python3 -m pytest -q -p no:cacheprovider -rf -m gpu tests/test_reduce.py \
