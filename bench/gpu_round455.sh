@@ -103,8 +103,8 @@ rows)  # the table's rows of OPS (all dtypes unless DTYPES), three paired graphs
     [ -n "${VERIFY:-}" ] && zoo_verify_ops ${VSECS:-560} $R/verify $VERIFY
     ;;
 reduce)  # (ran at commit 6403f81) const_stride: the reduce GPU tests of it (mean, sum), a
-    # --local sweep of float32 mean and sum at cols_le_16384 promoting into the shipped zoo, their table rows, and `kzoo zoo
-    # verify --newest` of each op promoted
+    # --local sweep of float32 mean and sum at cols_le_16384 promoting into the shipped zoo,
+    # their table rows, and `kzoo zoo verify --newest` of each op promoted
     . bench/gpu_lib.sh
     timeout 150 python3 -m pytest -q -p no:cacheprovider -rf -m gpu tests/test_reduce.py \
         -k "const_stride and (mean or sum)" > $R/gpu-tests-reduce.txt 2>&1
