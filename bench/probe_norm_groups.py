@@ -3,25 +3,36 @@
 The served kernel (add_rms_norm's float32 `cols_le_65536` config on the H200: `row_split` 32,
 `row_ahead`, 2-warp programs) splits each 256 KB row over 32 programs, and launches as many
 groups of 32 as the GPU holds at once (a cooperative grid), each walking rows with the groups'
-stride. Compiled for sm_90 its programs take ~198 registers, 5 an SM: 20 groups, so 256 rows are
-12.8 rows a group and the last step runs 16 groups of 20. This probe asks, before any template
-change, how much of the gap to the copy is that tail, how much the kernel's fixed cost, and how
-much its steady rate:
+stride: on the H200 (triton 3.6) 6 programs an SM, 24 groups, so 256 rows are 10.67 a group.
+This probe asks how much of the gap to the copy is the last, partial step, how much the kernel's
+fixed cost, how much its steady rate, and how fast the same bytes can move at all:
 
-- **rows**: the served kernel (its stored file) and a copy of the same bytes at whole steps of
-  the groups (`--steps`) and at 256 rows; a line fitted through the whole steps gives the fixed
-  cost and the time a row, and 256 rows' distance from the line is the tail's cost;
-- **groups**: at 256 rows, the template's kernel (served params) and its `row_lag` form with the
-  groups the GPU holds, and with fewer programs an SM forced (`_SPLIT_RESIDENT` set before the
-  first timed call), so that 256 rows divide evenly (4 an SM: 16 groups of 16 rows);
-- **streams**: the same four streams with no reduction (s = x + r stored, s * w stored; a
-  ceiling for any add + RMSNorm, never checked).
+- **rows** (default): the served kernel (its stored file) and a copy of the same bytes at whole
+  steps of the groups (`--steps`) and at 256 rows; a line fitted through the whole steps gives
+  the fixed cost and the time a row, and 256 rows' distance from the line is the tail's cost;
+- **groups** (default): at 256 rows, the template's kernel (served params) and its `row_lag`
+  form with the groups the GPU holds, and with fewer programs an SM forced (`_SPLIT_RESIDENT` set
+  after the first call), so that 256 rows divide evenly (4 an SM: 16 groups of 16 rows);
+- `--streams`: the four streams with no reduction (s = x + r stored, s * w stored; a ceiling for
+  any add + RMSNorm) in several forms: a program a row's block, flat grids of 1024-16384-element
+  programs, hinted, persistent, outputs placed off a power-of-two distance;
+- `--splits S:E[:lag]`: the template's split kernel at other `row_split` and
+  `elems_per_thread`; `--no-wait` adds each with its partners' words read once, not waited for.
 
-Every variant but the copy and the streams is checked against a float64 reference first. Timed
-as CUDA-graph replays, interleaved and L2-flushed (verifier.timing). Writes
-<out>/probe-norm-groups-<device>.json.
+Every add + RMSNorm variant but `--no-wait`'s is checked against a float64 reference first, the
+flat streams against x + r and (x + r) * w. Timed as CUDA-graph replays, interleaved and
+L2-flushed (verifier.timing). Writes <out>/probe-norm-{groups,streams,splits}-<device>.json.
 
-    python bench/probe_norm_groups.py [--steps 1,2,4,8,12,13] [--out DIR]
+GPU round 455 (H200, runs/probe-norm-{groups,streams,splits,splits-no-wait}-h200-round455.json):
+the served kernel costs 5.3-5.8 us fixed and 253-256 ns a row against a copy's 3.4-4.0 us and
+239-242 ns, and 256 rows sit 0.1-0.5 us over its line (the tail is not the loss); the streams as
+a flat grid of 1024-element programs of 4 warps took 66.37 us, a copy of the bytes 64.32, the
+served kernel 70.50, the streams as persistent programs or a program a row's block 69.5-70.1;
+no split form, program size, residency or `row_lag` beat the served form (70.3-71.6 us), and
+not waiting for the partners' words was slower (73.1 against 71.6).
+
+    python bench/probe_norm_groups.py [--steps 1,2,4,8,12,13] [--streams]
+                                      [--splits 32:32,64:8:lag [--no-wait]] [--out DIR]
 """
 
 from __future__ import annotations
@@ -43,6 +54,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from kernel_zoo import ops  # noqa: E402
 from kernel_zoo._home import SHIPPED_ZOO  # noqa: E402
+from probe_ceilings import fit  # noqa: E402
 from templates import get_template  # noqa: E402
 from tune_buckets import served_file  # noqa: E402
 from verifier.core import load_candidate  # noqa: E402
@@ -199,14 +211,6 @@ def _check(name: str, out, want) -> float:
     if not err < 1e-5:
         raise SystemExit(f"{name}: relative L2 error {err:.3g} against float64")
     return err
-
-
-def fit(xs: list[float], ys: list[float]) -> tuple[float, float]:
-    """Least-squares intercept and slope of ys over xs."""
-    n = len(xs)
-    mx, my = sum(xs) / n, sum(ys) / n
-    slope = sum((a - mx) * (b - my) for a, b in zip(xs, ys)) / sum((a - mx) ** 2 for a in xs)
-    return my - slope * mx, slope
 
 
 def streams_only(device, flusher: L2Flusher, out: Path) -> int:
