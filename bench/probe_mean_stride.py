@@ -13,6 +13,11 @@ timer (L2 discarded before each call, interleaved, medians):
   the width and stride constants.
 Each is checked against float64 first. Writes <out>/probe-mean-stride-<device>.json.
 
+GPU round 455 (runs/probe-mean-stride-h200-round455.json): the one pass of 16 warps took 19.42
+us with both constants, 19.52 with the stride runtime, 19.74 with both runtime; torch.compile
+19.52, the zoo 19.81. A reduce-template knob for the constant stride (commit 6403f81) then lost
+its sweep to the served file (19.55 us there) and was reverted.
+
     python bench/probe_mean_stride.py [--rows 4096] [--cols 4097] [--out DIR]
 """
 

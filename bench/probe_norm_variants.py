@@ -11,11 +11,18 @@ CUDA-graph replays with the verifier's timer (L2 discarded before each call, int
 - kernels written here, not templates: the one pass with the width a compile-time constant (no
   masks), the weight loaded before x or after the row's sum, x's load hinted evict_first or not;
   and the two-pass loop with a constant width, unrolled (as Inductor's constant bounds make it)
-  or not, the first read hinted evict_last and the second evict_first.
+  or not, the first read hinted evict_last and the second evict_first;
+- with `--served`: the zoo's served file's launcher and its looped kernel launched directly, and
+  the two-pass loop with one of the template's looped kernel's differences at a time.
 Each is checked against a float32 reference first. Writes
 bench/results/runs/probe-norm-variants-<device>.json.
 
-    python bench/probe_norm_variants.py [--dtypes bfloat16,float16,float32] [--out DIR]
+GPU round 455 (float32 16384x8192, runs/probe-norm-variants-h200-round455.json): the served
+looped kernel launched directly took 254.6 us (the zoo 254.8), the two-pass loop 250.5 and
+torch.compile 250.5; that loop with its row stride a runtime argument took 254.4, with its width
+runtime and masked 255.2: the norm template's `loop_const_stride` since.
+
+    python bench/probe_norm_variants.py [--dtypes bfloat16,float16,float32] [--served] [--out DIR]
 """
 
 from __future__ import annotations
