@@ -216,9 +216,9 @@ def variants(x: torch.Tensor, w: torch.Tensor, inductor) -> dict:
 def served_variants(x: torch.Tensor, w: torch.Tensor, workdir: Path) -> dict:
     """The zoo's served RMSNorm file for x's dtype and width on this GPU, called three ways: its
     launcher, and its looped kernel launched here as `_two_pass` is, with the width a runtime
-    multiple of 4 (as the launcher passes it) and masks, or as the kernel's CONST_COLS where the
-    file has that knob. Where the zoo and `_two_pass` part, this says whether the kernel or the
-    call around it does."""
+    multiple of 4 (as the launcher passes it) and masks, or as the kernel's CONST_COLS (and, x
+    being contiguous, CONST_ROWS) where the file has those knobs. Where the zoo and `_two_pass`
+    part, this says whether the kernel or the call around it does."""
     sys.path.insert(0, str(ROOT / "bench"))
     from kernel_zoo._home import SHIPPED_ZOO
     from kernel_zoo.buckets import bucket_of
@@ -238,8 +238,15 @@ def served_variants(x: torch.Tensor, w: torch.Tensor, workdir: Path) -> dict:
                 num_warps=params["loop_warps"], num_stages=params["num_stages"])
 
     def direct(const: bool):
+        # a file with loop_const_cols (loop_const_stride) takes CONST_COLS (CONST_ROWS) always:
+        # 0 (False) is the runtime width (stride)
         y = torch.empty_like(x)
-        extra = dict(CONST_COLS=n if n % params["loop_block"] == 0 else 0) if const else {}
+        const = const and n % params["loop_block"] == 0
+        extra = {}
+        if "CONST_COLS" in kernel.arg_names:
+            extra["CONST_COLS"] = n if const else 0
+        if "CONST_ROWS" in kernel.arg_names:
+            extra["CONST_ROWS"] = const
         kernel[(n_rows,)](x, x, w, w, y, y, n // 4, x.stride(0) // 4, x.stride(0) // 4, EPS,
                           **meta, **extra)
         return y
