@@ -34,10 +34,12 @@ import triton.language as tl
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
 
 from kernel_zoo import ops  # noqa: E402
+from probe_ceilings import timed  # noqa: E402
 from verifier.environment import device_label, environment  # noqa: E402
-from verifier.timing import L2Flusher, bench, graphed_where_possible  # noqa: E402
+from verifier.timing import L2Flusher  # noqa: E402
 
 
 @triton.jit
@@ -124,10 +126,8 @@ def main() -> int:
         if not err < 1e-5:
             wrong[name] = err
             del fns[name]
-    graphs, failed = graphed_where_possible(fns)
-    times = bench(graphs, flusher=flusher, budget_ms=300.0, rounds=5)
-    us = {k: round(t.median_ms * 1e3, 2) for k, t in sorted(times.items(),
-                                                             key=lambda kv: kv[1].median_ms)}
+    us, failed = timed(fns, flusher)
+    us = dict(sorted(us.items(), key=lambda kv: kv[1]))
     record = {"benchmark": "probe-mean-stride", "environment": environment(),
               "dtype": "float32", "shape": [args.rows, args.cols], "us": us,
               "rel_l2_err": errors, "wrong": wrong, "graph_failed": failed,

@@ -54,12 +54,12 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from kernel_zoo import ops  # noqa: E402
 from kernel_zoo._home import SHIPPED_ZOO  # noqa: E402
-from probe_ceilings import fit  # noqa: E402
+from probe_ceilings import fit, timed  # noqa: E402
 from templates import get_template  # noqa: E402
 from tune_buckets import served_file  # noqa: E402
 from verifier.core import load_candidate  # noqa: E402
 from verifier.environment import device_label, environment  # noqa: E402
-from verifier.timing import L2Flusher, bench, graphed_where_possible  # noqa: E402
+from verifier.timing import L2Flusher  # noqa: E402
 
 COLS = 65536
 ROWS = 256
@@ -104,16 +104,17 @@ def _copy_flat(x_ptr, y_ptr, BLOCK: tl.constexpr):
     tl.store(y_ptr + offs, tl.load(x_ptr + offs))
 
 
-def stream_variants(x, r, w, sms: int) -> dict:
+def stream_variants(x, r, w, sms: int) -> tuple[dict, dict]:
     """The four streams in other forms than `_streams`'s (a program a row's block, rows
     fastest): flat and contiguous, block sizes and warps, hinted, persistent, the outputs placed
-    in one buffer off a power-of-two distance; and Triton's own copy of the same bytes."""
+    in one buffer off a power-of-two distance; and Triton's own copy of the same bytes. Returns
+    the callables and each flat form's (s, y) outputs."""
     n = x.numel()
     s, y = torch.empty_like(x), torch.empty_like(x)
     pad = torch.empty(2 * n + (1 << 20) // 4 + 37 * 1024, device=x.device)
     s2 = pad[:n].view(x.shape)
     y2 = pad[n + (1 << 20) // 4 + 37 * 1024:].view(x.shape)
-    fns = {}
+    fns, outputs = {}, {}
     for block, warps, hints, per_sm, outs in (
             (1024, 4, False, 0, "apart"), (2048, 4, False, 0, "apart"),
             (4096, 4, False, 0, "apart"), (4096, 8, False, 0, "apart"),
@@ -129,11 +130,12 @@ def stream_variants(x, r, w, sms: int) -> dict:
         fns[name] = (lambda progs=progs, block=block, warps=warps, hints=hints, so=so, yo=yo:
                      _streams_flat[(progs,)](x, r, w, so, yo, n, progs, N_COLS=COLS,
                                              BLOCK=block, HINTS=hints, num_warps=warps))
+        outputs[name] = (so, yo)
     half = torch.empty(2 * n, device=x.device)
     out = torch.empty_like(half)
     fns["triton copy b4096 w4"] = lambda: _copy_flat[(2 * n // 4096,)](half, out, BLOCK=4096,
                                                                       num_warps=4)
-    return fns
+    return fns, outputs
 
 
 SPIN = """    while tl.sum((words == 0).to(tl.int32), axis=0) > 0:
@@ -197,10 +199,16 @@ def _copy_fn(x):
 
 
 def _time(fns: dict, flusher: L2Flusher) -> tuple[dict, list]:
-    graphs, failed = graphed_where_possible(fns)
-    times = bench(graphs, flusher=flusher, budget_ms=300.0, rounds=5)
-    return {k: round(t.median_ms * 1e3, 2) for k, t in sorted(
-        times.items(), key=lambda kv: kv[1].median_ms)}, failed
+    """probe_ceilings.timed's medians in us, fastest first."""
+    us, failed = timed(fns, flusher)
+    return dict(sorted(us.items(), key=lambda kv: kv[1])), failed
+
+
+def _write(out: Path, stem: str, record: dict) -> None:
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / f"{stem}-{device_label()}.json"
+    path.write_text(json.dumps(record, indent=1) + "\n")
+    print(f"wrote {path}")
 
 
 def _check(name: str, out, want) -> float:
@@ -216,14 +224,12 @@ def _check(name: str, out, want) -> float:
 def streams_only(device, flusher: L2Flusher, out: Path) -> int:
     x, r, w = _inputs(ROWS, device)
     sms = torch.cuda.get_device_properties(device).multi_processor_count
-    fns = stream_variants(x, r, w, sms)
+    fns, outputs = stream_variants(x, r, w, sms)
     wrong = []
-    for name, fn in fns.items():  # every flat form stores s = x + r and y = s * w: checked
-        fn()
-        if name.startswith("flat"):
-            outs = fn.__defaults__[-2:]
-            if not (torch.equal(outs[0], x + r) and torch.equal(outs[1], (x + r) * w)):
-                wrong.append(name)
+    for name, (s, y) in outputs.items():  # every flat form stores s = x + r and y = s * w
+        fns[name]()
+        if not (torch.equal(s, x + r) and torch.equal(y, (x + r) * w)):
+            wrong.append(name)
     if wrong:
         raise SystemExit(f"wrong streams: {wrong}")
     fns["streams (rows fastest)"] = _streams_fn(x, r, w)
@@ -239,10 +245,7 @@ def streams_only(device, flusher: L2Flusher, out: Path) -> int:
           f"{2 * 2 * x.numel() * 4 / us['copy'] / 1e3:.0f} GB/s)", flush=True)
     for name, value in us.items():
         print(f"    {value:8.2f} us  {us['copy'] / value:5.3f} of copy  {name}", flush=True)
-    out.mkdir(parents=True, exist_ok=True)
-    path = out / f"probe-norm-streams-{device_label()}.json"
-    path.write_text(json.dumps(record, indent=1) + "\n")
-    print(f"wrote {path}")
+    _write(out, "probe-norm-streams", record)
     return 0
 
 
@@ -276,10 +279,7 @@ def splits_only(args, template, params, cache, x, r, w, want, flusher, record) -
         print(f"    {value:8.2f} us  {us['copy'] / value:5.3f} of copy  {name}"
               + (f"  ({extra['per_sm']}/SM, {extra['groups']} groups)" if extra else ""),
               flush=True)
-    args.out.mkdir(parents=True, exist_ok=True)
-    path = args.out / f"probe-norm-splits-{device_label()}.json"
-    path.write_text(json.dumps(record, indent=1) + "\n")
-    print(f"wrote {path}")
+    _write(args.out, "probe-norm-splits", record)
     return 0
 
 
@@ -321,8 +321,8 @@ def main() -> int:
         served = load_candidate(stored, cache)
         x, r, w = _inputs(ROWS, device)
         natural, _ = _forced(served, x, r, w, None)
-        groups = natural * torch.cuda.get_device_properties(device).multi_processor_count \
-            // params["row_split"]
+        sms = torch.cuda.get_device_properties(device).multi_processor_count
+        groups = natural * sms // params["row_split"]
         print(f"served: {natural} programs an SM, {groups} groups", flush=True)
         record["served_per_sm"], record["served_groups"] = natural, groups
 
@@ -359,14 +359,13 @@ def main() -> int:
                "served": lambda: served.launch_add_rms_norm(x, r, w, EPS)}
         checks, residency = {}, {}
         checks["zoo"] = _check("zoo", fns["zoo"](), want)
-        sms = torch.cuda.get_device_properties(device).multi_processor_count
         for lag in (False, True):
             natural = None
             for per_sm in (None, 6, 5, 4, 3, 2):
-                # a fresh module each: the residency cache is the module's
-                module = _module(template, params, {"row_lag": lag}, cache)
                 if per_sm is not None and per_sm >= natural:
                     continue
+                # a fresh module each: the residency cache is the module's
+                module = _module(template, params, {"row_lag": lag}, cache)
                 natural, used = _forced(module, x, r, w, per_sm)
                 name = f"{'lag' if lag else 'ahead'}@{used}/sm"
                 residency[name] = {"natural_per_sm": natural, "per_sm": used,
@@ -385,10 +384,7 @@ def main() -> int:
             print(f"    {value:8.2f} us  {us['copy'] / value:5.3f} of copy  {name}"
                   + (f"  ({extra['groups']} groups, {ROWS / extra['groups']:.2f} rows each)"
                      if extra else ""), flush=True)
-    args.out.mkdir(parents=True, exist_ok=True)
-    path = args.out / f"probe-norm-groups-{device_label()}.json"
-    path.write_text(json.dumps(record, indent=1) + "\n")
-    print(f"wrote {path}")
+    _write(args.out, "probe-norm-groups", record)
     return 0
 
 
