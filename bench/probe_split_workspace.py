@@ -1,0 +1,165 @@
+"""What the split-row kernels' zeroed workspace costs a call, on the rows #3 still misses.
+
+The served split-row kernels (softmax and log-softmax over 128256-wide float32 rows, add +
+RMSNorm over 65536-wide ones) exchange their slices' statistics through slot words that must be
+0 when the kernel starts, so each call allocates them with `torch.zeros`: in a CUDA graph that is
+a fill node before the kernel's. This times, as graph replays (interleaved, L2 flushed):
+
+- `served`: the served launcher, fill and kernel;
+- `no fill`: the same launcher with `torch.zeros` answered by a buffer that the timer zeroes
+  before each timed call, outside the timed events, so the graph holds the kernel alone.
+
+The gap is the most a workspace that needs no fill each call (a kernel that leaves its slots as it
+found them) could win. Each variant's output is checked against float64 after the timings.
+
+It also records whether a capture (torch's default, global mode) tolerates zeroing a buffer on a
+side stream that is not capturing, then synchronizing that stream, which is how such a workspace
+would be made for a graph without a fill node in it.
+
+    python bench/probe_split_workspace.py [--out DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+from pathlib import Path
+
+import torch
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from probe_ceilings import timed  # noqa: E402
+from verifier.environment import device_label, environment  # noqa: E402
+from verifier.timing import L2Flusher  # noqa: E402
+
+CASES = (("softmax", (256, 128256)), ("log_softmax", (256, 128256)),
+         ("add_rms_norm", (256, 65536)))
+EPS = 1e-6
+
+
+class _Torch:
+    """`torch`, except that `zeros` hands out views of one buffer (the timer zeroes it)."""
+
+    def __init__(self, buffer: torch.Tensor):
+        self._buffer = buffer
+
+    def zeros(self, n, dtype=None, device=None):
+        assert dtype == torch.int64 and n <= self._buffer.numel(), (n, dtype)
+        return self._buffer[:n]
+
+    def __getattr__(self, name):
+        return getattr(torch, name)
+
+
+def served_module(op: str, x: torch.Tensor, workdir: Path):
+    from kernel_zoo._home import SHIPPED_ZOO
+    from kernel_zoo.buckets import bucket_of
+    from tune_buckets import served_file
+    from verifier.core import load_candidate
+
+    bucket = bucket_of(op, tuple(x.shape))
+    params, source = served_file(SHIPPED_ZOO, op, "sm_90", str(x.dtype).split(".")[-1], bucket,
+                                 torch.cuda.get_device_name(x.device))
+    return load_candidate(source, workdir), params, bucket
+
+
+def case_fns(op: str, shape, workdir: Path, buffers: list) -> tuple[dict, dict, dict]:
+    torch.manual_seed(0)
+    x = torch.randn(*shape, device="cuda")
+    if op == "add_rms_norm":
+        r = torch.randn_like(x)
+        w = torch.rand(shape[-1], device="cuda") + 0.5
+        s64 = x.double() + r.double()
+        want = (s64 * torch.rsqrt(s64.pow(2).mean(-1, keepdim=True) + EPS) * w.double(), s64)
+        plain, _, _ = served_module(op, x, workdir)
+        patched, params, bucket = served_module(op, x, workdir)
+
+        def call(m):
+            return lambda: m.launch_add_rms_norm(x, r, w, EPS)
+    else:
+        want = (getattr(torch, op)(x.double(), dim=-1),)
+        plain, _, _ = served_module(op, x, workdir)
+        patched, params, bucket = served_module(op, x, workdir)
+
+        def call(m):
+            return lambda: getattr(m, f"launch_{op}")(x, -1)
+    buffer = torch.zeros(1 << 20, dtype=torch.int64, device="cuda")
+    buffers.append(buffer)
+    patched.torch = _Torch(buffer)
+    fns = {f"{op} served": call(plain), f"{op} no fill": call(patched)}
+    return fns, want, {"params": params, "bucket": bucket}
+
+
+def rel_err(got, want) -> float:
+    got = got if isinstance(got, tuple) else (got,)
+    return max(float((g.double() - w).norm() / w.norm()) for g, w in zip(got, want))
+
+
+def capture_with_side_fill() -> dict:
+    """Whether a global-mode capture survives a buffer zeroed on a non-capturing side stream
+    and that stream synchronized, and whether the buffer came out zero outside the graph."""
+    side = torch.cuda.Stream()
+    x = torch.randn(1024, device="cuda")
+    graph = torch.cuda.CUDAGraph()
+    made = {}
+    try:
+        with torch.cuda.graph(graph):
+            y = x * 2
+            with torch.cuda.stream(side):
+                made["ws"] = torch.full((4096,), 7, dtype=torch.int64, device="cuda")
+                made["ws"].zero_()
+            side.synchronize()
+            y = y + 1
+        graph.replay()
+        torch.cuda.synchronize()
+        return {"captured": True, "zero": bool((made["ws"] == 0).all()),
+                "graph_right": bool(torch.equal(y, x * 2 + 1))}
+    except Exception as exc:  # noqa: BLE001 - the answer this records
+        torch.cuda.synchronize()
+        return {"captured": False, "error": f"{type(exc).__name__}: {exc}"[:300]}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", default="bench/results")
+    args = parser.parse_args()
+    flusher = L2Flusher(torch.device("cuda"))
+    buffers: list = []
+
+    def flush():
+        for b in buffers:
+            b.zero_()
+        flusher()
+
+    result = {"benchmark": "probe_split_workspace", "environment": environment(), "cases": []}
+    with tempfile.TemporaryDirectory() as tmp:
+        for op, shape in CASES:
+            fns, want, meta = case_fns(op, shape, Path(tmp), buffers)
+            names = list(fns)
+            copies = {f"{n} #{k}": fns[n] for k in range(2) for n in (names if k == 0
+                                                                      else names[::-1])}
+            times, failed = timed(copies, flush)
+            errs = {}
+            for n, fn in fns.items():
+                flush()
+                errs[n] = rel_err(fn(), want)
+            row = {"op": op, "shape": list(shape), "dtype": "float32", **meta, "us": times,
+                   "graph_failed": failed, "max_rel_l2_err": errs}
+            print(json.dumps(row), flush=True)
+            result["cases"].append(row)
+    result["capture_with_side_fill"] = capture_with_side_fill()
+    print(json.dumps(result["capture_with_side_fill"]), flush=True)
+    out = Path(args.out) / f"probe-split-workspace-{device_label()}.json"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(result, indent=1) + "\n")
+    print("wrote", out)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
