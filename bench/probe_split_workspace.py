@@ -7,16 +7,29 @@ a fill node before the kernel's. This times, as graph replays (interleaved, L2 f
 
 - `served`: the served launcher, fill and kernel;
 - `no fill`: the same launcher with `torch.zeros` answered by a buffer that the timer zeroes
-  before each timed call, outside the timed events, so the graph holds the kernel alone.
+  before each timed call, outside the timed events, so the graph holds the kernel alone;
+- with `--rendered`, today's template's render of the served params (`rendered`, the template's
+  drift from the stored file) and the same with `pdl_fill` (`rendered pdl`: the slots zeroed by a
+  kernel the split kernel starts beside, programmatic dependent launch).
 
-The gap is the most a workspace that needs no fill each call (a kernel that leaves its slots as it
-found them) could win. Each variant's output is checked against float64 after the timings.
+The gap between the first two is the most a workspace that needs no fill each call could win.
+Each variant's output is checked against float64 after the timings.
+
+GPU round 456 (H200; runs/probe-split-workspace-h200-round456*.json): the fill node cost 1.2-1.5
+us at 256x128256 softmax and log-softmax and 1.3-2.2 at add + RMSNorm 256x65536. Two kernels that
+reuse their slots across calls instead (a rendering since removed, timed as `rendered fill` and
+`rendered reused`) cost more than the fill: the last of each group to arrive at a count setting
+its group's slots back to 0 (acq_rel 2.5-3.1 us more than the served file at softmax, relaxed
+2.2-2.4), or a row's two halves and a parity word flipped each call (6-8 us more). `pdl_fill`
+(commit fb5730b, reverted: the slots zeroed by a kernel the split kernel starts beside, which it
+waits for after its first row's loads) lost too: softmax 77.7-78.2 us against today's render's
+75.6-76.0, log-softmax 71.8-71.9 against 71.0-71.2, add + RMSNorm 71.1 against 71.3-71.4 (-pdl).
 
 It also records whether a capture (torch's default, global mode) tolerates zeroing a buffer on a
 side stream that is not capturing, then synchronizing that stream, which is how such a workspace
 would be made for a graph without a fill node in it.
 
-    python bench/probe_split_workspace.py [--out DIR]
+    python bench/probe_split_workspace.py [--rendered] [--out DIR]
 """
 
 from __future__ import annotations
@@ -68,7 +81,18 @@ def served_module(op: str, x: torch.Tensor, workdir: Path):
     return load_candidate(source, workdir), params, bucket
 
 
-def case_fns(op: str, shape, workdir: Path, buffers: list) -> tuple[dict, dict, dict]:
+def rendered_module(op: str, params: dict, workdir: Path):
+    import tasks
+    from agent.plan import plan
+    from verifier.core import load_candidate
+
+    found = plan(tasks.load(ROOT / "tasks" / f"{op}.py"))
+    template = found.template_object()
+    return load_candidate(template.render(template.config(params), **found.context), workdir)
+
+
+def case_fns(op: str, shape, workdir: Path, buffers: list,
+             rendered: bool = False) -> tuple[dict, dict, dict]:
     torch.manual_seed(0)
     x = torch.randn(*shape, device="cuda")
     if op == "add_rms_norm":
@@ -92,6 +116,10 @@ def case_fns(op: str, shape, workdir: Path, buffers: list) -> tuple[dict, dict, 
     buffers.append(buffer)
     patched.torch = _Torch(buffer)
     fns = {f"{op} served": call(plain), f"{op} no fill": call(patched)}
+    if rendered:
+        fns[f"{op} rendered"] = call(rendered_module(op, params, workdir))
+        fns[f"{op} rendered pdl"] = call(rendered_module(op, dict(params, pdl_fill=True),
+                                                         workdir))
     return fns, want, {"params": params, "bucket": bucket}
 
 
@@ -126,6 +154,9 @@ def capture_with_side_fill() -> dict:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rendered", action="store_true",
+                        help="also today's render of the served params, without and with "
+                             "pdl_fill")
     parser.add_argument("--out", default="bench/results")
     args = parser.parse_args()
     flusher = L2Flusher(torch.device("cuda"))
@@ -139,7 +170,7 @@ def main() -> int:
     result = {"benchmark": "probe_split_workspace", "environment": environment(), "cases": []}
     with tempfile.TemporaryDirectory() as tmp:
         for op, shape in CASES:
-            fns, want, meta = case_fns(op, shape, Path(tmp), buffers)
+            fns, want, meta = case_fns(op, shape, Path(tmp), buffers, args.rendered)
             names = list(fns)
             copies = {f"{n} #{k}": fns[n] for k in range(2) for n in (names if k == 0
                                                                       else names[::-1])}
@@ -152,9 +183,16 @@ def main() -> int:
                    "graph_failed": failed, "max_rel_l2_err": errs}
             print(json.dumps(row), flush=True)
             result["cases"].append(row)
+    if args.rendered:
+        result["capture_with_side_fill"] = "not run (--rendered; GPU round 456: invalidated)"
+        return _write(result, args.out)
     result["capture_with_side_fill"] = capture_with_side_fill()
     print(json.dumps(result["capture_with_side_fill"]), flush=True)
-    out = Path(args.out) / f"probe-split-workspace-{device_label()}.json"
+    return _write(result, args.out)
+
+
+def _write(result: dict, folder: str) -> int:
+    out = Path(folder) / f"probe-split-workspace-{device_label()}.json"
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(result, indent=1) + "\n")
     print("wrote", out)
