@@ -216,10 +216,6 @@ SERVED_VARIANTS = {
              *[dict(row_split=split, elems_per_thread=per_thread, row_ahead=True,
                     ahead_depth=2, single_pass_max=32768)
                for split in (4, 8, 16, 32) for per_thread in (8, 16, 32)],
-             # the slots zeroed by a kernel the split kernel starts beside (programmatic dependent
-             # launch), not a fill node it starts after (1.3-2.2 us at 256x65536 float32 on an
-             # H200, bench/probe_split_workspace.py, round 456)
-             dict(pdl_fill=True),
              # each row written a step after it is read, from a second read that L2 holds
              # (fused: of the sum stored at the first): one slice in registers, and with maxnreg
              # 80 or 128 more programs an SM (as softmax's, bench/probe_split_lag.py)
@@ -388,10 +384,6 @@ SERVED_VARIANTS = {
                row_ahead=True, row_lag=True, split_maxnreg=regs)
           for max_pass, split in ((16384, 2), (16384, 4), (8192, 4), (8192, 8))
           for per_thread in (16, 32) for regs in (0, 80)],
-        # the slots zeroed by a kernel the split kernel starts beside (programmatic dependent
-        # launch), not a fill node it starts after (1.2-1.5 us at 256x128256 float32 on an
-        # H200, bench/probe_split_workspace.py, round 456)
-        dict(pdl_fill=True),
         # the one-pass kernel's first wave started in 2-8 phases, so that its SMs do not all
         # exponentiate at once while the memory idles (bench/probe_softmax_phase.py, round 454:
         # float32 1024x32768 from 70.6 to 66.5-67.0 us at 4 phases 2000 clocks apart)

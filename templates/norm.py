@@ -41,10 +41,7 @@ softmax's: two rows ahead, three slices in registers (on an H200 no faster, GPU 
 from a second read that L2 holds (fused with a residual, of the sum it stored then), so one
 slice is live at a time, and `split_maxnreg` caps the kernel's registers (Triton's `maxnreg`).
 Swept for add + RMSNorm float32 on an H200 (GPU round 378) they tied the served kernels (70.9
-against 71.1 us at 256x65536), which stay. `pdl_fill`, as softmax's: the slot words zeroed by a
-kernel that lets the split kernel start as it begins, which waits for it (`gdc_wait`) after
-loading its first row, instead of after a torch.zeros fill node (1.3-2.2 us of 69-71 at float32
-add + RMSNorm 256x65536 on an H200, GPU round 456).
+against 71.1 us at 256x65536), which stay.
 
 `loop_full_from` > 0 sends rows at least that wide that fill at least 3/4 of their power-of-two
 tile to the looped kernel even where they fit `single_pass_max`: torch.compile's RMSNorm at
@@ -152,7 +149,6 @@ class NormConfig:
     affine_table: bool
     edges_maxnreg: int
     loop_const_stride: bool
-    pdl_fill: bool
 
 
 SPACE = (
@@ -183,7 +179,6 @@ SPACE = (
     Param("affine_table", (False, True), legacy=False),
     Param("edges_maxnreg", (0, 64, 80, 96), legacy=0),
     Param("loop_const_stride", (False, True), legacy=False),
-    Param("pdl_fill", (False, True), legacy=False),
 )
 
 # 16 values per thread: 16 warps for an 8192-wide row, as Inductor's persistent reductions use.
@@ -195,7 +190,7 @@ DEFAULT = NormConfig(
     one_pass_stats=False, reverse_last_pass=False, row_split=0, row_prefetch=False,
     row_ahead=False, loop_full_from=0, hint_affine=False, loop_const_cols=False, align_edges=False,
     ahead_depth=1, row_lag=False, split_maxnreg=0, body_tile=False, edges_persist=False,
-    affine_table=False, edges_maxnreg=0, loop_const_stride=False, pdl_fill=False,
+    affine_table=False, edges_maxnreg=0, loop_const_stride=False,
 )
 
 
@@ -213,9 +208,6 @@ def constraints(cfg: NormConfig) -> list[str]:
     if cfg.row_lag and not (cfg.row_split and cfg.row_ahead and cfg.ahead_depth == 1):
         problems.append("row_lag needs row_split and row_ahead at ahead_depth 1 (it replaces the "
                         "ahead kernel's loop)")
-    if cfg.pdl_fill and not (cfg.row_split and cfg.row_ahead):
-        problems.append("pdl_fill zeroes the split-row kernel's slot words: it needs row_split "
-                        "and row_ahead")
     if cfg.edges_persist and not (cfg.align_edges and cfg.programs_per_sm > 0):
         problems.append("edges_persist puts the align_edges kernel on a persistent grid: it needs "
                         "align_edges and programs_per_sm > 0")

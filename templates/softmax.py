@@ -89,14 +89,6 @@ dim) staggers its first wave the same way, and the split-row kernel a row ahead 
 resident). Swept (round 454) it won float32 1024x32768 (softmax 1.40.0, log_softmax 1.38.0: 8
 phases 1000 clocks apart) and bfloat16 softmax's (1.41.0), and lost or tied at the split rows
 (256x128256), over dim 1 and at 8192x4096. Not in Triton's interpreter (the spin is PTX).
-`pdl_fill` (with `row_split` and `row_ahead`): the slot words are zeroed by a Triton kernel that
-lets the split kernel start as it begins (a programmatic dependent launch, compute capability 9.0
-on); the split kernel loads its first row, then waits for the fill to finish (`gdc_wait`) before
-it touches a slot. torch.zeros' fill before it is a graph node the kernel starts after: on an
-H200 the split kernels took 1.2-2.4 us less with slots that needed no fill (GPU round 456,
-bench/probe_split_workspace.py); reusing slots across calls instead (a kernel that leaves them
-zeroed, or that flips a row's half) cost more than the fill. Triton's interpreter zeroes them with
-torch.zeros as before.
 """
 
 from __future__ import annotations
@@ -136,7 +128,6 @@ class SoftmaxConfig:
     body_tile: bool
     stagger_phases: int
     stagger_step: int
-    pdl_fill: bool
 
 
 SPACE = (
@@ -165,7 +156,6 @@ SPACE = (
     Param("body_tile", (False, True), legacy=False),
     Param("stagger_phases", (0, 2, 4, 8), legacy=0),
     Param("stagger_step", (1000, 2000), legacy=2000),
-    Param("pdl_fill", (False, True), legacy=False),
 )
 
 # The bfloat16 winner of 40 trials on an H200 (zoo entry softmax 1.1.0), a strong start anywhere.
@@ -176,7 +166,6 @@ DEFAULT = SoftmaxConfig(
     row_split=0, row_prefetch=False, row_ahead=False, one_pass_maxnreg_inner=0, align_edges=False,
     ahead_depth=1, row_lag=False, split_maxnreg=0, body_tile=False, stagger_phases=0,
     stagger_step=2000,
-    pdl_fill=False,
 )
 
 # Over a dim that is not the last, the tile holds the whole reduced dim when it is at most
@@ -199,9 +188,6 @@ def constraints(cfg: SoftmaxConfig) -> list[str]:
     if cfg.row_lag and not (cfg.row_split and cfg.row_ahead and cfg.ahead_depth == 1):
         problems.append("row_lag needs row_split and row_ahead at ahead_depth 1 (it replaces the "
                         "ahead kernel's loop)")
-    if cfg.pdl_fill and not (cfg.row_split and cfg.row_ahead):
-        problems.append("pdl_fill zeroes the split-row kernel's slot words: it needs row_split "
-                        "and row_ahead")
     if cfg.split_maxnreg and not cfg.row_split:
         problems.append("split_maxnreg caps the split-row kernel's registers: it needs row_split")
     if cfg.stagger_step != 2000 and not cfg.stagger_phases:
