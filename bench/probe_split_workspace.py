@@ -9,8 +9,8 @@ a fill node before the kernel's. This times, as graph replays (interleaved, L2 f
 - `no fill`: the same launcher with `torch.zeros` answered by a buffer that the timer zeroes
   before each timed call, outside the timed events, so the graph holds the kernel alone;
 - with `--rendered`, today's template's render of the served params (`rendered`, the template's
-  drift from the stored file) and the same with `pdl_fill` (`rendered pdl`: the slots zeroed by a
-  kernel the split kernel starts beside, programmatic dependent launch).
+  drift from the stored file); round 456 timed `rendered pdl` beside it, the same params with
+  `pdl_fill`, a knob since reverted (below).
 
 The gap between the first two is the most a workspace that needs no fill each call could win.
 Each variant's output is checked against float64 after the timings.
@@ -118,8 +118,6 @@ def case_fns(op: str, shape, workdir: Path, buffers: list,
     fns = {f"{op} served": call(plain), f"{op} no fill": call(patched)}
     if rendered:
         fns[f"{op} rendered"] = call(rendered_module(op, params, workdir))
-        fns[f"{op} rendered pdl"] = call(rendered_module(op, dict(params, pdl_fill=True),
-                                                         workdir))
     return fns, want, {"params": params, "bucket": bucket}
 
 
@@ -155,8 +153,7 @@ def capture_with_side_fill() -> dict:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rendered", action="store_true",
-                        help="also today's render of the served params, without and with "
-                             "pdl_fill")
+                        help="also today's render of the served params")
     parser.add_argument("--out", default="bench/results")
     args = parser.parse_args()
     flusher = L2Flusher(torch.device("cuda"))
