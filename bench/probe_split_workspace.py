@@ -8,6 +8,8 @@ a fill node before the kernel's. This times, as graph replays (interleaved, L2 f
 - `served`: the served launcher, fill and kernel;
 - `no fill`: the same launcher with `torch.zeros` answered by a buffer that the timer zeroes
   before each timed call, outside the timed events, so the graph holds the kernel alone;
+- `triton fill`: the same launcher with `torch.zeros` answered by torch.empty and a Triton kernel
+  that zeroes it (a kernel node where torch's zeros may be a memset node);
 - with `--rendered`, today's template's render of the served params (`rendered`, the template's
   drift from the stored file); round 456 timed `rendered pdl` beside it, the same params with
   `pdl_fill`, a knob since reverted (below).
@@ -24,6 +26,9 @@ its group's slots back to 0 (acq_rel 2.5-3.1 us more than the served file at sof
 (commit fb5730b, reverted: the slots zeroed by a kernel the split kernel starts beside, which it
 waits for after its first row's loads) lost too: softmax 77.7-78.2 us against today's render's
 75.6-76.0, log-softmax 71.8-71.9 against 71.0-71.2, add + RMSNorm 71.1 against 71.3-71.4 (-pdl).
+torch.zeros is a fill kernel here (at::native::FillFunctor, not a memset), and a Triton kernel
+zeroing torch.empty's words ties it (-triton-fill: add + RMSNorm 71.1-71.4 us against 71.1-71.7
+served and 69.7-69.9 with no fill; softmax's gap that run was 0.4 us, log-softmax's 1.4-1.6).
 
 It also records whether a capture (torch's default, global mode) tolerates zeroing a buffer on a
 side stream that is not capturing, then synchronizing that stream, which is how such a workspace
@@ -41,6 +46,8 @@ import tempfile
 from pathlib import Path
 
 import torch
+import triton
+import triton.language as tl
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -67,6 +74,37 @@ class _Torch:
 
     def __getattr__(self, name):
         return getattr(torch, name)
+
+
+@triton.jit
+def _zero_words(ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(ptr + offs, tl.zeros([BLOCK], tl.int64), mask=offs < n)
+
+
+class _TritonZeros:
+    """`torch`, except that `zeros` is torch.empty zeroed by `_zero_words`."""
+
+    def zeros(self, n, dtype=None, device=None):
+        assert dtype == torch.int64, dtype
+        words = torch.empty(n, dtype=dtype, device=device)
+        _zero_words[(triton.cdiv(n, 1024),)](words, n, BLOCK=1024, num_warps=4)
+        return words
+
+    def __getattr__(self, name):
+        return getattr(torch, name)
+
+
+def zeros_kernels() -> list[str]:
+    """The GPU activities torch.zeros of 8192 int64 words runs (a fill kernel or a memset)."""
+    from torch.profiler import ProfilerActivity, profile
+
+    torch.zeros(8192, dtype=torch.int64, device="cuda")
+    torch.cuda.synchronize()
+    with profile(activities=[ProfilerActivity.CUDA]) as prof:
+        torch.zeros(8192, dtype=torch.int64, device="cuda")
+        torch.cuda.synchronize()
+    return sorted({e.name for e in prof.events() if e.device_type.name == "CUDA"})
 
 
 def served_module(op: str, x: torch.Tensor, workdir: Path):
@@ -102,6 +140,7 @@ def case_fns(op: str, shape, workdir: Path, buffers: list,
         want = (s64 * torch.rsqrt(s64.pow(2).mean(-1, keepdim=True) + EPS) * w.double(), s64)
         plain, _, _ = served_module(op, x, workdir)
         patched, params, bucket = served_module(op, x, workdir)
+        filled, _, _ = served_module(op, x, workdir)
 
         def call(m):
             return lambda: m.launch_add_rms_norm(x, r, w, EPS)
@@ -109,13 +148,16 @@ def case_fns(op: str, shape, workdir: Path, buffers: list,
         want = (getattr(torch, op)(x.double(), dim=-1),)
         plain, _, _ = served_module(op, x, workdir)
         patched, params, bucket = served_module(op, x, workdir)
+        filled, _, _ = served_module(op, x, workdir)
 
         def call(m):
             return lambda: getattr(m, f"launch_{op}")(x, -1)
     buffer = torch.zeros(1 << 20, dtype=torch.int64, device="cuda")
     buffers.append(buffer)
     patched.torch = _Torch(buffer)
-    fns = {f"{op} served": call(plain), f"{op} no fill": call(patched)}
+    filled.torch = _TritonZeros()
+    fns = {f"{op} served": call(plain), f"{op} no fill": call(patched),
+           f"{op} triton fill": call(filled)}
     if rendered:
         fns[f"{op} rendered"] = call(rendered_module(op, params, workdir))
     return fns, want, {"params": params, "bucket": bucket}
@@ -164,7 +206,9 @@ def main() -> int:
             b.zero_()
         flusher()
 
-    result = {"benchmark": "probe_split_workspace", "environment": environment(), "cases": []}
+    result = {"benchmark": "probe_split_workspace", "environment": environment(),
+              "torch_zeros_runs": zeros_kernels(), "cases": []}
+    print("torch.zeros runs:", result["torch_zeros_runs"], flush=True)
     with tempfile.TemporaryDirectory() as tmp:
         for op, shape in CASES:
             fns, want, meta = case_fns(op, shape, Path(tmp), buffers, args.rendered)
