@@ -12,7 +12,8 @@ a fill node before the kernel's. This times, as graph replays (interleaved, L2 f
   that zeroes it (a kernel node where torch's zeros may be a memset node);
 - with `--rendered`, today's template's render of the served params (`rendered`, the template's
   drift from the stored file); round 456 timed `rendered pdl` beside it, the same params with
-  `pdl_fill`, a knob since reverted (below).
+  `pdl_fill`, a knob since reverted (below). `--knob NAME` (repeatable) adds the render with
+  that boolean knob on too (`rendered NAME`), where the op's template has it and allows it.
 
 The gap between the first two is the most a workspace that needs no fill each call could win.
 Each variant's output is checked against float64 after the timings.
@@ -29,12 +30,15 @@ waits for after its first row's loads) lost too: softmax 77.7-78.2 us against to
 torch.zeros is a fill kernel here (at::native::FillFunctor, not a memset), and a Triton kernel
 zeroing torch.empty's words ties it (-triton-fill: add + RMSNorm 71.1-71.4 us against 71.1-71.7
 served and 69.7-69.9 with no fill; softmax's gap that run was 0.4 us, log-softmax's 1.4-1.6).
+`--knob lag_exp_out` (softmax's row_lag second step from exponentials its first read stored
+where the output goes; commit 247c435, reverted) took softmax from 75.1-76.6 us to 94.6-94.7
+(-lag-exp-out): the stored words' extra traffic costs far more than the exponentials saved.
 
 It also records whether a capture (torch's default, global mode) tolerates zeroing a buffer on a
 side stream that is not capturing, then synchronizing that stream, which is how such a workspace
 would be made for a graph without a fill node in it.
 
-    python bench/probe_split_workspace.py [--rendered] [--out DIR]
+    python bench/probe_split_workspace.py [--rendered] [--knob NAME ...] [--out DIR]
 """
 
 from __future__ import annotations
@@ -120,17 +124,23 @@ def served_module(op: str, x: torch.Tensor, workdir: Path):
 
 
 def rendered_module(op: str, params: dict, workdir: Path):
+    """Today's template's render of `params` for `op`; None where they name no valid config."""
     import tasks
     from agent.plan import plan
     from verifier.core import load_candidate
 
     found = plan(tasks.load(ROOT / "tasks" / f"{op}.py"))
     template = found.template_object()
-    return load_candidate(template.render(template.config(params), **found.context), workdir)
+    if set(params) - {p.name for p in template.space}:
+        return None
+    cfg = template.config(params)
+    if template.violations(cfg):
+        return None
+    return load_candidate(template.render(cfg, **found.context), workdir)
 
 
-def case_fns(op: str, shape, workdir: Path, buffers: list,
-             rendered: bool = False) -> tuple[dict, dict, dict]:
+def case_fns(op: str, shape, workdir: Path, buffers: list, rendered: bool = False,
+             knobs=()) -> tuple[dict, dict, dict]:
     torch.manual_seed(0)
     x = torch.randn(*shape, device="cuda")
     if op == "add_rms_norm":
@@ -160,6 +170,10 @@ def case_fns(op: str, shape, workdir: Path, buffers: list,
            f"{op} triton fill": call(filled)}
     if rendered:
         fns[f"{op} rendered"] = call(rendered_module(op, params, workdir))
+        for knob in knobs:
+            module = rendered_module(op, dict(params, **{knob: True}), workdir)
+            if module is not None:
+                fns[f"{op} rendered {knob}"] = call(module)
     return fns, want, {"params": params, "bucket": bucket}
 
 
@@ -196,6 +210,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rendered", action="store_true",
                         help="also today's render of the served params")
+    parser.add_argument("--knob", action="append", default=[],
+                        help="with --rendered: also the render with this boolean knob on")
     parser.add_argument("--out", default="bench/results")
     args = parser.parse_args()
     flusher = L2Flusher(torch.device("cuda"))
@@ -211,7 +227,8 @@ def main() -> int:
     print("torch.zeros runs:", result["torch_zeros_runs"], flush=True)
     with tempfile.TemporaryDirectory() as tmp:
         for op, shape in CASES:
-            fns, want, meta = case_fns(op, shape, Path(tmp), buffers, args.rendered)
+            fns, want, meta = case_fns(op, shape, Path(tmp), buffers, args.rendered,
+                                       args.knob)
             names = list(fns)
             copies = {f"{n} #{k}": fns[n] for k in range(2) for n in (names if k == 0
                                                                       else names[::-1])}
