@@ -384,10 +384,6 @@ SERVED_VARIANTS = {
                row_ahead=True, row_lag=True, split_maxnreg=regs)
           for max_pass, split in ((16384, 2), (16384, 4), (8192, 4), (8192, 8))
           for per_thread in (16, 32) for regs in (0, 80)],
-        # row_lag's second step from the exponentials its first stored (softmax's float32
-        # outputs): one exponential an element, as log-softmax's (71.5 us at 256x128256 on an
-        # H200 against softmax's 75.5)
-        dict(lag_exp_out=True),
         # the one-pass kernel's first wave started in 2-8 phases, so that its SMs do not all
         # exponentiate at once while the memory idles (bench/probe_softmax_phase.py, round 454:
         # float32 1024x32768 from 70.6 to 66.5-67.0 us at 4 phases 2000 clocks apart)

@@ -89,12 +89,6 @@ dim) staggers its first wave the same way, and the split-row kernel a row ahead 
 resident). Swept (round 454) it won float32 1024x32768 (softmax 1.40.0, log_softmax 1.38.0: 8
 phases 1000 clocks apart) and bfloat16 softmax's (1.41.0), and lost or tied at the split rows
 (256x128256), over dim 1 and at 8192x4096. Not in Triton's interpreter (the spin is PTX).
-`lag_exp_out` (with `row_lag`; softmax with float32 outputs, log-softmax and 16-bit outputs as
-without it): the first read stores the slice's exp(x - its max) where the row's output goes, and
-the step after reads that back from L2 and scales it by exp(max - row max) / total, instead of
-reading x again and exponentiating it a second time: one exponential an element, where
-log-softmax's write needs none (float32 256x128256 on an H200: softmax 75.5 us, log-softmax 71.5,
-round 455's standing).
 """
 
 from __future__ import annotations
@@ -134,7 +128,6 @@ class SoftmaxConfig:
     body_tile: bool
     stagger_phases: int
     stagger_step: int
-    lag_exp_out: bool
 
 
 SPACE = (
@@ -163,7 +156,6 @@ SPACE = (
     Param("body_tile", (False, True), legacy=False),
     Param("stagger_phases", (0, 2, 4, 8), legacy=0),
     Param("stagger_step", (1000, 2000), legacy=2000),
-    Param("lag_exp_out", (False, True), legacy=False),
 )
 
 # The bfloat16 winner of 40 trials on an H200 (zoo entry softmax 1.1.0), a strong start anywhere.
@@ -173,7 +165,7 @@ DEFAULT = SoftmaxConfig(
     col_split_per_sm=0, one_pass_block_inner=0, loop_programs_per_sm=0, reverse_last_pass=False,
     row_split=0, row_prefetch=False, row_ahead=False, one_pass_maxnreg_inner=0, align_edges=False,
     ahead_depth=1, row_lag=False, split_maxnreg=0, body_tile=False, stagger_phases=0,
-    stagger_step=2000, lag_exp_out=False,
+    stagger_step=2000,
 )
 
 # Over a dim that is not the last, the tile holds the whole reduced dim when it is at most
@@ -196,9 +188,6 @@ def constraints(cfg: SoftmaxConfig) -> list[str]:
     if cfg.row_lag and not (cfg.row_split and cfg.row_ahead and cfg.ahead_depth == 1):
         problems.append("row_lag needs row_split and row_ahead at ahead_depth 1 (it replaces the "
                         "ahead kernel's loop)")
-    if cfg.lag_exp_out and not cfg.row_lag:
-        problems.append("lag_exp_out stores the first read's exponentials for row_lag's second "
-                        "step: it needs row_lag")
     if cfg.split_maxnreg and not cfg.row_split:
         problems.append("split_maxnreg caps the split-row kernel's registers: it needs row_split")
     if cfg.stagger_step != 2000 and not cfg.stagger_phases:
