@@ -9,7 +9,7 @@ a fill node before the kernel's. This times, as graph replays (interleaved, L2 f
 - `no fill`: the same launcher with `torch.zeros` answered by a buffer that the timer zeroes
   before each timed call, outside the timed events, so the graph holds the kernel alone;
 - `triton fill`: the same launcher with `torch.zeros` answered by torch.empty and a Triton kernel
-  that zeroes it (a kernel node where torch's zeros may be a memset node);
+  that zeroes it (whether a fill of our own does better; the JSON names what torch.zeros runs);
 - with `--rendered`, today's template's render of the served params (`rendered`, the template's
   drift from the stored file); round 456 timed `rendered pdl` beside it, the same params with
   `pdl_fill`, a knob since reverted (below). `--knob NAME` (repeatable) adds the render with
@@ -18,21 +18,21 @@ a fill node before the kernel's. This times, as graph replays (interleaved, L2 f
 The gap between the first two is the most a workspace that needs no fill each call could win.
 Each variant's output is checked against float64 after the timings.
 
-GPU round 456 (H200; runs/probe-split-workspace-h200-round456*.json): the fill node cost 1.2-1.5
-us at 256x128256 softmax and log-softmax and 1.3-2.2 at add + RMSNorm 256x65536. Two kernels that
-reuse their slots across calls instead (a rendering since removed, timed as `rendered fill` and
-`rendered reused`) cost more than the fill: the last of each group to arrive at a count setting
-its group's slots back to 0 (acq_rel 2.5-3.1 us more than the served file at softmax, relaxed
-2.2-2.4), or a row's two halves and a parity word flipped each call (6-8 us more). `pdl_fill`
-(commit fb5730b, reverted: the slots zeroed by a kernel the split kernel starts beside, which it
-waits for after its first row's loads) lost too: softmax 77.7-78.2 us against today's render's
-75.6-76.0, log-softmax 71.8-71.9 against 71.0-71.2, add + RMSNorm 71.1 against 71.3-71.4 (-pdl).
-torch.zeros is a fill kernel here (at::native::FillFunctor, not a memset), and a Triton kernel
-zeroing torch.empty's words ties it (-triton-fill: add + RMSNorm 71.1-71.4 us against 71.1-71.7
-served and 69.7-69.9 with no fill; softmax's gap that run was 0.4 us, log-softmax's 1.4-1.6).
-`--knob lag_exp_out` (softmax's row_lag second step from exponentials its first read stored
-where the output goes; commit 247c435, reverted) took softmax from 75.1-76.6 us to 94.6-94.7
-(-lag-exp-out): the stored words' extra traffic costs far more than the exponentials saved.
+GPU round 456 (H200; runs/probe-split-workspace-h200-round456*.json): the fill node cost 0.4-2.3 us
+a call across the runs (softmax and log-softmax 256x128256, add + RMSNorm 256x65536). Two kernels
+that reuse their slots across calls instead (a rendering since removed, timed as `rendered fill` and
+`rendered reused`) cost more than the fill: the last of each group to arrive at a count setting its
+group's slots back to 0 (acq_rel 2.5-3.1 us more than the served file at softmax, relaxed 2.2-2.4),
+or a row's two halves and a parity word flipped each call (6-8 us more). `pdl_fill` (commit fb5730b,
+reverted: the slots zeroed by a kernel the split kernel starts beside, which it waits for after its
+first row's loads) lost too: softmax 77.7-78.2 us against today's render's 75.6-76.0, log-softmax
+71.8-71.9 against 71.0-71.2, add + RMSNorm 71.1 against 71.3-71.4 (-pdl). torch.zeros is a fill
+kernel here (at::native::FillFunctor, not a memset), and a Triton kernel zeroing torch.empty's words
+ties it (-triton-fill: add + RMSNorm 71.1-71.4 us against 71.1-71.7 served and 69.7-69.9 with no
+fill; softmax's gap that run was 0.4 us, log-softmax's 1.4-1.6). `--knob lag_exp_out` (softmax's
+row_lag second step from exponentials its first read stored where the output goes; commit 247c435,
+reverted) took softmax from 75.1-76.6 us to 94.6-94.7 (-lag-exp-out): the stored words' extra
+traffic costs far more than the exponentials saved.
 
 It also records whether a capture (torch's default, global mode) tolerates zeroing a buffer on a
 side stream that is not capturing, then synchronizing that stream, which is how such a workspace
@@ -169,7 +169,9 @@ def case_fns(op: str, shape, workdir: Path, buffers: list, rendered: bool = Fals
     fns = {f"{op} served": call(plain), f"{op} no fill": call(patched),
            f"{op} triton fill": call(filled)}
     if rendered:
-        fns[f"{op} rendered"] = call(rendered_module(op, params, workdir))
+        module = rendered_module(op, params, workdir)
+        if module is not None:  # (None: params of a knob today's template no longer has)
+            fns[f"{op} rendered"] = call(module)
         for knob in knobs:
             module = rendered_module(op, dict(params, **{knob: True}), workdir)
             if module is not None:
