@@ -111,16 +111,16 @@ def zeros_kernels() -> list[str]:
     return sorted({e.name for e in prof.events() if e.device_type.name == "CUDA"})
 
 
-def served_module(op: str, x: torch.Tensor, workdir: Path):
+def served_source(op: str, x: torch.Tensor) -> tuple[dict, str, str]:
+    """(params, source, bucket) of the zoo's served file for x on this GPU."""
     from kernel_zoo._home import SHIPPED_ZOO
     from kernel_zoo.buckets import bucket_of
     from tune_buckets import served_file
-    from verifier.core import load_candidate
 
     bucket = bucket_of(op, tuple(x.shape))
     params, source = served_file(SHIPPED_ZOO, op, "sm_90", str(x.dtype).split(".")[-1], bucket,
                                  torch.cuda.get_device_name(x.device))
-    return load_candidate(source, workdir), params, bucket
+    return params, source, bucket
 
 
 def rendered_module(op: str, params: dict, workdir: Path):
@@ -141,6 +141,8 @@ def rendered_module(op: str, params: dict, workdir: Path):
 
 def case_fns(op: str, shape, workdir: Path, buffers: list, rendered: bool = False,
              knobs=()) -> tuple[dict, dict, dict]:
+    from verifier.core import load_candidate
+
     torch.manual_seed(0)
     x = torch.randn(*shape, device="cuda")
     if op == "add_rms_norm":
@@ -148,20 +150,17 @@ def case_fns(op: str, shape, workdir: Path, buffers: list, rendered: bool = Fals
         w = torch.rand(shape[-1], device="cuda") + 0.5
         s64 = x.double() + r.double()
         want = (s64 * torch.rsqrt(s64.pow(2).mean(-1, keepdim=True) + EPS) * w.double(), s64)
-        plain, _, _ = served_module(op, x, workdir)
-        patched, params, bucket = served_module(op, x, workdir)
-        filled, _, _ = served_module(op, x, workdir)
 
         def call(m):
             return lambda: m.launch_add_rms_norm(x, r, w, EPS)
     else:
         want = (getattr(torch, op)(x.double(), dim=-1),)
-        plain, _, _ = served_module(op, x, workdir)
-        patched, params, bucket = served_module(op, x, workdir)
-        filled, _, _ = served_module(op, x, workdir)
 
         def call(m):
             return lambda: getattr(m, f"launch_{op}")(x, -1)
+    # three modules of the served file: as served, and two whose `torch` the probe replaces
+    params, source, bucket = served_source(op, x)
+    plain, patched, filled = (load_candidate(source, workdir) for _ in range(3))
     buffer = torch.zeros(1 << 20, dtype=torch.int64, device="cuda")
     buffers.append(buffer)
     patched.torch = _Torch(buffer)
@@ -216,6 +215,10 @@ def main() -> int:
                         help="with --rendered: also the render with this boolean knob on")
     parser.add_argument("--out", default="bench/results")
     args = parser.parse_args()
+    if not torch.cuda.is_available():
+        print("probe_split_workspace.py: needs a CUDA GPU (run it on the device machine)",
+              file=sys.stderr)
+        return 2
     flusher = L2Flusher(torch.device("cuda"))
     buffers: list = []
 
