@@ -61,15 +61,26 @@ VARIANTS = {
 }
 
 
-def served_source(op: str, dtype: str = "float32") -> tuple[str, str]:
-    """(version, source): the kernel file the zoo serves an H200 for `op` over dim 1."""
+def _served(op: str, dtype: str):
     from kernel_zoo import store
 
     found = store.find_config(op, "sm_90", dtype, bucket="inner_dim", device="NVIDIA H200")
     if found is None:
         raise SystemExit(f"the zoo serves no {op} {dtype} inner_dim config to an H200")
-    manifest, config, entry_dir = found
+    return found
+
+
+def served_source(op: str, dtype: str = "float32") -> tuple[str, str]:
+    """(version, source): the kernel file the zoo serves an H200 for `op` over dim 1."""
+    from kernel_zoo import store
+
+    manifest, config, entry_dir = _served(op, dtype)
     return manifest["version"], store.read_entry_file(entry_dir, manifest, config["file"]).decode()
+
+
+def served_params(op: str, dtype: str = "float32") -> dict:
+    """The params of the config the zoo serves an H200 for `op` over dim 1."""
+    return dict(_served(op, dtype)[1]["params"])
 
 
 def rewrite(source: str, block_i: int, warps: int, capped: bool) -> str:

@@ -1,0 +1,392 @@
+"""Does a persistent column kernel that loads its next tile as it writes this one lift softmax and
+log-softmax over dim 1 at 32x1000x1024 float32?
+
+Both read 0.84 of the copy bandwidth on an H200 (the standing after round 454), two of the five
+large rows under issue #3's 90%. The served one-pass column kernel (`inner_dim`) gives each
+program one tile: 16 adjacent columns over all 1000 rows (1024 with the mask), 64 KB, read whole
+before its first write; two programs of 16 warps share an SM (64 registers a thread), 7.76
+waves. Wider tiles (round 403) and a staggered first wave (round 454) did not reach the bar.
+
+This probe's kernels (probe-only; a finding here becomes a template knob, tested and tuned) keep
+the served tile and its registers but make the grid persistent (`per_sm` programs an SM, each
+walking the tiles `programs` apart) and hold a tile as four chunks of a quarter of its rows. Each
+chunk's output is stored and that chunk's registers are at once loaded from the program's next
+tile (`ahead`), so the SM's reads of the next tile go out while it writes this one, in the same
+registers. `early` instead loads the whole next tile before reducing this one: two tiles of
+registers, one program an SM of 32 warps. `op` copy is the same walk with no arithmetic: the
+ceiling of each layout, beside `copy16`, the served tile's geometry copied one tile a program.
+
+Every variant is checked against float64 before it is timed (a wrong one is recorded, not
+timed); timed as CUDA-graph replays under the L2 flush, interleaved, with the served kernels and
+eager PyTorch; registers and spills beside each. Writes
+bench/results/probe-columns-ahead-<device>.json.
+
+    python bench/probe_columns_ahead.py [--shape 32,1000,1024]
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import sys
+import tempfile
+from pathlib import Path
+
+import torch
+import triton
+import triton.language as tl
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+SHAPE = (32, 1000, 1024)
+OPS = {"copy": 0, "softmax": 1, "log_softmax": 2}
+BLOCK_I = 16  # the served tile's columns (64-byte runs in float32)
+# name -> (programs an SM, warps, register cap or 0, early, num_stages)
+VARIANTS = {
+    "ahead_p2_w16": (2, 16, 64, False, 1),   # the served tile, registers and occupancy
+    "ahead_p1_w32": (1, 32, 64, False, 1),   # 8 values a thread a tile: room to spare
+    "early_p1_w32": (1, 32, 64, True, 1),    # two tiles in registers, 16 values each
+    "ahead_p2_w16_s3": (2, 16, 64, False, 3),  # as the first, Triton's pipeliner allowed
+}
+
+# --copies: name -> (columns, rows, warps, register cap or 0) of a plain copy's tiles, the
+# ceiling of each access pattern (16 columns are 64-byte runs 4 KB apart)
+COPIES = {
+    "copy_c16_r1024_w16": (16, 1024, 16, 64),   # the served tile's geometry
+    "copy_c16_r256_w4": (16, 256, 4, 0),
+    "copy_c16_r64_w1": (16, 64, 1, 0),
+    "copy_c32_r512_w16": (32, 512, 16, 0),
+    "copy_c32_r1024_w32": (32, 1024, 32, 64),
+    "copy_c64_r256_w16": (64, 256, 16, 0),
+    "copy_c128_r128_w16": (128, 128, 16, 0),
+    "copy_c256_r64_w16": (256, 64, 16, 0),
+    "copy_c1024_r16_w16": (1024, 16, 16, 0),
+    "copy_c1024_r4_w4": (1024, 4, 4, 0),
+}
+
+
+@triton.jit
+def _tile(t, n_tiles, n_blocks_i, n_red, n_inner, r, c, BLOCK_I: tl.constexpr):
+    # offsets of tile t's first row chunk, and its column mask (none past the last tile)
+    outer = (t // n_blocks_i).to(tl.int64)
+    inner = (t % n_blocks_i) * BLOCK_I + c
+    off = outer * n_red * n_inner + r.to(tl.int64)[:, None] * n_inner + inner[None, :]
+    return off, (inner < tl.where(t < n_tiles, n_inner, 0))[None, :]
+
+
+@triton.jit
+def _columns_ahead_kernel(x_ptr, y_ptr, n_red, n_inner, n_blocks_i, n_tiles,
+                          BLOCK_I: tl.constexpr, CHUNK_R: tl.constexpr, OP: tl.constexpr,
+                          EARLY: tl.constexpr):
+    # x is a contiguous (outer, n_red, n_inner) view, n_red <= 4 * CHUNK_R; tile t is BLOCK_I
+    # columns of outer index t // n_blocks_i over all n_red rows, held as four row chunks.
+    # OP 0 copies, 1 softmax, 2 log-softmax over the rows.
+    pid = tl.program_id(0)
+    step = tl.num_programs(0)
+    r = tl.arange(0, CHUNK_R)
+    c = tl.arange(0, BLOCK_I)
+    d = CHUNK_R * n_inner  # from one chunk to the next
+    m0 = (r < n_red)[:, None]
+    m1 = (r + CHUNK_R < n_red)[:, None]
+    m2 = (r + 2 * CHUNK_R < n_red)[:, None]
+    m3 = (r + 3 * CHUNK_R < n_red)[:, None]
+    o, m = _tile(pid, n_tiles, n_blocks_i, n_red, n_inner, r, c, BLOCK_I)
+    x0 = tl.load(x_ptr + o, mask=m & m0, other=float("-inf")).to(tl.float32)
+    x1 = tl.load(x_ptr + o + d, mask=m & m1, other=float("-inf")).to(tl.float32)
+    x2 = tl.load(x_ptr + o + 2 * d, mask=m & m2, other=float("-inf")).to(tl.float32)
+    x3 = tl.load(x_ptr + o + 3 * d, mask=m & m3, other=float("-inf")).to(tl.float32)
+    for t in range(pid, n_tiles, step):
+        no, nm = _tile(t + step, n_tiles, n_blocks_i, n_red, n_inner, r, c, BLOCK_I)
+        if EARLY:  # the whole next tile requested before this one is reduced
+            n0 = tl.load(x_ptr + no, mask=nm & m0, other=float("-inf")).to(tl.float32)
+            n1 = tl.load(x_ptr + no + d, mask=nm & m1, other=float("-inf")).to(tl.float32)
+            n2 = tl.load(x_ptr + no + 2 * d, mask=nm & m2, other=float("-inf")).to(tl.float32)
+            n3 = tl.load(x_ptr + no + 3 * d, mask=nm & m3, other=float("-inf")).to(tl.float32)
+        if OP == 0:
+            y0, y1, y2, y3 = x0, x1, x2, x3
+        else:
+            # a column of -inf gives NaN, as torch does; masked rows are -inf and add 0
+            cm = tl.maximum(tl.maximum(tl.max(x0, axis=0), tl.max(x1, axis=0)),
+                            tl.maximum(tl.max(x2, axis=0), tl.max(x3, axis=0)))[None, :]
+            if OP == 1:
+                y0 = tl.exp(x0 - cm)
+                y1 = tl.exp(x1 - cm)
+                y2 = tl.exp(x2 - cm)
+                y3 = tl.exp(x3 - cm)
+                inv = 1.0 / (tl.sum(y0, axis=0) + tl.sum(y1, axis=0)
+                             + tl.sum(y2, axis=0) + tl.sum(y3, axis=0))[None, :]
+                y0 = y0 * inv
+                y1 = y1 * inv
+                y2 = y2 * inv
+                y3 = y3 * inv
+            else:
+                total = (tl.sum(tl.exp(x0 - cm), axis=0) + tl.sum(tl.exp(x1 - cm), axis=0)
+                         + tl.sum(tl.exp(x2 - cm), axis=0) + tl.sum(tl.exp(x3 - cm), axis=0))
+                shift = cm + tl.log(total)[None, :]
+                y0 = x0 - shift
+                y1 = x1 - shift
+                y2 = x2 - shift
+                y3 = x3 - shift
+        # each chunk stored, then (ahead) its registers loaded from the next tile
+        o, m = _tile(t, n_tiles, n_blocks_i, n_red, n_inner, r, c, BLOCK_I)
+        ty = y_ptr.dtype.element_ty
+        tl.store(y_ptr + o, y0.to(ty), mask=m & m0)
+        if not EARLY:
+            x0 = tl.load(x_ptr + no, mask=nm & m0, other=float("-inf")).to(tl.float32)
+        tl.store(y_ptr + o + d, y1.to(ty), mask=m & m1)
+        if not EARLY:
+            x1 = tl.load(x_ptr + no + d, mask=nm & m1, other=float("-inf")).to(tl.float32)
+        tl.store(y_ptr + o + 2 * d, y2.to(ty), mask=m & m2)
+        if not EARLY:
+            x2 = tl.load(x_ptr + no + 2 * d, mask=nm & m2, other=float("-inf")).to(tl.float32)
+        tl.store(y_ptr + o + 3 * d, y3.to(ty), mask=m & m3)
+        if not EARLY:
+            x3 = tl.load(x_ptr + no + 3 * d, mask=nm & m3, other=float("-inf")).to(tl.float32)
+        if EARLY:
+            x0, x1, x2, x3 = n0, n1, n2, n3
+
+
+@triton.jit
+def _columns_copy_kernel(x_ptr, y_ptr, n_red, n_inner, BLOCK_R: tl.constexpr,
+                         BLOCK_I: tl.constexpr):
+    # a copy in [BLOCK_R, BLOCK_I] tiles: a program per (column block, row block, outer index);
+    # BLOCK_R >= n_red is the served one-pass tile's geometry
+    outer = tl.program_id(2).to(tl.int64)
+    inner = tl.program_id(0) * BLOCK_I + tl.arange(0, BLOCK_I)
+    r = tl.program_id(1) * BLOCK_R + tl.arange(0, BLOCK_R)
+    off = outer * n_red * n_inner + r.to(tl.int64)[:, None] * n_inner + inner[None, :]
+    mask = (r < n_red)[:, None] & (inner < n_inner)[None, :]
+    tl.store(y_ptr + off, tl.load(x_ptr + off, mask=mask), mask=mask)
+
+
+def _pow2(n: int) -> int:
+    return 1 << max(0, n - 1).bit_length()
+
+
+def columns_ahead(x: torch.Tensor, op: str, programs: int, warps: int, cap: int = 0,
+                  early: bool = False, stages: int = 1, block_i: int = BLOCK_I):
+    """`op` over dim 1 of a contiguous 3-d `x` by the persistent kernel: (launch, y), where
+    launch() writes y. `programs` is the grid (at most one program a tile)."""
+    outer, n_red, n_inner = x.shape
+    chunk_r = max(1, _pow2(n_red) // 4)
+    if 4 * chunk_r < n_red:
+        chunk_r *= 2
+    n_blocks_i = triton.cdiv(n_inner, block_i)
+    n_tiles = outer * n_blocks_i
+    y = torch.empty_like(x)
+    grid = (max(1, min(programs, n_tiles)),)
+    kwargs = dict(BLOCK_I=block_i, CHUNK_R=chunk_r, OP=OPS[op], EARLY=early, num_warps=warps,
+                  num_stages=stages)
+    if cap:
+        kwargs["maxnreg"] = cap
+
+    def launch():
+        _columns_ahead_kernel[grid](x, y, n_red, n_inner, n_blocks_i, n_tiles, **kwargs)
+        return y
+    return launch, y
+
+
+def columns_copy(x: torch.Tensor, warps: int = 16, cap: int = 64, block_i: int = BLOCK_I,
+                 block_r: int = 0):
+    """x copied in [block_r, block_i] tiles, one a program (block_r 0: all the rows, the served
+    tile's geometry): (launch, y)."""
+    outer, n_red, n_inner = x.shape
+    block_r = block_r or _pow2(n_red)
+    y = torch.empty_like(x)
+    grid = (triton.cdiv(n_inner, block_i), triton.cdiv(n_red, block_r), outer)
+    kwargs = dict(BLOCK_R=block_r, BLOCK_I=block_i, num_warps=warps, num_stages=1)
+    if cap:
+        kwargs["maxnreg"] = cap
+
+    def launch():
+        _columns_copy_kernel[grid](x, y, n_red, n_inner, **kwargs)
+        return y
+    return launch, y
+
+
+SPLIT_WARPS = "num_warps=max(1, min(block_r * wide // (32 * ELEMS_PER_THREAD), 16)))"
+
+
+def split_sources(op: str) -> dict[str, str]:
+    """name -> the softmax template's render over dim 1 of the params the zoo serves an H200 for
+    `op` in float32 `inner_dim`, with `col_split` 0 (as served), 2, 4 or 8, and for each split
+    also its kernel at 32 warps (`_w32`, a rewrite of the launch: 16 values a thread, where the
+    template's 16 warps need 104-128 registers a thread and spill under the served cap of 64)."""
+    from probe_inner_block import served_params
+
+    from templates import get_template
+
+    template = get_template("softmax")
+    params = served_params(op)
+    out = {}
+    for col_split in (0, 2, 4, 8):
+        cfg = template.config(dict(params, col_split=col_split))
+        source = template.render(cfg, op=op, log=op == "log_softmax", dim=1, params=[])
+        out[str(col_split)] = source
+        if col_split:
+            if source.count(SPLIT_WARPS) != 1:
+                raise ValueError("the col_split launch's warps are not as the probe knows them: "
+                                 "the template changed; update SPLIT_WARPS")
+            out[f"{col_split}_w32"] = source.replace(SPLIT_WARPS, "num_warps=32)")
+    return out
+
+
+# --diagnose: rewrites of a col_split render that take out a part of the exchange, so they are
+# wrong (or may be) and are timed only to see what that part costs: `nospin` reads the partners'
+# words once without waiting for them; `local` normalizes each chunk by its own statistics,
+# publishing and gathering nothing
+_SPIN = "    while tl.sum((words == 0).to(tl.int32), axis=0) > 0:\n"
+_GATHER = ("            pm, ps = _gather_pairs(slot_ptr + tl.cast(t, tl.int64) * (SPLIT * "
+           "BLOCK_I), words)\n")
+_PUBLISH = ("            _publish_pair(slot_ptr + (tl.cast(t, tl.int64) * SPLIT + part) * "
+            "BLOCK_I + c, m, s)\n")
+_RESHAPED = ("tl.reshape(pm, (SPLIT, BLOCK_I)),\n", "tl.reshape(ps, (SPLIT, BLOCK_I)))\n")
+
+
+def diagnose_sources(sources: dict[str, str]) -> dict[str, str]:
+    """name -> each split render of `sources` with `nospin` and with `local` (above)."""
+    out = {}
+    for name, source in sources.items():
+        if name == "0":
+            continue
+        for part in (_SPIN, _GATHER, _PUBLISH, *_RESHAPED):
+            if source.count(part) != 1:
+                raise ValueError(f"{part.strip()!r} is not once in the col_split render: the "
+                                 "template changed; update the probe's anchors")
+        out[f"{name}_nospin"] = source.replace(_SPIN, _SPIN.replace("while", "if").replace(
+            "> 0", "< 0"))
+        local = source.replace(_GATHER, _GATHER.split("=")[0] + "= _softmax_slice_partials("
+                               "again.to(tl.float32))\n").replace(_PUBLISH, "")
+        out[f"{name}_local"] = local.replace(_RESHAPED[0], "pm[None, :],\n").replace(
+            _RESHAPED[1], "ps[None, :])\n")
+    return out
+
+
+def _stats(kernel) -> dict:
+    """Registers and spills of each compiled specialisation of `kernel` (the newest last)."""
+    found = {}
+    for cache in getattr(kernel, "device_caches", {}).values():
+        for compiled in cache[0].values():
+            compiled._init_handles()
+            found = {"n_regs": compiled.n_regs, "n_spills": compiled.n_spills,
+                     "num_warps": compiled.metadata.num_warps}
+    return found
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--shape", default=",".join(map(str, SHAPE)),
+                        help="batch,channels,positions (default %(default)s)")
+    parser.add_argument("--split", action="store_true",
+                        help="time the softmax template's `col_split` renders of the served "
+                             "params (2, 4 and 8 programs a tile, and 0: today's render) beside "
+                             "the served files, instead of the probe's own kernels")
+    parser.add_argument("--diagnose", action="store_true",
+                        help="with --split: also time softmax's split renders with parts of "
+                             "the exchange taken out (wrong, or may be: timed, marked so)")
+    parser.add_argument("--copies", action="store_true",
+                        help="time only plain copies in tiles of other shapes (COPIES) beside "
+                             "the served kernels: each access pattern's ceiling")
+    args = parser.parse_args(argv)
+    try:
+        shape = tuple(int(v) for v in args.shape.split(","))
+    except ValueError:
+        parser.error(f"--shape {args.shape!r}: expected three integers, e.g. 32,1000,1024")
+    if len(shape) != 3 or min(shape) < 1:
+        parser.error(f"--shape {args.shape!r}: expected three positive integers")
+    if not torch.cuda.is_available():
+        print("bench/probe_columns_ahead.py needs a CUDA GPU: it measures time", file=sys.stderr)
+        return 2
+
+    from probe_inner_block import served_source
+    from probe_log_softmax_dim1 import time_rows
+
+    from verifier.core import load_candidate
+    from verifier.environment import device_label, environment
+    from verifier.tolerance import compare, tolerance_for
+
+    device = torch.device("cuda")
+    sms = torch.cuda.get_device_properties(device).multi_processor_count
+    torch.manual_seed(0)
+    x = torch.randn(*shape, device=device) * 4.0
+    ref = {"copy": x.double(), "softmax": torch.softmax(x.double(), dim=1),
+           "log_softmax": torch.log_softmax(x.double(), dim=1)}
+    eager = {"copy": x.clone(), "softmax": torch.softmax(x, dim=1),
+             "log_softmax": torch.log_softmax(x, dim=1)}
+    rows, fns = {}, {}
+
+    def judge(name, op, out, stats):
+        judged = compare(out, ref[op], eager[op], tolerance_for("float32"))
+        rows[name] = {"op": op, "rel_l2_err": judged.rel_l2_err, "n_bad": judged.n_bad,
+                      **stats}
+        return judged.ok
+
+    cache = Path(tempfile.mkdtemp())
+    for op in ("softmax", "log_softmax"):
+        version, source = served_source(op)
+        model = load_candidate(source, cache).ModelNew()
+        name = f"{op}_served_{version}"
+        if judge(name, op, model(x), {}):
+            fns[name] = (lambda m=model: m(x))
+    for op in ("softmax", "log_softmax") if args.split else ():
+        renders = split_sources(op)
+        if args.diagnose and op == "softmax":
+            renders.update(diagnose_sources(renders))
+        for col_split, source in renders.items():
+            name = f"{op}_col_split_{col_split}"
+            module = load_candidate(source, cache)
+            model = module.ModelNew()
+            out = model(x)
+            torch.cuda.synchronize()
+            diagnostic = col_split.endswith(("_nospin", "_local"))
+            if judge(name, op, out, _stats(getattr(module, "_softmax_columns_split_kernel",
+                                                   None))) or diagnostic:
+                fns[name] = (lambda m=model: m(x))
+            rows[name]["diagnostic"] = diagnostic
+    launch, y = columns_copy(x)
+    if judge("copy16", "copy", launch(), _stats(_columns_copy_kernel)):
+        fns["copy16"] = launch
+    for name, (block_i, block_r, warps, cap) in COPIES.items() if args.copies else ():
+        launch, y = columns_copy(x, warps, cap, block_i, block_r)
+        if judge(name, "copy", launch(), _stats(_columns_copy_kernel)):
+            fns[name] = launch
+        rows[name].update(block_i=block_i, block_r=block_r, warps=warps, cap=cap)
+    walks = VARIANTS.items() if not (args.copies or args.split) else ()
+    for vname, (per_sm, warps, cap, early, stages) in walks:
+        for op in OPS:
+            launch, y = columns_ahead(x, op, per_sm * sms, warps, cap, early, stages)
+            name = f"{op}_{vname}"
+            out = launch()
+            torch.cuda.synchronize()
+            if judge(name, op, out, _stats(_columns_ahead_kernel)):
+                fns[name] = launch
+            rows[name].update(programs_per_sm=per_sm, warps=warps, cap=cap, early=early,
+                              num_stages=stages)
+    fns["eager_softmax"] = lambda: torch.softmax(x, dim=1)
+    fns["eager_log_softmax"] = lambda: torch.log_softmax(x, dim=1)
+    copy, failed = time_rows(fns, rows, x, device, width=32)
+    for name, row in rows.items():
+        if "us" not in row:
+            print(f"{name:32s} wrong: rel_l2_err {row['rel_l2_err']:.1e}, not timed")
+    result = {"probe": "softmax and log-softmax over dim 1, float32: a persistent column kernel "
+                       "loading its next tile as it writes this one",
+              "shape": list(shape), "dtype": "float32", "environment": environment(),
+              "date": dt.datetime.now(dt.timezone.utc).isoformat(), "copy_gbps": copy / 1e9,
+              "variants": {k: dict(zip(("programs_per_sm", "warps", "cap", "early",
+                                        "num_stages"), v)) for k, v in VARIANTS.items()
+                           if not (args.copies or args.split)},
+              "copies": {k: dict(zip(("block_i", "block_r", "warps", "cap"), v))
+                         for k, v in COPIES.items() if args.copies},
+              "graph_capture_failed": failed, "rows": rows}
+    suffix = "-copies" if args.copies else "-split" if args.split else ""
+    out = ROOT / "bench" / "results" / f"probe-columns-ahead-{device_label()}{suffix}.json"
+    out.write_text(json.dumps(result, indent=1) + "\n")
+    print(f"wrote {out}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
