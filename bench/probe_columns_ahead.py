@@ -1,27 +1,46 @@
-"""Does a persistent column kernel that loads its next tile as it writes this one lift softmax and
-log-softmax over dim 1 at 32x1000x1024 float32?
+"""Softmax and log-softmax over dim 1 at 32x1000x1024 float32: what caps the one-pass column
+kernel, and does a persistent one that loads its next tile as it writes this one lift it?
 
-Both read 0.84 of the copy bandwidth on an H200 (the standing after round 454), two of the five
-large rows under issue #3's 90%. The served one-pass column kernel (`inner_dim`) gives each
+Both rows read 0.84 of the copy bandwidth on an H200 (the standing after round 454), two of the
+five large rows under issue #3's 90%. The served one-pass column kernel (`inner_dim`) gives each
 program one tile: 16 adjacent columns over all 1000 rows (1024 with the mask), 64 KB, read whole
 before its first write; two programs of 16 warps share an SM (64 registers a thread), 7.76
 waves. Wider tiles (round 403) and a staggered first wave (round 454) did not reach the bar.
 
-This probe's kernels (probe-only; a finding here becomes a template knob, tested and tuned) keep
-the served tile and its registers but make the grid persistent (`per_sm` programs an SM, each
-walking the tiles `programs` apart) and hold a tile as four chunks of a quarter of its rows. Each
-chunk's output is stored and that chunk's registers are at once loaded from the program's next
-tile (`ahead`), so the SM's reads of the next tile go out while it writes this one, in the same
-registers. `early` instead loads the whole next tile before reducing this one: two tiles of
-registers, one program an SM of 32 warps. `op` copy is the same walk with no arithmetic: the
-ceiling of each layout, beside `copy16`, the served tile's geometry copied one tile a program.
+The probe's kernels (probe-only; checked in Triton's interpreter by
+tests/test_probe_columns_ahead.py):
+- `copy16` and, with `--copies`, COPIES: plain copies in tiles of other shapes, each access
+  pattern's ceiling beside the served kernels;
+- a persistent walk (`per_sm` programs an SM, each taking the tiles `programs` apart) holding the
+  served tile as four chunks of a quarter of its rows: each chunk's output is stored and that
+  chunk's registers are at once loaded from the program's next tile (`ahead`), so the SM's reads
+  of the next tile go out while it writes this one; `early` loads the whole next tile before
+  reducing this one (two tiles of registers, one program an SM of 32 warps); `op` copy is the
+  same walk with no arithmetic.
+
+GPU round 457 (runs/probe-columns-ahead-h200-round457*.json), us, graph replays under the L2
+flush: the served kernels 72.2-73.3 (0.84-0.85 of copy). **The tile's shape is the cap:** a copy
+in the served tile's geometry took 71.5-72.4 (0.85-0.86), in 16-column tiles of 64-1024 rows
+70.8-72.4 (0.85-0.87), 32 columns 67.0-68.8 (0.89-0.91), 64-1024 columns 65.6-66.8 (0.92-0.93):
+64-byte runs 4 KB apart cost the memory a tenth of its bandwidth whatever the kernel does with
+them. The walks lost, copies included (copy 73.5-75.7; softmax and log-softmax 106.7-184.3, the
+`ahead` forms at 16 warps spilling under the cap).
+
+Longer runs need the 1000 channels split over programs that exchange per-column statistics.
+The softmax template's `col_split` (commit 5fd48b1, reverted) did that on a cooperative grid,
+groups of 2, 4 or 8 programs (tiles of 32, 64 or 128 columns) walking the tiles a step behind
+their reads (as `row_lag`), pairs exchanged as `pair_slots` words, and lost far:
+114.4-246.0 us (`-split.json`; 32 warps a program 122.1-246.0; before it, a form that held the
+tile and waited for its partners at each tile, 112.6-225.2, `-split-nolag.json`). Its renders
+with the wait taken out took 116.2-245.6, and with no exchange at all, each chunk normalized
+alone (wrong, timed only to see the cost), 93.3-190.5: the tiled walk itself, not the exchange,
+is what loses.
 
 Every variant is checked against float64 before it is timed (a wrong one is recorded, not
-timed); timed as CUDA-graph replays under the L2 flush, interleaved, with the served kernels and
-eager PyTorch; registers and spills beside each. Writes
-bench/results/probe-columns-ahead-<device>.json.
+timed), timed interleaved with eager PyTorch; registers and spills beside each. Writes
+bench/results/probe-columns-ahead-<device>[-copies].json.
 
-    python bench/probe_columns_ahead.py [--shape 32,1000,1024]
+    python bench/probe_columns_ahead.py [--shape 32,1000,1024] [--copies]
 """
 
 from __future__ import annotations
@@ -207,64 +226,6 @@ def columns_copy(x: torch.Tensor, warps: int = 16, cap: int = 64, block_i: int =
     return launch, y
 
 
-SPLIT_WARPS = "num_warps=max(1, min(block_r * wide // (32 * ELEMS_PER_THREAD), 16)))"
-
-
-def split_sources(op: str) -> dict[str, str]:
-    """name -> the softmax template's render over dim 1 of the params the zoo serves an H200 for
-    `op` in float32 `inner_dim`, with `col_split` 0 (as served), 2, 4 or 8, and for each split
-    also its kernel at 32 warps (`_w32`, a rewrite of the launch: 16 values a thread, where the
-    template's 16 warps need 104-128 registers a thread and spill under the served cap of 64)."""
-    from probe_inner_block import served_params
-
-    from templates import get_template
-
-    template = get_template("softmax")
-    params = served_params(op)
-    out = {}
-    for col_split in (0, 2, 4, 8):
-        cfg = template.config(dict(params, col_split=col_split))
-        source = template.render(cfg, op=op, log=op == "log_softmax", dim=1, params=[])
-        out[str(col_split)] = source
-        if col_split:
-            if source.count(SPLIT_WARPS) != 1:
-                raise ValueError("the col_split launch's warps are not as the probe knows them: "
-                                 "the template changed; update SPLIT_WARPS")
-            out[f"{col_split}_w32"] = source.replace(SPLIT_WARPS, "num_warps=32)")
-    return out
-
-
-# --diagnose: rewrites of a col_split render that take out a part of the exchange, so they are
-# wrong (or may be) and are timed only to see what that part costs: `nospin` reads the partners'
-# words once without waiting for them; `local` normalizes each chunk by its own statistics,
-# publishing and gathering nothing
-_SPIN = "    while tl.sum((words == 0).to(tl.int32), axis=0) > 0:\n"
-_GATHER = ("            pm, ps = _gather_pairs(slot_ptr + tl.cast(t, tl.int64) * (SPLIT * "
-           "BLOCK_I), words)\n")
-_PUBLISH = ("            _publish_pair(slot_ptr + (tl.cast(t, tl.int64) * SPLIT + part) * "
-            "BLOCK_I + c, m, s)\n")
-_RESHAPED = ("tl.reshape(pm, (SPLIT, BLOCK_I)),\n", "tl.reshape(ps, (SPLIT, BLOCK_I)))\n")
-
-
-def diagnose_sources(sources: dict[str, str]) -> dict[str, str]:
-    """name -> each split render of `sources` with `nospin` and with `local` (above)."""
-    out = {}
-    for name, source in sources.items():
-        if name == "0":
-            continue
-        for part in (_SPIN, _GATHER, _PUBLISH, *_RESHAPED):
-            if source.count(part) != 1:
-                raise ValueError(f"{part.strip()!r} is not once in the col_split render: the "
-                                 "template changed; update the probe's anchors")
-        out[f"{name}_nospin"] = source.replace(_SPIN, _SPIN.replace("while", "if").replace(
-            "> 0", "< 0"))
-        local = source.replace(_GATHER, _GATHER.split("=")[0] + "= _softmax_slice_partials("
-                               "again.to(tl.float32))\n").replace(_PUBLISH, "")
-        out[f"{name}_local"] = local.replace(_RESHAPED[0], "pm[None, :],\n").replace(
-            _RESHAPED[1], "ps[None, :])\n")
-    return out
-
-
 def _stats(kernel) -> dict:
     """Registers and spills of each compiled specialisation of `kernel` (the newest last)."""
     found = {}
@@ -280,13 +241,6 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--shape", default=",".join(map(str, SHAPE)),
                         help="batch,channels,positions (default %(default)s)")
-    parser.add_argument("--split", action="store_true",
-                        help="time the softmax template's `col_split` renders of the served "
-                             "params (2, 4 and 8 programs a tile, and 0: today's render) beside "
-                             "the served files, instead of the probe's own kernels")
-    parser.add_argument("--diagnose", action="store_true",
-                        help="with --split: also time softmax's split renders with parts of "
-                             "the exchange taken out (wrong, or may be: timed, marked so)")
     parser.add_argument("--copies", action="store_true",
                         help="time only plain copies in tiles of other shapes (COPIES) beside "
                              "the served kernels: each access pattern's ceiling")
@@ -331,21 +285,6 @@ def main(argv: list[str] | None = None) -> int:
         name = f"{op}_served_{version}"
         if judge(name, op, model(x), {}):
             fns[name] = (lambda m=model: m(x))
-    for op in ("softmax", "log_softmax") if args.split else ():
-        renders = split_sources(op)
-        if args.diagnose and op == "softmax":
-            renders.update(diagnose_sources(renders))
-        for col_split, source in renders.items():
-            name = f"{op}_col_split_{col_split}"
-            module = load_candidate(source, cache)
-            model = module.ModelNew()
-            out = model(x)
-            torch.cuda.synchronize()
-            diagnostic = col_split.endswith(("_nospin", "_local"))
-            if judge(name, op, out, _stats(getattr(module, "_softmax_columns_split_kernel",
-                                                   None))) or diagnostic:
-                fns[name] = (lambda m=model: m(x))
-            rows[name]["diagnostic"] = diagnostic
     launch, y = columns_copy(x)
     if judge("copy16", "copy", launch(), _stats(_columns_copy_kernel)):
         fns["copy16"] = launch
@@ -354,7 +293,7 @@ def main(argv: list[str] | None = None) -> int:
         if judge(name, "copy", launch(), _stats(_columns_copy_kernel)):
             fns[name] = launch
         rows[name].update(block_i=block_i, block_r=block_r, warps=warps, cap=cap)
-    walks = VARIANTS.items() if not (args.copies or args.split) else ()
+    walks = VARIANTS.items() if not args.copies else ()
     for vname, (per_sm, warps, cap, early, stages) in walks:
         for op in OPS:
             launch, y = columns_ahead(x, op, per_sm * sms, warps, cap, early, stages)
@@ -377,11 +316,11 @@ def main(argv: list[str] | None = None) -> int:
               "date": dt.datetime.now(dt.timezone.utc).isoformat(), "copy_gbps": copy / 1e9,
               "variants": {k: dict(zip(("programs_per_sm", "warps", "cap", "early",
                                         "num_stages"), v)) for k, v in VARIANTS.items()
-                           if not (args.copies or args.split)},
+                           if not args.copies},
               "copies": {k: dict(zip(("block_i", "block_r", "warps", "cap"), v))
                          for k, v in COPIES.items() if args.copies},
               "graph_capture_failed": failed, "rows": rows}
-    suffix = "-copies" if args.copies else "-split" if args.split else ""
+    suffix = "-copies" if args.copies else ""
     out = ROOT / "bench" / "results" / f"probe-columns-ahead-{device_label()}{suffix}.json"
     out.write_text(json.dumps(result, indent=1) + "\n")
     print(f"wrote {out}")

@@ -61,26 +61,15 @@ VARIANTS = {
 }
 
 
-def _served(op: str, dtype: str):
+def served_source(op: str, dtype: str = "float32") -> tuple[str, str]:
+    """(version, source): the kernel file the zoo serves an H200 for `op` over dim 1."""
     from kernel_zoo import store
 
     found = store.find_config(op, "sm_90", dtype, bucket="inner_dim", device="NVIDIA H200")
     if found is None:
         raise SystemExit(f"the zoo serves no {op} {dtype} inner_dim config to an H200")
-    return found
-
-
-def served_source(op: str, dtype: str = "float32") -> tuple[str, str]:
-    """(version, source): the kernel file the zoo serves an H200 for `op` over dim 1."""
-    from kernel_zoo import store
-
-    manifest, config, entry_dir = _served(op, dtype)
+    manifest, config, entry_dir = found
     return manifest["version"], store.read_entry_file(entry_dir, manifest, config["file"]).decode()
-
-
-def served_params(op: str, dtype: str = "float32") -> dict:
-    """The params of the config the zoo serves an H200 for `op` over dim 1."""
-    return dict(_served(op, dtype)[1]["params"])
 
 
 def rewrite(source: str, block_i: int, warps: int, capped: bool) -> str:

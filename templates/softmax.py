@@ -89,14 +89,6 @@ dim) staggers its first wave the same way, and the split-row kernel a row ahead 
 resident). Swept (round 454) it won float32 1024x32768 (softmax 1.40.0, log_softmax 1.38.0: 8
 phases 1000 clocks apart) and bfloat16 softmax's (1.41.0), and lost or tied at the split rows
 (256x128256), over dim 1 and at 8192x4096. Not in Triton's interpreter (the spin is PTX).
-
-`col_split` > 0 splits the one-pass column tile's reduced dim (over a non-last dim) into that
-many chunks, one a program of a group, so the tile spans more columns: a plain copy in tiles of
-16 float32 columns (64-byte runs 4 KB apart, what 1000 channels leave the one-pass tile) reads
-0.85 of the copy bandwidth on an H200, of 64 or more 0.93 (GPU round 457,
-bench/probe_columns_ahead.py --copies). The groups walk the tiles on a cooperative grid, each
-tile written a step after it is read (as `row_lag`), exchanging per-column (max, sum) words of
-`pair_slots`. Only where the unsplit tile has fewer than 64 columns.
 """
 
 from __future__ import annotations
@@ -136,7 +128,6 @@ class SoftmaxConfig:
     body_tile: bool
     stagger_phases: int
     stagger_step: int
-    col_split: int
 
 
 SPACE = (
@@ -165,7 +156,6 @@ SPACE = (
     Param("body_tile", (False, True), legacy=False),
     Param("stagger_phases", (0, 2, 4, 8), legacy=0),
     Param("stagger_step", (1000, 2000), legacy=2000),
-    Param("col_split", (0, 2, 4, 8), legacy=0),
 )
 
 # The bfloat16 winner of 40 trials on an H200 (zoo entry softmax 1.1.0), a strong start anywhere.
@@ -175,7 +165,7 @@ DEFAULT = SoftmaxConfig(
     col_split_per_sm=0, one_pass_block_inner=0, loop_programs_per_sm=0, reverse_last_pass=False,
     row_split=0, row_prefetch=False, row_ahead=False, one_pass_maxnreg_inner=0, align_edges=False,
     ahead_depth=1, row_lag=False, split_maxnreg=0, body_tile=False, stagger_phases=0,
-    stagger_step=2000, col_split=0,
+    stagger_step=2000,
 )
 
 # Over a dim that is not the last, the tile holds the whole reduced dim when it is at most

@@ -272,52 +272,6 @@ def test_column_split_knobs_choose_the_split_and_stay_correct(tmp_path, monkeypa
 
 
 @pytest.mark.parametrize("log", [False, True])
-def test_col_split_shares_a_wider_one_pass_tile_and_stays_correct(tmp_path, monkeypatch, log):
-    """col_split: the one-pass column tile's reduced dim in chunks, one a program of a group
-    that exchanges (max, sum) words, so the tile spans more columns; in the interpreter, two
-    launches (partials, then writes) on a grid of whole groups. Where the split would not widen
-    the tile (few channels, or few columns) the one-pass kernel runs as before. Columns of -inf
-    come out NaN, as torch's do."""
-    import torch
-
-    from verifier.core import load_candidate
-
-    base = dataclasses.replace(SOFTMAX.default, tile_elems=2048, one_pass_maxnreg_inner=64)
-    split = "_softmax_columns_split_kernel"
-    cases = [  # (col_split, shape, expected kernels, expected block of columns)
-        (2, (3, 100, 40), [split, split], 32),  # 128 rows of 16 columns -> 2 x 64 of 32
-        (4, (2, 100, 70), [split, split], 64),  # 25 rows a chunk: 32-row blocks of 64 columns
-        (8, (1, 120, 64), [split, split], 64),  # 15 rows a chunk, 16-row blocks, 64 columns
-        (8, (2, 37, 33), [split, split], 64),   # 5 rows a chunk, the last chunk 2 rows
-        (2, (2, 100, 16), ["_softmax_columns_kernel"], 0),  # 16 columns: nothing to widen
-        (4, (2, 30, 300), ["_softmax_columns_kernel"], 0),  # 32 channels take 64 columns
-    ]
-    gen = torch.Generator().manual_seed(5)
-    op = "log_softmax" if log else "softmax"
-    for col_split, shape, kernels, block_i in cases:
-        cfg = dataclasses.replace(base, col_split=col_split)
-        assert not SOFTMAX.violations(cfg)
-        module = load_candidate(SOFTMAX.render(cfg, op=op, log=log, dim=1, params=[]), tmp_path)
-        seen = []
-        real = module._launch
-        monkeypatch.setattr(module, "_launch", lambda kernel, grid, args, kwargs:
-                            (seen.append((kernel.__name__, grid, kwargs)),
-                             real(kernel, grid, args, kwargs))[1])
-        x = torch.randn(*shape, generator=gen) * 4.0
-        x[0, :, 3] = float("-inf")
-        got = module.ModelNew()(x)
-        expected = (torch.log_softmax if log else torch.softmax)(x.double(), dim=1)
-        torch.testing.assert_close(got.double(), expected, rtol=1e-5, atol=1e-6,
-                                   equal_nan=True, msg=str((col_split, shape)))
-        assert torch.isnan(got[0, :, 3]).all()
-        assert [name for name, _, _ in seen] == kernels, (col_split, shape, seen)
-        if block_i:
-            assert [k["PHASE"] for _, _, k in seen] == [0, 1]
-            assert seen[0][2]["BLOCK_I"] == block_i and seen[0][2]["maxnreg"] == 64
-            assert seen[0][1][0] % col_split == 0  # whole groups
-
-
-@pytest.mark.parametrize("log", [False, True])
 def test_loop_grid_knobs_walk_rows_and_column_tiles_and_stay_correct(tmp_path, monkeypatch, log):
     """loop_programs_per_sm puts the looped paths (rows wider than single_pass_max, the unsplit
     column loop) on a grid of that many programs per SM, each walking rows or column tiles with
