@@ -34,13 +34,17 @@ their reads (as `row_lag`), pairs exchanged as `pair_slots` words, and lost far:
 tile and waited for its partners at each tile, 112.6-225.2, `-split-nolag.json`). Its renders
 with the wait taken out took 116.2-245.6, and with no exchange at all, each chunk normalized
 alone (wrong, timed only to see the cost), 93.3-190.5: the tiled walk itself, not the exchange,
-is what loses.
+is what loses. `--looped` times the template's looped column path at 32 or 64 columns a program
+(`tile_elems` 8192 sends 1000 channels there: a pass for the max and sum, a pass that re-reads
+and writes), across `loop_programs_per_sm`, `loop_block` and `loop_warps`: 81.0-168.0 us
+(`-looped.json`; the best 32 columns, 8192-element blocks of 8 warps, no persistent grid: softmax
+83.7, log-softmax 81.0).
 
 Every variant is checked against float64 before it is timed (a wrong one is recorded, not
 timed), timed interleaved with eager PyTorch; registers and spills beside each. Writes
-bench/results/probe-columns-ahead-<device>[-copies].json.
+bench/results/probe-columns-ahead-<device>[-copies|-looped].json.
 
-    python bench/probe_columns_ahead.py [--shape 32,1000,1024] [--copies]
+    python bench/probe_columns_ahead.py [--shape 32,1000,1024] [--copies | --looped]
 """
 
 from __future__ import annotations
@@ -226,6 +230,41 @@ def columns_copy(x: torch.Tensor, warps: int = 16, cap: int = 64, block_i: int =
     return launch, y
 
 
+# --looped: (col_block_inner, col_split_per_sm) -> the looped path's 32 or 64 columns a program at
+# 32x1000x1024 (it narrows 256-column blocks until the grid has 2, or col_split_per_sm, programs
+# an SM), each crossed with these loop knobs
+LOOPED_COLUMNS = {32: (32, 0), 64: (64, 0)}
+LOOPED_KNOBS = [dict(loop_programs_per_sm=lp, loop_block=lb, loop_warps=lw)
+                for lp in (0, 1, 2, 4) for lb in (4096, 8192) for lw in (8, 16)]
+
+
+def looped_sources(op: str) -> dict[str, str]:
+    """name -> the softmax template's render over dim 1 of the params the zoo serves an H200 for
+    `op` in float32 `inner_dim`, with `tile_elems` 8192 (so 1000 channels take the looped path:
+    a pass for the max and sum, a pass that re-reads and writes) and LOOPED_COLUMNS x
+    LOOPED_KNOBS; `reverse_last_pass` off and `keep_in_l2` on throughout."""
+    from kernel_zoo import store
+    from templates import get_template
+
+    found = store.find_config(op, "sm_90", "float32", bucket="inner_dim", device="NVIDIA H200")
+    if found is None:
+        raise SystemExit(f"the zoo serves no {op} float32 inner_dim config to an H200")
+    template = get_template("softmax")
+    out = {}
+    for columns, (block_inner, split_per_sm) in LOOPED_COLUMNS.items():
+        for knobs in LOOPED_KNOBS:
+            params = dict(found[1]["params"], tile_elems=8192, col_block_inner=block_inner,
+                          col_split_per_sm=split_per_sm, reverse_last_pass=False,
+                          keep_in_l2=True, **knobs)
+            cfg = template.config(params)
+            if template.violations(cfg):
+                continue
+            name = (f"c{columns}_lp{knobs['loop_programs_per_sm']}_lb{knobs['loop_block']}"
+                    f"_lw{knobs['loop_warps']}")
+            out[name] = template.render(cfg, op=op, log=op == "log_softmax", dim=1, params=[])
+    return out
+
+
 def _stats(kernel) -> dict:
     """Registers and spills of each compiled specialisation of `kernel` (the newest last)."""
     found = {}
@@ -241,7 +280,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--shape", default=",".join(map(str, SHAPE)),
                         help="batch,channels,positions (default %(default)s)")
-    parser.add_argument("--copies", action="store_true",
+    modes = parser.add_mutually_exclusive_group()
+    modes.add_argument("--looped", action="store_true",
+                        help="time the softmax template's looped column path at 32 or 64 "
+                             "columns a program (LOOPED_COLUMNS x LOOPED_KNOBS) beside the served "
+                             "kernels, instead of the probe's own kernels")
+    modes.add_argument("--copies", action="store_true",
                         help="time only plain copies in tiles of other shapes (COPIES) beside "
                              "the served kernels: each access pattern's ceiling")
     args = parser.parse_args(argv)
@@ -285,6 +329,12 @@ def main(argv: list[str] | None = None) -> int:
         name = f"{op}_served_{version}"
         if judge(name, op, model(x), {}):
             fns[name] = (lambda m=model: m(x))
+    for op in ("softmax", "log_softmax") if args.looped else ():
+        for name, source in looped_sources(op).items():
+            module = load_candidate(source, cache)
+            model = module.ModelNew()
+            if judge(f"{op}_{name}", op, model(x), {}):
+                fns[f"{op}_{name}"] = (lambda m=model: m(x))
     launch, y = columns_copy(x)
     if judge("copy16", "copy", launch(), _stats(_columns_copy_kernel)):
         fns["copy16"] = launch
@@ -293,7 +343,7 @@ def main(argv: list[str] | None = None) -> int:
         if judge(name, "copy", launch(), _stats(_columns_copy_kernel)):
             fns[name] = launch
         rows[name].update(block_i=block_i, block_r=block_r, warps=warps, cap=cap)
-    walks = VARIANTS.items() if not args.copies else ()
+    walks = VARIANTS.items() if not (args.copies or args.looped) else ()
     for vname, (per_sm, warps, cap, early, stages) in walks:
         for op in OPS:
             launch, y = columns_ahead(x, op, per_sm * sms, warps, cap, early, stages)
@@ -316,11 +366,11 @@ def main(argv: list[str] | None = None) -> int:
               "date": dt.datetime.now(dt.timezone.utc).isoformat(), "copy_gbps": copy / 1e9,
               "variants": {k: dict(zip(("programs_per_sm", "warps", "cap", "early",
                                         "num_stages"), v)) for k, v in VARIANTS.items()
-                           if not args.copies},
+                           if not (args.copies or args.looped)},
               "copies": {k: dict(zip(("block_i", "block_r", "warps", "cap"), v))
                          for k, v in COPIES.items() if args.copies},
               "graph_capture_failed": failed, "rows": rows}
-    suffix = "-copies" if args.copies else ""
+    suffix = "-copies" if args.copies else "-looped" if args.looped else ""
     out = ROOT / "bench" / "results" / f"probe-columns-ahead-{device_label()}{suffix}.json"
     out.write_text(json.dumps(result, indent=1) + "\n")
     print(f"wrote {out}")

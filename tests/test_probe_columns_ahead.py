@@ -46,3 +46,32 @@ def test_every_copy_geometry_copies(probe):
         launch, y = probe.columns_copy(x, warps=1, cap=0, block_i=min(block_i, 64),
                                        block_r=min(block_r, 16))
         assert torch.equal(launch(), x), (block_i, block_r)
+
+
+def test_looped_renders_take_the_looped_path_and_are_correct(probe, monkeypatch):
+    """--looped's renders of the served params (tile_elems 8192): 1000 channels go to the looped
+    column kernels, at the columns each render is named for, and give torch's softmax."""
+    import tempfile
+    from pathlib import Path
+
+    from verifier.core import load_candidate
+
+    for op in ("softmax", "log_softmax"):
+        sources = probe.looped_sources(op)
+        assert len(sources) == len(probe.LOOPED_COLUMNS) * len(probe.LOOPED_KNOBS)
+        for name in ("c32_lp0_lb8192_lw8", "c64_lp2_lb4096_lw16"):
+            module = load_candidate(sources[name], Path(tempfile.mkdtemp()))
+            launched = []
+            real = module._launch
+            monkeypatch.setattr(module, "_launch", lambda kernel, grid, args, kwargs:
+                                (launched.append((kernel.__name__, kwargs["BLOCK_I"])),
+                                 real(kernel, grid, args, kwargs))[1])
+            # 4 SMs: 16 tiles of 32 columns or 8 of 64 keep the grid at 2 programs an SM
+            monkeypatch.setattr(module, "_sm_count", lambda index: 4)
+            x = torch.randn(4, 1000, 128) * 4.0
+            want = getattr(torch, op)(x.double(), dim=1)
+            torch.testing.assert_close(module.ModelNew()(x).double(), want, rtol=1e-5,
+                                       atol=1e-6)
+            kernel = "_softmax_columns_grid_kernel" if "lp0" not in name else \
+                "_softmax_columns_kernel"
+            assert launched == [(kernel, int(name[1:3]))], (op, name, launched)
