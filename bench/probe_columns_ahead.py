@@ -38,13 +38,18 @@ is what loses. `--looped` times the template's looped column path at 32 or 64 co
 (`tile_elems` 8192 sends 1000 channels there: a pass for the max and sum, a pass that re-reads
 and writes), across `loop_programs_per_sm`, `loop_block` and `loop_warps`: 81.0-168.0 us
 (`-looped.json`; the best 32 columns, 8192-element blocks of 8 warps, no persistent grid: softmax
-83.7, log-softmax 81.0).
+83.7, log-softmax 81.0). `--parts` times a kernel of the probe's own that holds 32 or 64 columns
+of all 1000 channels as 2, 4 or 8 parts of rows read in turn, their column statistics combined
+as they come, the last part kept in registers and written first and the others read again from
+L2 (`-parts.json`): as plain copies that order took 68.8-77.9 us (0.80-0.90 of copy), but
+softmax and log-softmax 90.5-155.0 (at 64 registers a thread, two programs an SM, they spill;
+without the cap, one program an SM).
 
 Every variant is checked against float64 before it is timed (a wrong one is recorded, not
 timed), timed interleaved with eager PyTorch; registers and spills beside each. Writes
-bench/results/probe-columns-ahead-<device>[-copies|-looped].json.
+bench/results/probe-columns-ahead-<device>[-copies|-looped|-parts].json.
 
-    python bench/probe_columns_ahead.py [--shape 32,1000,1024] [--copies | --looped]
+    python bench/probe_columns_ahead.py [--shape 32,1000,1024] [--copies | --looped | --parts]
 """
 
 from __future__ import annotations
@@ -185,6 +190,68 @@ def _columns_copy_kernel(x_ptr, y_ptr, n_red, n_inner, BLOCK_R: tl.constexpr,
     tl.store(y_ptr + off, tl.load(x_ptr + off, mask=mask), mask=mask)
 
 
+@triton.jit
+def _half_stats(x):
+    # per column: the max and the sum of exponentials around it (0 around 0 for -inf only)
+    m = tl.max(x, axis=0)
+    return m, tl.sum(tl.exp(x - tl.where(m == float("-inf"), 0.0, m)[None, :]), axis=0)
+
+
+@triton.jit
+def _half_out(x, col_max, total, OP: tl.constexpr):
+    if OP == 1:
+        return tl.exp(x - col_max[None, :]) * (1.0 / total)[None, :]
+    return (x - col_max[None, :]) - tl.log(total)[None, :]
+
+
+@triton.jit
+def _columns_parts_kernel(x_ptr, y_ptr, n_red, n_inner, PART_R: tl.constexpr,
+                          PARTS: tl.constexpr, BLOCK_I: tl.constexpr, OP: tl.constexpr):
+    # BLOCK_I columns of one outer index over n_red <= PARTS * PART_R rows, in PARTS parts of
+    # PART_R rows: each read and reduced in turn (their statistics combined as they come), the
+    # last kept in registers and written first, then the others read again (from L2, where
+    # their first reads left them) and written. OP 0 copies (every part but the last read
+    # twice), 1 softmax, 2 log-softmax.
+    outer = tl.program_id(1).to(tl.int64)
+    inner = tl.program_id(0) * BLOCK_I + tl.arange(0, BLOCK_I)
+    r = tl.arange(0, PART_R)
+    cols = (inner < n_inner)[None, :]
+    # one outer index's slab is under 2**31 elements (the launcher checks): int32 offsets in it
+    x_ptr += outer * n_red * n_inner
+    y_ptr += outer * n_red * n_inner
+    off = r[:, None] * n_inner + inner[None, :]
+    col_max = tl.full([BLOCK_I], float("-inf"), tl.float32)
+    total = tl.zeros([BLOCK_I], tl.float32)
+    for p in tl.static_range(PARTS):
+        mask = (r + p * PART_R < n_red)[:, None] & cols
+        x = tl.load(x_ptr + off + p * PART_R * n_inner, mask=mask, other=float("-inf"),
+                    eviction_policy="evict_last" if p < PARTS - 1 else "evict_first")
+        if OP != 0:
+            m, s = _half_stats(x.to(tl.float32))
+            new_max = tl.maximum(col_max, m)
+            safe = tl.where(new_max == float("-inf"), 0.0, new_max)
+            total = total * tl.exp(col_max - safe) + s * tl.exp(m - safe)
+            col_max = new_max
+    # x is the last part; a column of -inf gives NaN, as torch does
+    ty = y_ptr.dtype.element_ty
+    last = (PARTS - 1) * PART_R
+    mask = (r + last < n_red)[:, None] & cols
+    if OP == 0:
+        tl.store(y_ptr + off + last * n_inner, x, mask=mask)
+    else:
+        tl.store(y_ptr + off + last * n_inner, _half_out(x.to(tl.float32), col_max, total,
+                                                         OP).to(ty), mask=mask)
+    for p in tl.static_range(PARTS - 1):
+        mask = (r + p * PART_R < n_red)[:, None] & cols
+        x = tl.load(x_ptr + off + p * PART_R * n_inner, mask=mask, other=float("-inf"),
+                    eviction_policy="evict_first")
+        if OP == 0:
+            tl.store(y_ptr + off + p * PART_R * n_inner, x, mask=mask)
+        else:
+            tl.store(y_ptr + off + p * PART_R * n_inner,
+                     _half_out(x.to(tl.float32), col_max, total, OP).to(ty), mask=mask)
+
+
 def _pow2(n: int) -> int:
     return 1 << max(0, n - 1).bit_length()
 
@@ -210,6 +277,33 @@ def columns_ahead(x: torch.Tensor, op: str, programs: int, warps: int, cap: int 
         _columns_ahead_kernel[grid](x, y, n_red, n_inner, n_blocks_i, n_tiles, **kwargs)
         return y
     return launch, y
+
+
+def columns_parts(x: torch.Tensor, op: str, block_i: int = 32, parts: int = 2, warps: int = 16,
+                  cap: int = 64):
+    """`op` over dim 1 of a contiguous 3-d `x` by the parts kernel, `block_i` columns a
+    program, the rows in `parts` parts: (launch, y)."""
+    outer, n_red, n_inner = x.shape
+    assert n_red * n_inner < 2**31, "the parts kernel's offsets are int32 within a slab"
+    part_r = _pow2(triton.cdiv(n_red, parts))
+    y = torch.empty_like(x)
+    grid = (triton.cdiv(n_inner, block_i), outer)
+    kwargs = dict(PART_R=part_r, PARTS=parts, BLOCK_I=block_i, OP=OPS[op], num_warps=warps,
+                  num_stages=1)
+    if cap:
+        kwargs["maxnreg"] = cap
+
+    def launch():
+        _columns_parts_kernel[grid](x, y, n_red, n_inner, **kwargs)
+        return y
+    return launch, y
+
+
+# --parts: name -> (columns, parts, warps, register cap or 0) of the parts kernel
+PARTS = {"c32_p2_w16": (32, 2, 16, 64), "c32_p2_w16_free": (32, 2, 16, 0),
+         "c32_p4_w16": (32, 4, 16, 64), "c32_p4_w8": (32, 4, 8, 64),
+         "c32_p4_w16_free": (32, 4, 16, 0), "c32_p8_w8": (32, 8, 8, 64),
+         "c64_p8_w16": (64, 8, 16, 64), "c32_p2_w32": (32, 2, 32, 0)}
 
 
 def columns_copy(x: torch.Tensor, warps: int = 16, cap: int = 64, block_i: int = BLOCK_I,
@@ -285,6 +379,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="time the softmax template's looped column path at 32 or 64 "
                              "columns a program (LOOPED_COLUMNS x LOOPED_KNOBS) beside the served "
                              "kernels, instead of the probe's own kernels")
+    modes.add_argument("--parts", action="store_true",
+                        help="time the probe's parts kernel (PARTS) beside the served kernels, "
+                             "instead of the walks")
     modes.add_argument("--copies", action="store_true",
                         help="time only plain copies in tiles of other shapes (COPIES) beside "
                              "the served kernels: each access pattern's ceiling")
@@ -335,6 +432,14 @@ def main(argv: list[str] | None = None) -> int:
             model = module.ModelNew()
             if judge(f"{op}_{name}", op, model(x), {}):
                 fns[f"{op}_{name}"] = (lambda m=model: m(x))
+    for vname, (block_i, parts, warps, cap) in PARTS.items() if args.parts else ():
+        for op in OPS:
+            launch, y = columns_parts(x, op, block_i, parts, warps, cap)
+            name = f"{op}_parts_{vname}"
+            out = launch()
+            torch.cuda.synchronize()
+            if judge(name, op, out, _stats(_columns_parts_kernel)):
+                fns[name] = launch
     launch, y = columns_copy(x)
     if judge("copy16", "copy", launch(), _stats(_columns_copy_kernel)):
         fns["copy16"] = launch
@@ -343,7 +448,7 @@ def main(argv: list[str] | None = None) -> int:
         if judge(name, "copy", launch(), _stats(_columns_copy_kernel)):
             fns[name] = launch
         rows[name].update(block_i=block_i, block_r=block_r, warps=warps, cap=cap)
-    walks = VARIANTS.items() if not (args.copies or args.looped) else ()
+    walks = VARIANTS.items() if not (args.copies or args.looped or args.parts) else ()
     for vname, (per_sm, warps, cap, early, stages) in walks:
         for op in OPS:
             launch, y = columns_ahead(x, op, per_sm * sms, warps, cap, early, stages)
@@ -366,11 +471,12 @@ def main(argv: list[str] | None = None) -> int:
               "date": dt.datetime.now(dt.timezone.utc).isoformat(), "copy_gbps": copy / 1e9,
               "variants": {k: dict(zip(("programs_per_sm", "warps", "cap", "early",
                                         "num_stages"), v)) for k, v in VARIANTS.items()
-                           if not (args.copies or args.looped)},
+                           if not (args.copies or args.looped or args.parts)},
               "copies": {k: dict(zip(("block_i", "block_r", "warps", "cap"), v))
                          for k, v in COPIES.items() if args.copies},
               "graph_capture_failed": failed, "rows": rows}
-    suffix = "-copies" if args.copies else "-looped" if args.looped else ""
+    suffix = ("-copies" if args.copies else "-looped" if args.looped else
+              "-parts" if args.parts else "")
     out = ROOT / "bench" / "results" / f"probe-columns-ahead-{device_label()}{suffix}.json"
     out.write_text(json.dumps(result, indent=1) + "\n")
     print(f"wrote {out}")

@@ -75,3 +75,19 @@ def test_looped_renders_take_the_looped_path_and_are_correct(probe, monkeypatch)
             kernel = "_softmax_columns_grid_kernel" if "lp0" not in name else \
                 "_softmax_columns_kernel"
             assert launched == [(kernel, int(name[1:3]))], (op, name, launched)
+
+
+@pytest.mark.parametrize("op", ["copy", "softmax", "log_softmax"])
+def test_parts_kernel_matches_torch_over_dim_1(probe, op):
+    """--parts' kernel: the reduced dim in parts read in turn, the last written first, the
+    others read again; ragged parts, a column of -inf and a partial column block."""
+    torch.manual_seed(1)
+    for shape, block_i, parts in (((3, 37, 40), 16, 2), ((2, 100, 33), 32, 4),
+                                  ((1, 5, 16), 16, 8)):
+        x = torch.randn(*shape) * 4.0
+        x[0, :, 1] = float("-inf")
+        want = x.double() if op == "copy" else getattr(torch, op)(x.double(), dim=1)
+        launch, y = probe.columns_parts(x, op, block_i, parts, warps=4, cap=0)
+        assert launch() is y
+        torch.testing.assert_close(y.double(), want, rtol=1e-5, atol=1e-5, equal_nan=True,
+                                   msg=str((shape, block_i, parts)))
