@@ -279,7 +279,11 @@ SERVED_VARIANTS = {
                for tile in (4096, 8192) for per_thread in (16, 32) for regs in (0, 64, 80)],
              *[dict(align_edges=True, body_tile=True, edges_persist=False, edges_maxnreg=regs,
                     tile_elems=tile, elems_per_thread=32)
-               for tile in (4096, 8192) for regs in (64, 80)]],
+               for tile in (4096, 8192) for regs in (64, 80)],
+             # the split kernel's slot words tagged with the launch's epoch, not zeroed for each
+             # call (add + RMSNorm float32 at 256x65536: 69.4-69.6 us against the served
+             # 70.4-70.9 in GPU round 457, bench/probe_split_workspace.py --epoch)
+             dict(epoch_slots=True)],
     "reduce": [dict(one_pass_min_fill=75), dict(one_pass_min_fill=75, row_block_max=8192),
                # the row's width a constant (const_cols), alone and with torch.compile's 16-warp
                # loop for rows that fill little of their tile

@@ -67,6 +67,14 @@ every operand's rows are n_cols apart (contiguous): the looped kernel's row offs
 `row * CONST_COLS`. In float32 at 16384x8192 on the H200 a two-pass kernel took 250.5 us with
 both constant (torch.compile's 250.5), 254.4 with the stride a runtime argument, 255.2 with
 the width runtime and masked (GPU round 455, bench/probe_norm_variants.py --served).
+`epoch_slots` (with `row_split` and `row_ahead`; RMSNorm and add + RMSNorm, whose slices hand
+over one statistic) tags the split kernel's slot words with the launch's epoch, from a ticket
+counter kept before the slots (`_model.jinja`'s `epoch_slots()`), instead of zeroing them before
+every call: the zeroing is a fill kernel the split kernel starts after, 1.2-2.3 us of add +
+RMSNorm 256x65536 float32 (GPU round 456). Calls keep a buffer per device, stream and size;
+a CUDA graph capture takes a spare zeroed at an earlier call. In GPU round 457's probe the
+served file so tagged took 69.4-69.6 us against its 70.4-70.9 (words zeroed outside the timing:
+68.7-69.0; bench/probe_split_workspace.py --epoch). LayerNorm renders without it.
 `align_edges` sends a row whose width breaks 16-byte alignment (4097 float32, say) that fits
 `single_pass_max` to a kernel of its own (before `align_rows`, which it overrides there): each
 row's aligned body is read and written under a bound that is a multiple of the vector width, so
@@ -149,6 +157,7 @@ class NormConfig:
     affine_table: bool
     edges_maxnreg: int
     loop_const_stride: bool
+    epoch_slots: bool
 
 
 SPACE = (
@@ -179,6 +188,7 @@ SPACE = (
     Param("affine_table", (False, True), legacy=False),
     Param("edges_maxnreg", (0, 64, 80, 96), legacy=0),
     Param("loop_const_stride", (False, True), legacy=False),
+    Param("epoch_slots", (False, True), legacy=False),
 )
 
 # 16 values per thread: 16 warps for an 8192-wide row, as Inductor's persistent reductions use.
@@ -190,7 +200,7 @@ DEFAULT = NormConfig(
     one_pass_stats=False, reverse_last_pass=False, row_split=0, row_prefetch=False,
     row_ahead=False, loop_full_from=0, hint_affine=False, loop_const_cols=False, align_edges=False,
     ahead_depth=1, row_lag=False, split_maxnreg=0, body_tile=False, edges_persist=False,
-    affine_table=False, edges_maxnreg=0, loop_const_stride=False,
+    affine_table=False, edges_maxnreg=0, loop_const_stride=False, epoch_slots=False,
 )
 
 
@@ -220,6 +230,9 @@ def constraints(cfg: NormConfig) -> list[str]:
     if cfg.loop_const_stride and not cfg.loop_const_cols:
         problems.append("loop_const_stride makes the rows' distance the looped kernel's constant "
                         "width: it needs loop_const_cols")
+    if cfg.epoch_slots and not (cfg.row_split and cfg.row_ahead):
+        problems.append("epoch_slots tags the split-row kernel's slot words a row ahead: it needs "
+                        "row_split and row_ahead")
     if cfg.split_maxnreg and not cfg.row_split:
         problems.append("split_maxnreg caps the split-row kernel's registers: it needs row_split")
     if cfg.loop_full_from > cfg.single_pass_max:

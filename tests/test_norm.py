@@ -287,6 +287,40 @@ def test_row_split_reads_a_wide_row_once_across_programs(name, tmp_path, monkeyp
                 assert seen == [("_norm_looped_kernel", (rows,))], seen
 
 
+@pytest.mark.parametrize("name", ["rms_norm", "layer_norm", "add_rms_norm"])
+def test_epoch_slots_tag_the_split_words_and_stay_correct(name, tmp_path, monkeypatch):
+    """epoch_slots: the split kernel a row ahead (and with row_lag) publishes RMSNorm's slice
+    sums as words tagged with the launch's epoch, after a ticket counter, instead of words
+    zeroed for the call; in the interpreter's two launches they are read once. LayerNorm's
+    slices hand over two statistics and render as without the knob."""
+    found = plan(tasks.load(ROOT / "tasks" / f"{name}.py"))
+    norm = found.template_object()
+    torch.manual_seed(3)
+    for knobs in (dict(row_ahead=True), dict(row_ahead=True, row_lag=True)):
+        base = dataclasses.replace(norm.default, single_pass_max=2048, loop_block=1024,
+                                   elems_per_thread=4, row_split=4, **knobs)
+        cfg = dataclasses.replace(base, epoch_slots=True)
+        assert not norm.violations(cfg)
+        code = [[line for line in norm.render(c, **found.context).splitlines()
+                 if not line.startswith(("Params: ", "PARAMS = "))] for c in (base, cfg)]
+        if name == "layer_norm":
+            assert code[0] == code[1]
+            continue
+        assert "    tag = _launch_tag(slot_ptr - 1, SYNC)" in code[1]
+        module = _module(name, cfg, tmp_path)
+        seen = _grids(module, monkeypatch)
+        for rows, cols in ((5, 3001), (3, 8000)):
+            x = torch.randn(rows, cols)
+            w, b, res = torch.randn(cols), torch.randn(cols), torch.randn(rows, cols)
+            seen.clear()
+            got, want = _against_torch(name, getattr(module, f"launch_{name}"), x, w, b, res)
+            torch.testing.assert_close(got, want, rtol=1e-5, atol=1e-4,
+                                       msg=str((name, knobs, rows, cols)))
+            assert [k for k, _ in seen] == ["_norm_split_ahead_kernel"] * 2, seen
+    assert not norm.violations(dataclasses.replace(norm.default, row_split=4)) and \
+        norm.violations(dataclasses.replace(norm.default, row_split=4, epoch_slots=True))
+
+
 def test_resident_per_sm_counts_registers_by_quadrant(tmp_path, monkeypatch):
     """A split-row grid is one cooperative launch of as many programs as the GPU holds at once,
     `_resident_per_sm` of them an SM: counted as CUDA's occupancy calculator does, a quadrant of
@@ -313,6 +347,86 @@ def test_resident_per_sm_counts_registers_by_quadrant(tmp_path, monkeypatch):
     assert resident(64, 32) == 1 and resident(32, 32) == 2 and resident(32, 1) == 32
     assert resident(40, 4, shared=70000) == 3  # by shared memory (1 KB reserved a program)
     assert resident(255, 32) == 1  # never 0: a program that does not fit is the driver's to refuse
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("name", ["rms_norm", "add_rms_norm"])
+def test_epoch_slots_are_correct_on_the_gpu(name, tmp_path):
+    """epoch_slots on a GPU: the verifier's checks in each dtype of the task; then, with fresh
+    inputs at every call, calls on one stream, two streams at once (a buffer each), a CUDA graph
+    whose capture takes the spare an earlier call zeroed and whose replays follow calls and each
+    other, and a graph captured by a module never called before (words zeroed by the graph)."""
+    from verifier.core import Verifier
+
+    task = tasks.load(ROOT / "tasks" / f"{name}.py")
+    found = plan(task)
+    norm = found.template_object()
+    cfg = dataclasses.replace(norm.default, single_pass_max=32768, elems_per_thread=16,
+                              row_split=32, row_ahead=True, epoch_slots=True)
+    source = norm.render(cfg, **found.context)
+    verifier = Verifier("gpu", tmp_path)
+    for dtype in task.dtypes:
+        verdict = verifier.verify(task, source, dtype, time=False)
+        assert verdict.accepted, (dtype, verdict.reasons)
+    module = load_candidate(source, tmp_path)
+    rows, cols = 64, 65536
+    w = torch.rand(cols, device="cuda") + 0.5
+    x = torch.empty(rows, cols, device="cuda")
+    res = torch.empty_like(x)
+
+    def call():
+        if name == "add_rms_norm":
+            return module.launch_add_rms_norm(x, res, w)[0]
+        return module.launch_rms_norm(x, (cols,), w)
+
+    def want():
+        summed = x + res if name == "add_rms_norm" else x
+        return F.rms_norm(summed, (cols,), w,
+                          eps=1e-6 if name == "add_rms_norm" else torch.finfo(x.dtype).eps)
+
+    for _ in range(8):  # one stream
+        x.normal_(), res.normal_()
+        torch.testing.assert_close(call(), want(), rtol=1e-4, atol=1e-4)
+    assert len(module._EPOCH_BUFFERS) == 1 and len(module._EPOCH_SPARES) == 1
+    streams = [torch.cuda.Stream() for _ in range(2)]
+    inputs = [(torch.randn(rows, cols, device="cuda"), torch.randn(rows, cols, device="cuda"))
+              for _ in streams]
+    torch.cuda.synchronize()
+    outs = [[] for _ in streams]
+    for _ in range(6):  # two streams at once, interleaved launches
+        for k, stream in enumerate(streams):
+            with torch.cuda.stream(stream):
+                a, r = inputs[k]
+                outs[k].append(module.launch_add_rms_norm(a, r, w)[0] if name == "add_rms_norm"
+                               else module.launch_rms_norm(a, (cols,), w))
+    torch.cuda.synchronize()
+    for k, (a, r) in enumerate(inputs):
+        summed = a + r if name == "add_rms_norm" else a
+        ref = F.rms_norm(summed, (cols,), w,
+                         eps=1e-6 if name == "add_rms_norm" else torch.finfo(a.dtype).eps)
+        for got in outs[k]:
+            torch.testing.assert_close(got, ref, rtol=1e-4, atol=1e-4)
+    graph = torch.cuda.CUDAGraph()
+    x.normal_(), res.normal_()
+    call()  # a spare for the capture
+    with torch.cuda.graph(graph):
+        captured = call()
+    assert module._EPOCH_CAPTURED, "the capture took the spare"
+    for _ in range(6):  # replays between calls, fresh inputs each time
+        x.normal_(), res.normal_()
+        graph.replay()
+        torch.testing.assert_close(captured, want(), rtol=1e-4, atol=1e-4)
+        x.normal_(), res.normal_()
+        torch.testing.assert_close(call(), want(), rtol=1e-4, atol=1e-4)
+    fresh = load_candidate(source.replace("Params: ", "Params (fresh): "), tmp_path)
+    module, graph = fresh, torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):  # no call before it: no spare
+        captured = call()
+    assert not fresh._EPOCH_CAPTURED
+    for _ in range(4):
+        x.normal_(), res.normal_()
+        graph.replay()
+        torch.testing.assert_close(captured, want(), rtol=1e-4, atol=1e-4)
 
 
 @pytest.mark.gpu

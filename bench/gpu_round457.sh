@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# GPU round 457 (H200; 2026-11-30). No carry: nothing here needs optuna or Ray.
+# Calls 1-10 ran bench/probe_columns_ahead.py (default, --copies, the col_split renders,
+# --looped, --parts) and bench/probe_split_workspace.py --epoch by hand (RESULTS.md, round 457).
+# PART=tune: the norm template's epoch_slots GPU tests, then add_rms_norm and rms_norm float32
+#   `cols_le_65536` swept with `--knobs epoch_slots --local --paired` (promoting a winner),
+#   new entries packed into $OUT/entries.tgz, and `kzoo zoo verify --newest` for the ops that
+#   took one.
+# PART=rows: bench/memory_bound.py's float32 rows of add_rms_norm and rms_norm (three graphs a
+#   callable, paired), into $OUT/table.
+set -u
+start=$(date +%s)
+. bench/gpu_lib.sh
+export PYTHONPATH=$PWD
+case "${PART:-tune}" in
+tune)
+    mkdir -p "$OUT/tests"
+    timeout 240 python3 -m pytest -q -p no:cacheprovider -m gpu -rf --tb=short \
+        tests/test_norm.py -k epoch > "$OUT/tests/pytest-norm-epoch.txt" 2>&1
+    echo "gpu tests: rc $? $(tail -1 "$OUT/tests/pytest-norm-epoch.txt")"
+    entries_snapshot
+    tune_pairs 420 150 "$OUT/tune" "add_rms_norm:float32 rms_norm:float32" \
+        --buckets cols_le_65536 --knobs epoch_slots --local --paired
+    entries_pack_new
+    promoted=$(comm -13 /tmp/entries-before.txt /tmp/entries-after.txt \
+        | cut -d/ -f3 | sort -u | tr '\n' ' ')
+    [ -n "$promoted" ] && zoo_verify_ops 580 "$OUT/verify" $promoted
+    ;;
+rows)
+    mkdir -p "$OUT/table"
+    timeout 400 python3 bench/memory_bound.py --ops add_rms_norm,rms_norm --dtypes float32 \
+        --graphs --copies 3 --paired --out "$OUT/table" > "$OUT/table/stdout.txt" 2>&1
+    echo "table: rc $? after $(( $(date +%s) - start )) s"
+    grep -E "65536" "$OUT/table/stdout.txt" | head -10
+    ;;
+esac
