@@ -355,7 +355,8 @@ def test_epoch_slots_are_correct_on_the_gpu(name, tmp_path):
     """epoch_slots on a GPU: the verifier's checks in each dtype of the task; then, with fresh
     inputs at every call, calls on one stream, two streams at once (a buffer each), a CUDA graph
     whose capture takes the spare an earlier call zeroed and whose replays follow calls and each
-    other, and a graph captured by a module never called before (words zeroed by the graph)."""
+    other, and a graph captured with no spare left (words zeroed by the graph)."""
+    from kernel_zoo import slots
     from verifier.core import Verifier
 
     task = tasks.load(ROOT / "tasks" / f"{name}.py")
@@ -387,7 +388,10 @@ def test_epoch_slots_are_correct_on_the_gpu(name, tmp_path):
     for _ in range(8):  # one stream
         x.normal_(), res.normal_()
         torch.testing.assert_close(call(), want(), rtol=1e-4, atol=1e-4)
-    assert len(module._EPOCH_BUFFERS) == 1 and len(module._EPOCH_SPARES) == 1
+    n = rows * 32
+    stream = torch.cuda.current_stream().cuda_stream
+    assert (torch.cuda.current_device(), stream, n) in slots._BUFFERS
+    assert (torch.cuda.current_device(), n) in slots._SPARES
     streams = [torch.cuda.Stream() for _ in range(2)]
     inputs = [(torch.randn(rows, cols, device="cuda"), torch.randn(rows, cols, device="cuda"))
               for _ in streams]
@@ -409,20 +413,21 @@ def test_epoch_slots_are_correct_on_the_gpu(name, tmp_path):
     graph = torch.cuda.CUDAGraph()
     x.normal_(), res.normal_()
     call()  # a spare for the capture
+    taken = len(slots._CAPTURED)
     with torch.cuda.graph(graph):
         captured = call()
-    assert module._EPOCH_CAPTURED, "the capture took the spare"
+    assert len(slots._CAPTURED) == taken + 1, "the capture took the spare"
     for _ in range(6):  # replays between calls, fresh inputs each time
         x.normal_(), res.normal_()
         graph.replay()
         torch.testing.assert_close(captured, want(), rtol=1e-4, atol=1e-4)
         x.normal_(), res.normal_()
         torch.testing.assert_close(call(), want(), rtol=1e-4, atol=1e-4)
-    fresh = load_candidate(source.replace("Params: ", "Params (fresh): "), tmp_path)
-    module, graph = fresh, torch.cuda.CUDAGraph()
-    with torch.cuda.graph(graph):  # no call before it: no spare
+    slots._SPARES.clear()
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):  # no spare to take
         captured = call()
-    assert not fresh._EPOCH_CAPTURED
+    assert len(slots._CAPTURED) == taken + 1
     for _ in range(4):
         x.normal_(), res.normal_()
         graph.replay()

@@ -9,6 +9,10 @@ A CUDA C++ candidate also imports `kernel_zoo.cuda_ext` (only as `from kernel_zo
 or `import kernel_zoo.cuda_ext as NAME`) and uses nothing of it but `load`, called directly, with a
 string literal or a module-level name bound once to a string literal as its source: that string is
 checked here by verifier.cuda_guards, so what nvcc builds is what the guards read.
+
+A split kernel's candidate may import `kernel_zoo.slots` the same ways and call nothing of it but
+`epoch_words`, directly: slot words zeroed once and kept per stream by kernel-zoo's own code (a
+candidate may not name streams), which launches nothing.
 """
 
 from __future__ import annotations
@@ -71,6 +75,11 @@ ALLOWED_DUNDER_NAMES = {"__name__", "__file__", "__doc__", "__qualname__", "__mo
 CUDA_EXT = ("kernel_zoo", "cuda_ext")
 CUDA_EXT_API = {"load"}  # all a candidate may use of kernel_zoo.cuda_ext
 CUDA_LOAD = CUDA_EXT + ("load",)
+SLOTS = ("kernel_zoo", "slots")
+SLOTS_API = {"epoch_words"}  # all a candidate may use of kernel_zoo.slots
+SLOTS_CALL = SLOTS + ("epoch_words",)
+# the kernel_zoo modules a candidate may import, each with all it may use of it
+TRUSTED_MODULES = {CUDA_EXT: CUDA_EXT_API, SLOTS: SLOTS_API}
 JIT_DECORATORS = {"jit", "autotune", "heuristics"}
 
 
@@ -143,9 +152,10 @@ class _Checker(ast.NodeVisitor):
         return path
 
     def _check_module_path(self, path: tuple[str, ...], node: ast.AST) -> None:
-        if path[:2] == CUDA_EXT and len(path) > 2 and path[2] not in CUDA_EXT_API:
-            self.add("forbidden-api", node, f"uses kernel_zoo.cuda_ext.{path[2]}; a candidate may "
-                     f"use only {', '.join(sorted(CUDA_EXT_API))}")
+        api = TRUSTED_MODULES.get(path[:2])
+        if api is not None and len(path) > 2 and path[2] not in api:
+            self.add("forbidden-api", node, f"uses kernel_zoo.{path[1]}.{path[2]}; a candidate "
+                     f"may use only {', '.join(sorted(api))}")
             return
         for forbidden in FORBIDDEN_TORCH_HOST:
             if path[: len(forbidden)] == forbidden:
@@ -167,10 +177,10 @@ class _Checker(ast.NodeVisitor):
         for alias in node.names:
             root = alias.name.split(".")[0]
             if root == "kernel_zoo":
-                if tuple(alias.name.split(".")) != CUDA_EXT or not alias.asname:
+                if tuple(alias.name.split(".")) not in TRUSTED_MODULES or not alias.asname:
                     self.add("forbidden-import", node, f"imports {alias.name}; of kernel_zoo a "
-                             "candidate may import only cuda_ext, as `from kernel_zoo import "
-                             "cuda_ext`")
+                             "candidate may import only cuda_ext and slots, as `from "
+                             "kernel_zoo import cuda_ext`")
                 continue
             if root not in ALLOWED_IMPORTS:
                 self.add(_import_exploit(root), node, f"imports {alias.name}; allowed: "
@@ -198,17 +208,25 @@ class _Checker(ast.NodeVisitor):
     def _import_from_kernel_zoo(self, node: ast.ImportFrom, module: tuple[str, ...]) -> None:
         for alias in node.names:
             path = module + (alias.name,)
-            if path != CUDA_EXT and not (module == CUDA_EXT and alias.name in CUDA_EXT_API):
+            if path not in TRUSTED_MODULES and \
+                    alias.name not in TRUSTED_MODULES.get(module, ()):
                 self.add("forbidden-import", node, f"imports {'.'.join(path)}; of kernel_zoo a "
-                         f"candidate may import only cuda_ext ({', '.join(sorted(CUDA_EXT_API))})")
+                         f"candidate may import only cuda_ext "
+                         f"({', '.join(sorted(CUDA_EXT_API))}) and slots "
+                         f"({', '.join(sorted(SLOTS_API))})")
 
     def _check_cuda_ext_use(self, node: ast.AST) -> None:
-        """The cuda_ext module only as the base of `.load`, and `load` only as a callee."""
+        """The cuda_ext module only as the base of `.load`, and `load` only as a callee; the
+        slots module only as the base of `.epoch_words`, and that only as a callee."""
         path = self._resolve(node)
         if path in (CUDA_EXT, CUDA_LOAD) and id(node) not in self._sanctioned:
             what = "the cuda_ext module" if path == CUDA_EXT else "cuda_ext.load"
             self.add("forbidden-api", node, f"uses {what} other than as `cuda_ext.load(SOURCE, "
                      "signatures)`: the guards must see the source it builds")
+        if path in (SLOTS, SLOTS_CALL) and id(node) not in self._sanctioned:
+            what = "the slots module" if path == SLOTS else "slots.epoch_words"
+            self.add("forbidden-api", node, f"uses {what} other than as "
+                     "`slots.epoch_words(n, device)`, called where it is named")
 
     def visit_Try(self, node: ast.AST) -> None:
         self.add("hidden-fallback", node, "try/except: a failing kernel must fail the candidate, "
@@ -300,6 +318,8 @@ class _Checker(ast.NodeVisitor):
             self._check_module_path(path, node)
         if path == CUDA_LOAD and self._resolve(node.value) == CUDA_EXT:
             self._sanctioned.add(id(node.value))
+        if path == SLOTS_CALL and self._resolve(node.value) == SLOTS:
+            self._sanctioned.add(id(node.value))
         self._check_cuda_ext_use(node)
         self.generic_visit(node)
 
@@ -311,6 +331,8 @@ class _Checker(ast.NodeVisitor):
             for arg in [*node.args, *(k.value for k in node.keywords)]:
                 self.visit(arg)
             return
+        if self._resolve(func) == SLOTS_CALL:
+            self._sanctioned.add(id(func))
         if self._resolve(func) == CUDA_LOAD:
             self._sanctioned.add(id(func))
             if node.args:
