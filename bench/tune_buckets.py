@@ -282,8 +282,10 @@ SERVED_VARIANTS = {
                for tile in (4096, 8192) for regs in (64, 80)],
              # the split kernel's slot words tagged with the launch's epoch, not zeroed for each
              # call (add + RMSNorm float32 at 256x65536: 69.4-69.6 us against the served
-             # 70.4-70.9 in GPU round 457, bench/probe_split_workspace.py --epoch)
-             dict(epoch_slots=True)],
+             # 70.4-70.9 in GPU round 457, bench/probe_split_workspace.py --epoch), and with the
+             # registers capped where the tag took a thread past a quadrant's share (184 against
+             # the served 168 a thread: four 2-warp programs an SM where six fit; 72.4 us)
+             *[dict(epoch_slots=True, split_maxnreg=regs) for regs in (0, 128, 168)]],
     "reduce": [dict(one_pass_min_fill=75), dict(one_pass_min_fill=75, row_block_max=8192),
                # the row's width a constant (const_cols), alone and with torch.compile's 16-warp
                # loop for rows that fill little of their tile

@@ -74,7 +74,9 @@ every call: the zeroing is a fill kernel the split kernel starts after, 1.2-2.3 
 RMSNorm 256x65536 float32 (GPU round 456). Calls keep a buffer per device, stream and size;
 a CUDA graph capture takes a spare zeroed at an earlier call. In GPU round 457's probe the
 served file so tagged took 69.4-69.6 us against its 70.4-70.9 (words zeroed outside the timing:
-68.7-69.0; bench/probe_split_workspace.py --epoch). LayerNorm renders without it.
+68.7-69.0; bench/probe_split_workspace.py --epoch). The tag takes add + RMSNorm's kernel from
+168 registers a thread to 184, four 2-warp programs an SM where six fit (72.4 us in that round's
+sweep): `split_maxnreg` 168 keeps six. LayerNorm renders without it.
 `align_edges` sends a row whose width breaks 16-byte alignment (4097 float32, say) that fits
 `single_pass_max` to a kernel of its own (before `align_rows`, which it overrides there): each
 row's aligned body is read and written under a bound that is a multiple of the vector width, so
@@ -182,7 +184,7 @@ SPACE = (
     Param("align_edges", (False, True), legacy=False),
     Param("ahead_depth", (1, 2), legacy=1),
     Param("row_lag", (False, True), legacy=False),
-    Param("split_maxnreg", (0, 80, 128), legacy=0),
+    Param("split_maxnreg", (0, 80, 128, 168), legacy=0),
     Param("body_tile", (False, True), legacy=False),
     Param("edges_persist", (False, True), legacy=False),
     Param("affine_table", (False, True), legacy=False),
