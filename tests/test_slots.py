@@ -61,22 +61,19 @@ def test_epoch_slots_renders_pass_the_guards(name):
         cfg = dataclasses.replace(norm.default, single_pass_max=32768, row_split=32,
                                   row_ahead=True, row_lag=lag, epoch_slots=True)
         source = norm.render(cfg, **found.context)
-        assert "slots.epoch_words(n_rows * ROW_SPLIT, device, groups, ROW_SPLIT)" in source
+        assert "slots.epoch_words(n_rows * ROW_SPLIT, device)" in source
         assert guards.check_source(source) == []
 
 
 def test_epoch_words_off_the_gpu_are_zeroed_for_the_call():
     for device in (torch.device("cpu"), torch.device("meta")):
-        for counters in (1, 3):
-            first = slots.epoch_words(40, device, counters, layout=8)
-            assert first.shape == (40,) and first.dtype == torch.int64
-            # the counters before the slots, a 128-byte line each
-            assert first.storage_offset() == slots.LINE * counters == 16 * counters
-            if device.type == "cpu":
-                assert not first.any()
-                first.fill_(7)
-                assert not slots.epoch_words(40, device, counters).any()  # none kept
+        first = slots.epoch_words(40, device)
+        assert first.shape == (40,) and first.dtype == torch.int64
+        assert first.storage_offset() == 1  # the counter word before the slots
+        if device.type == "cpu":
+            assert not first.any()
+            first.fill_(7)
+            assert not slots.epoch_words(40, device).any()  # none kept across calls
     assert not slots._BUFFERS and not slots._SPARES
-    for n, counters in ((0, 1), (4, 0)):
-        with pytest.raises(ValueError, match="at least 1"):
-            slots.epoch_words(n, torch.device("cpu"), counters)
+    with pytest.raises(ValueError, match="at least 1"):
+        slots.epoch_words(0, torch.device("cpu"))
