@@ -256,6 +256,18 @@ def _pow2(n: int) -> int:
     return 1 << max(0, n - 1).bit_length()
 
 
+def _launcher(kernel, grid, x, y, args, kwargs: dict, cap: int):
+    """(launch, y): launch() runs `kernel` over `grid` on x, y, *args (its registers capped at
+    `cap` a thread where set) and returns y."""
+    if cap:
+        kwargs = dict(kwargs, maxnreg=cap)
+
+    def launch():
+        kernel[grid](x, y, *args, **kwargs)
+        return y
+    return launch, y
+
+
 def columns_ahead(x: torch.Tensor, op: str, programs: int, warps: int, cap: int = 0,
                   early: bool = False, stages: int = 1, block_i: int = BLOCK_I):
     """`op` over dim 1 of a contiguous 3-d `x` by the persistent kernel: (launch, y), where
@@ -266,17 +278,10 @@ def columns_ahead(x: torch.Tensor, op: str, programs: int, warps: int, cap: int 
         chunk_r *= 2
     n_blocks_i = triton.cdiv(n_inner, block_i)
     n_tiles = outer * n_blocks_i
-    y = torch.empty_like(x)
-    grid = (max(1, min(programs, n_tiles)),)
-    kwargs = dict(BLOCK_I=block_i, CHUNK_R=chunk_r, OP=OPS[op], EARLY=early, num_warps=warps,
-                  num_stages=stages)
-    if cap:
-        kwargs["maxnreg"] = cap
-
-    def launch():
-        _columns_ahead_kernel[grid](x, y, n_red, n_inner, n_blocks_i, n_tiles, **kwargs)
-        return y
-    return launch, y
+    return _launcher(_columns_ahead_kernel, (max(1, min(programs, n_tiles)),), x,
+                     torch.empty_like(x), (n_red, n_inner, n_blocks_i, n_tiles),
+                     dict(BLOCK_I=block_i, CHUNK_R=chunk_r, OP=OPS[op], EARLY=early,
+                          num_warps=warps, num_stages=stages), cap)
 
 
 def columns_parts(x: torch.Tensor, op: str, block_i: int = 32, parts: int = 2, warps: int = 16,
@@ -285,18 +290,10 @@ def columns_parts(x: torch.Tensor, op: str, block_i: int = 32, parts: int = 2, w
     program, the rows in `parts` parts: (launch, y)."""
     outer, n_red, n_inner = x.shape
     assert n_red * n_inner < 2**31, "the parts kernel's offsets are int32 within a slab"
-    part_r = _pow2(triton.cdiv(n_red, parts))
-    y = torch.empty_like(x)
-    grid = (triton.cdiv(n_inner, block_i), outer)
-    kwargs = dict(PART_R=part_r, PARTS=parts, BLOCK_I=block_i, OP=OPS[op], num_warps=warps,
-                  num_stages=1)
-    if cap:
-        kwargs["maxnreg"] = cap
-
-    def launch():
-        _columns_parts_kernel[grid](x, y, n_red, n_inner, **kwargs)
-        return y
-    return launch, y
+    return _launcher(_columns_parts_kernel, (triton.cdiv(n_inner, block_i), outer), x,
+                     torch.empty_like(x), (n_red, n_inner),
+                     dict(PART_R=_pow2(triton.cdiv(n_red, parts)), PARTS=parts, BLOCK_I=block_i,
+                          OP=OPS[op], num_warps=warps, num_stages=1), cap)
 
 
 # --parts: name -> (columns, parts, warps, register cap or 0) of the parts kernel
@@ -312,16 +309,10 @@ def columns_copy(x: torch.Tensor, warps: int = 16, cap: int = 64, block_i: int =
     tile's geometry): (launch, y)."""
     outer, n_red, n_inner = x.shape
     block_r = block_r or _pow2(n_red)
-    y = torch.empty_like(x)
-    grid = (triton.cdiv(n_inner, block_i), triton.cdiv(n_red, block_r), outer)
-    kwargs = dict(BLOCK_R=block_r, BLOCK_I=block_i, num_warps=warps, num_stages=1)
-    if cap:
-        kwargs["maxnreg"] = cap
-
-    def launch():
-        _columns_copy_kernel[grid](x, y, n_red, n_inner, **kwargs)
-        return y
-    return launch, y
+    return _launcher(_columns_copy_kernel,
+                     (triton.cdiv(n_inner, block_i), triton.cdiv(n_red, block_r), outer), x,
+                     torch.empty_like(x), (n_red, n_inner),
+                     dict(BLOCK_R=block_r, BLOCK_I=block_i, num_warps=warps, num_stages=1), cap)
 
 
 # --looped: (col_block_inner, col_split_per_sm) -> the looped path's 32 or 64 columns a program at
@@ -386,17 +377,13 @@ def main(argv: list[str] | None = None) -> int:
                         help="time only plain copies in tiles of other shapes (COPIES) beside "
                              "the served kernels: each access pattern's ceiling")
     args = parser.parse_args(argv)
-    try:
-        shape = tuple(int(v) for v in args.shape.split(","))
-    except ValueError:
-        parser.error(f"--shape {args.shape!r}: expected three integers, e.g. 32,1000,1024")
-    if len(shape) != 3 or min(shape) < 1:
-        parser.error(f"--shape {args.shape!r}: expected three positive integers")
+    from probe_inner_block import parse_shape, served_source
+
+    shape = parse_shape(parser, args.shape)
     if not torch.cuda.is_available():
         print("bench/probe_columns_ahead.py needs a CUDA GPU: it measures time", file=sys.stderr)
         return 2
 
-    from probe_inner_block import served_source
     from probe_log_softmax_dim1 import time_rows
 
     from verifier.core import load_candidate

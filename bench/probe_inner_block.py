@@ -134,6 +134,17 @@ def check(shape: tuple[int, ...], device: str, cache: Path,
     return rows, fns, x
 
 
+def parse_shape(parser: argparse.ArgumentParser, text: str) -> tuple[int, int, int]:
+    """--shape's batch,channels,positions, or the parser's named error (exit 2)."""
+    try:
+        shape = tuple(int(v) for v in text.split(","))
+    except ValueError:
+        parser.error(f"--shape {text!r}: expected three integers, e.g. 32,1000,1024")
+    if len(shape) != 3 or min(shape) < 1:
+        parser.error(f"--shape {text!r}: expected three positive integers")
+    return shape
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--shape", default=",".join(map(str, SHAPE)),
@@ -141,12 +152,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--dtype", default="float32", choices=DTYPES,
                         help="the input's dtype and the served configs' (default %(default)s)")
     args = parser.parse_args(argv)
-    try:
-        shape = tuple(int(v) for v in args.shape.split(","))
-    except ValueError:
-        parser.error(f"--shape {args.shape!r}: expected three integers, e.g. 32,1000,1024")
-    if len(shape) != 3 or min(shape) < 1:
-        parser.error(f"--shape {args.shape!r}: expected three positive integers")
+    shape = parse_shape(parser, args.shape)
 
     import torch
     from probe_log_softmax_dim1 import time_rows
