@@ -34,11 +34,17 @@ row_lag second step from exponentials its first read stored where the output goe
 reverted) took softmax from 75.1-76.6 us to 94.6-94.7 (-lag-exp-out): the stored words' extra
 traffic costs far more than the exponentials saved.
 
+`--epoch` (add + RMSNorm alone) adds `epoch`: the served file with its slot words tagged with the
+launch's epoch from a ticket counter before them, in a buffer zeroed once (`_EPOCH_EDITS`, with its
+registers capped at the served kernel's 168); it is checked over 20 calls with fresh inputs
+first. GPU round 457 (-round457-epoch): 69.4-69.6 us against the served 70.4-70.9 and no fill's
+68.7-69.0. The norm template's `epoch_slots` came of it (kernel_zoo.slots keeps its buffers).
+
 It also records whether a capture (torch's default, global mode) tolerates zeroing a buffer on a
 side stream that is not capturing, then synchronizing that stream, which is how such a workspace
 would be made for a graph without a fill node in it.
 
-    python bench/probe_split_workspace.py [--rendered] [--knob NAME ...] [--out DIR]
+    python bench/probe_split_workspace.py [--rendered] [--knob NAME ...] [--epoch] [--out DIR]
 """
 
 from __future__ import annotations
