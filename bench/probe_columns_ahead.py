@@ -191,14 +191,14 @@ def _columns_copy_kernel(x_ptr, y_ptr, n_red, n_inner, BLOCK_R: tl.constexpr,
 
 
 @triton.jit
-def _half_stats(x):
+def _part_stats(x):
     # per column: the max and the sum of exponentials around it (0 around 0 for -inf only)
     m = tl.max(x, axis=0)
     return m, tl.sum(tl.exp(x - tl.where(m == float("-inf"), 0.0, m)[None, :]), axis=0)
 
 
 @triton.jit
-def _half_out(x, col_max, total, OP: tl.constexpr):
+def _part_out(x, col_max, total, OP: tl.constexpr):
     if OP == 1:
         return tl.exp(x - col_max[None, :]) * (1.0 / total)[None, :]
     return (x - col_max[None, :]) - tl.log(total)[None, :]
@@ -227,7 +227,7 @@ def _columns_parts_kernel(x_ptr, y_ptr, n_red, n_inner, PART_R: tl.constexpr,
         x = tl.load(x_ptr + off + p * PART_R * n_inner, mask=mask, other=float("-inf"),
                     eviction_policy="evict_last" if p < PARTS - 1 else "evict_first")
         if OP != 0:
-            m, s = _half_stats(x.to(tl.float32))
+            m, s = _part_stats(x.to(tl.float32))
             new_max = tl.maximum(col_max, m)
             safe = tl.where(new_max == float("-inf"), 0.0, new_max)
             total = total * tl.exp(col_max - safe) + s * tl.exp(m - safe)
@@ -239,7 +239,7 @@ def _columns_parts_kernel(x_ptr, y_ptr, n_red, n_inner, PART_R: tl.constexpr,
     if OP == 0:
         tl.store(y_ptr + off + last * n_inner, x, mask=mask)
     else:
-        tl.store(y_ptr + off + last * n_inner, _half_out(x.to(tl.float32), col_max, total,
+        tl.store(y_ptr + off + last * n_inner, _part_out(x.to(tl.float32), col_max, total,
                                                          OP).to(ty), mask=mask)
     for p in tl.static_range(PARTS - 1):
         mask = (r + p * PART_R < n_red)[:, None] & cols
@@ -249,7 +249,7 @@ def _columns_parts_kernel(x_ptr, y_ptr, n_red, n_inner, PART_R: tl.constexpr,
             tl.store(y_ptr + off + p * PART_R * n_inner, x, mask=mask)
         else:
             tl.store(y_ptr + off + p * PART_R * n_inner,
-                     _half_out(x.to(tl.float32), col_max, total, OP).to(ty), mask=mask)
+                     _part_out(x.to(tl.float32), col_max, total, OP).to(ty), mask=mask)
 
 
 def _pow2(n: int) -> int:

@@ -375,15 +375,15 @@ def test_epoch_slots_are_correct_on_the_gpu(name, tmp_path):
     x = torch.empty(rows, cols, device="cuda")
     res = torch.empty_like(x)
 
-    def call():
+    def call(a=x, r=res):
         if name == "add_rms_norm":
-            return module.launch_add_rms_norm(x, res, w)[0]
-        return module.launch_rms_norm(x, (cols,), w)
+            return module.launch_add_rms_norm(a, r, w)[0]
+        return module.launch_rms_norm(a, (cols,), w)
 
-    def want():
-        summed = x + res if name == "add_rms_norm" else x
+    def want(a=x, r=res):
+        summed = a + r if name == "add_rms_norm" else a
         return F.rms_norm(summed, (cols,), w,
-                          eps=1e-6 if name == "add_rms_norm" else torch.finfo(x.dtype).eps)
+                          eps=1e-6 if name == "add_rms_norm" else torch.finfo(a.dtype).eps)
 
     for _ in range(8):  # one stream
         x.normal_(), res.normal_()
@@ -400,14 +400,10 @@ def test_epoch_slots_are_correct_on_the_gpu(name, tmp_path):
     for _ in range(6):  # two streams at once, interleaved launches
         for k, stream in enumerate(streams):
             with torch.cuda.stream(stream):
-                a, r = inputs[k]
-                outs[k].append(module.launch_add_rms_norm(a, r, w)[0] if name == "add_rms_norm"
-                               else module.launch_rms_norm(a, (cols,), w))
+                outs[k].append(call(*inputs[k]))
     torch.cuda.synchronize()
-    for k, (a, r) in enumerate(inputs):
-        summed = a + r if name == "add_rms_norm" else a
-        ref = F.rms_norm(summed, (cols,), w,
-                         eps=1e-6 if name == "add_rms_norm" else torch.finfo(a.dtype).eps)
+    for k, pair in enumerate(inputs):
+        ref = want(*pair)
         for got in outs[k]:
             torch.testing.assert_close(got, ref, rtol=1e-4, atol=1e-4)
     graph = torch.cuda.CUDAGraph()

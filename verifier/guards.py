@@ -215,7 +215,7 @@ class _Checker(ast.NodeVisitor):
                          f"({', '.join(sorted(CUDA_EXT_API))}) and slots "
                          f"({', '.join(sorted(SLOTS_API))})")
 
-    def _check_cuda_ext_use(self, node: ast.AST) -> None:
+    def _check_trusted_use(self, node: ast.AST) -> None:
         """The cuda_ext module only as the base of `.load`, and `load` only as a callee; the
         slots module only as the base of `.epoch_words`, and that only as a callee."""
         path = self._resolve(node)
@@ -277,7 +277,7 @@ class _Checker(ast.NodeVisitor):
                             for base in self._class_stack[-1].bases))
 
     def visit_Name(self, node: ast.Name) -> None:
-        self._check_cuda_ext_use(node)
+        self._check_trusted_use(node)
         if node.id == "Model":
             self.add("reference-call", node, "refers to Model, the reference implementation")
         if isinstance(node.ctx, ast.Load) and node.id not in self.bound_names:
@@ -320,7 +320,7 @@ class _Checker(ast.NodeVisitor):
             self._sanctioned.add(id(node.value))
         if path == SLOTS_CALL and self._resolve(node.value) == SLOTS:
             self._sanctioned.add(id(node.value))
-        self._check_cuda_ext_use(node)
+        self._check_trusted_use(node)
         self.generic_visit(node)
 
     def visit_Call(self, node: ast.Call) -> None:
