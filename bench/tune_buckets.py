@@ -285,7 +285,13 @@ SERVED_VARIANTS = {
              # 70.4-70.9 in GPU round 457, bench/probe_split_workspace.py --epoch), and with the
              # registers capped where the tag took a thread past a quadrant's share (184 against
              # the served 168 a thread: four 2-warp programs an SM where six fit; 72.4 us)
-             *[dict(epoch_slots=True, split_maxnreg=regs) for regs in (0, 128, 168)]],
+             *[dict(epoch_slots=True, split_maxnreg=regs) for regs in (0, 128, 168)],
+             # the tag from each program's own first slot, with no ticket counter (`slot_tag`
+             # "own": every program of a launch adding to one word, and branching on its ticket
+             # before its first loads, cost the ticketed add + RMSNorm 0.4-0.9 us against words
+             # zeroed outside the timing in round 457's probe)
+             *[dict(epoch_slots=True, slot_tag="own", split_maxnreg=regs)
+               for regs in (0, 128, 168)]],
     "reduce": [dict(one_pass_min_fill=75), dict(one_pass_min_fill=75, row_block_max=8192),
                # the row's width a constant (const_cols), alone and with torch.compile's 16-warp
                # loop for rows that fill little of their tile

@@ -77,6 +77,11 @@ served file so tagged took 69.4-69.6 us against its 70.4-70.9 (words zeroed outs
 68.7-69.0; bench/probe_split_workspace.py --epoch). The tag takes add + RMSNorm's kernel from
 168 registers a thread to 184, four 2-warp programs an SM where six fit (72.4 us in that round's
 sweep): `split_maxnreg` 168 keeps six. LayerNorm renders without it.
+`slot_tag` says where the tag comes from: "ticket" (as above; every program of a launch adds to
+one counter word as it starts, and branches on the ticket before its first loads) or
+"own": a program reads the word of its own first slot, which the previous launch left with its
+tag, and tags with the next value, with no counter and no atomics (kernel_zoo.slots keeps the
+two schemes' buffers apart).
 `align_edges` sends a row whose width breaks 16-byte alignment (4097 float32, say) that fits
 `single_pass_max` to a kernel of its own (before `align_rows`, which it overrides there): each
 row's aligned body is read and written under a bound that is a multiple of the vector width, so
@@ -160,6 +165,7 @@ class NormConfig:
     edges_maxnreg: int
     loop_const_stride: bool
     epoch_slots: bool
+    slot_tag: str
 
 
 SPACE = (
@@ -191,6 +197,7 @@ SPACE = (
     Param("edges_maxnreg", (0, 64, 80, 96), legacy=0),
     Param("loop_const_stride", (False, True), legacy=False),
     Param("epoch_slots", (False, True), legacy=False),
+    Param("slot_tag", ("ticket", "own"), legacy="ticket"),
 )
 
 # 16 values per thread: 16 warps for an 8192-wide row, as Inductor's persistent reductions use.
@@ -203,6 +210,7 @@ DEFAULT = NormConfig(
     row_ahead=False, loop_full_from=0, hint_affine=False, loop_const_cols=False, align_edges=False,
     ahead_depth=1, row_lag=False, split_maxnreg=0, body_tile=False, edges_persist=False,
     affine_table=False, edges_maxnreg=0, loop_const_stride=False, epoch_slots=False,
+    slot_tag="ticket",
 )
 
 
@@ -235,6 +243,9 @@ def constraints(cfg: NormConfig) -> list[str]:
     if cfg.epoch_slots and not (cfg.row_split and cfg.row_ahead):
         problems.append("epoch_slots tags the split-row kernel's slot words a row ahead: it needs "
                         "row_split and row_ahead")
+    if cfg.slot_tag != "ticket" and not cfg.epoch_slots:
+        problems.append("slot_tag says how epoch_slots' kernels tag their words: it needs "
+                        "epoch_slots")
     if cfg.split_maxnreg and not cfg.row_split:
         problems.append("split_maxnreg caps the split-row kernel's registers: it needs row_split")
     if cfg.loop_full_from > cfg.single_pass_max:

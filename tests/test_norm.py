@@ -287,26 +287,34 @@ def test_row_split_reads_a_wide_row_once_across_programs(name, tmp_path, monkeyp
                 assert seen == [("_norm_looped_kernel", (rows,))], seen
 
 
+@pytest.mark.parametrize("slot_tag", ["ticket", "own"])
 @pytest.mark.parametrize("name", ["rms_norm", "layer_norm", "add_rms_norm"])
-def test_epoch_slots_tag_the_split_words_and_stay_correct(name, tmp_path, monkeypatch):
+def test_epoch_slots_tag_the_split_words_and_stay_correct(name, slot_tag, tmp_path, monkeypatch):
     """epoch_slots: the split kernel a row ahead (and with row_lag) publishes RMSNorm's slice
-    sums as words tagged with the launch's epoch, after a ticket counter, instead of words
-    zeroed for the call; in the interpreter's two launches they are read once. LayerNorm's
-    slices hand over two statistics and render as without the knob."""
+    sums as words tagged with the launch's epoch, taken from a ticket counter or (`slot_tag`
+    "own") from the program's own first slot, instead of words zeroed for the call; in the
+    interpreter's two launches they are read once. LayerNorm's slices hand over two statistics
+    and render as without the knob."""
     found = plan(tasks.load(ROOT / "tasks" / f"{name}.py"))
     norm = found.template_object()
     torch.manual_seed(3)
     for knobs in (dict(row_ahead=True), dict(row_ahead=True, row_lag=True)):
         base = dataclasses.replace(norm.default, single_pass_max=2048, loop_block=1024,
                                    elems_per_thread=4, row_split=4, **knobs)
-        cfg = dataclasses.replace(base, epoch_slots=True)
+        cfg = dataclasses.replace(base, epoch_slots=True, slot_tag=slot_tag)
         assert not norm.violations(cfg)
         code = [[line for line in norm.render(c, **found.context).splitlines()
                  if not line.startswith(("Params: ", "PARAMS = "))] for c in (base, cfg)]
         if name == "layer_norm":
             assert code[0] == code[1]
             continue
-        assert "    tag = _launch_tag(slot_ptr - 1, SYNC)" in code[1]
+        tagged = {"ticket": ("    tag = _launch_tag(slot_ptr - 1, SYNC)",
+                             "    partials = slots.epoch_words(n_rows * ROW_SPLIT, device)"),
+                  "own": ("    tag = _own_tag(slot_ptr + first * SPLIT + part, SYNC)",
+                          '    partials = slots.epoch_words(n_rows * ROW_SPLIT, device, '
+                          'tag="own")')}
+        for line in tagged[slot_tag]:
+            assert line in code[1], line
         module = _module(name, cfg, tmp_path)
         seen = _grids(module, monkeypatch)
         for rows, cols in ((5, 3001), (3, 8000)):
@@ -319,6 +327,7 @@ def test_epoch_slots_tag_the_split_words_and_stay_correct(name, tmp_path, monkey
             assert [k for k, _ in seen] == ["_norm_split_ahead_kernel"] * 2, seen
     assert not norm.violations(dataclasses.replace(norm.default, row_split=4)) and \
         norm.violations(dataclasses.replace(norm.default, row_split=4, epoch_slots=True))
+    assert norm.violations(dataclasses.replace(norm.default, slot_tag="own"))
 
 
 def test_resident_per_sm_counts_registers_by_quadrant(tmp_path, monkeypatch):
@@ -350,8 +359,9 @@ def test_resident_per_sm_counts_registers_by_quadrant(tmp_path, monkeypatch):
 
 
 @pytest.mark.gpu
+@pytest.mark.parametrize("slot_tag", ["ticket", "own"])
 @pytest.mark.parametrize("name", ["rms_norm", "add_rms_norm"])
-def test_epoch_slots_are_correct_on_the_gpu(name, tmp_path):
+def test_epoch_slots_are_correct_on_the_gpu(name, slot_tag, tmp_path):
     """epoch_slots on a GPU: the verifier's checks in each dtype of the task; then, with fresh
     inputs at every call, calls on one stream, two streams at once (a buffer each), a CUDA graph
     whose capture takes the spare an earlier call zeroed and whose replays follow calls and each
@@ -363,7 +373,8 @@ def test_epoch_slots_are_correct_on_the_gpu(name, tmp_path):
     found = plan(task)
     norm = found.template_object()
     cfg = dataclasses.replace(norm.default, single_pass_max=32768, elems_per_thread=16,
-                              row_split=32, row_ahead=True, epoch_slots=True)
+                              row_split=32, row_ahead=True, epoch_slots=True,
+                              slot_tag=slot_tag)
     source = norm.render(cfg, **found.context)
     verifier = Verifier("gpu", tmp_path)
     for dtype in task.dtypes:
@@ -390,8 +401,8 @@ def test_epoch_slots_are_correct_on_the_gpu(name, tmp_path):
         torch.testing.assert_close(call(), want(), rtol=1e-4, atol=1e-4)
     n = rows * 32
     stream = torch.cuda.current_stream().cuda_stream
-    assert (torch.cuda.current_device(), stream, n) in slots._BUFFERS
-    assert (torch.cuda.current_device(), n) in slots._SPARES
+    assert (torch.cuda.current_device(), stream, n, slot_tag) in slots._BUFFERS
+    assert (torch.cuda.current_device(), n, slot_tag) in slots._SPARES
     streams = [torch.cuda.Stream() for _ in range(2)]
     inputs = [(torch.randn(rows, cols, device="cuda"), torch.randn(rows, cols, device="cuda"))
               for _ in streams]
@@ -428,6 +439,48 @@ def test_epoch_slots_are_correct_on_the_gpu(name, tmp_path):
         x.normal_(), res.normal_()
         graph.replay()
         torch.testing.assert_close(captured, want(), rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.gpu
+def test_epoch_slot_schemes_share_buffers_only_within_a_scheme(tmp_path):
+    """Kernels of one tag scheme share a buffer (the stream's, for a size), and each launch
+    carries on from the tags the last one left, whichever kernel it was; the two schemes never
+    share one (a ticket tag may equal an "own" launch's stale words). RMSNorm and add + RMSNorm
+    of both schemes, at one slot count, called in turn on one stream with fresh inputs."""
+    from kernel_zoo import slots
+
+    rows, cols = 64, 65536
+    modules = []
+    for name in ("rms_norm", "add_rms_norm"):
+        found = plan(tasks.load(ROOT / "tasks" / f"{name}.py"))
+        norm = found.template_object()
+        for tag in ("ticket", "own"):
+            cfg = dataclasses.replace(norm.default, single_pass_max=32768, elems_per_thread=16,
+                                      row_split=32, row_ahead=True, epoch_slots=True,
+                                      slot_tag=tag)
+            folder = tmp_path / f"{name}-{tag}"
+            folder.mkdir()
+            modules.append((name, load_candidate(norm.render(cfg, **found.context), folder)))
+    stream = torch.cuda.current_stream().cuda_stream
+    n = rows * 32
+    for tag in ("ticket", "own"):  # fresh buffers (an earlier test may have used these)
+        slots._BUFFERS.pop((torch.cuda.current_device(), stream, n, tag), None)
+    w = torch.rand(cols, device="cuda") + 0.5
+    for step in range(24):
+        name, module = modules[(step * 3) % len(modules)]
+        x, res = torch.randn(rows, cols, device="cuda"), torch.randn(rows, cols, device="cuda")
+        if name == "add_rms_norm":
+            got = module.launch_add_rms_norm(x, res, w)[0]
+            want = F.rms_norm(x + res, (cols,), w, eps=1e-6)
+        else:
+            got = module.launch_rms_norm(x, (cols,), w)
+            want = F.rms_norm(x, (cols,), w, eps=torch.finfo(x.dtype).eps)
+        torch.testing.assert_close(got, want, rtol=1e-4, atol=1e-4, msg=str((step, name)))
+    for tag in ("ticket", "own"):
+        assert (torch.cuda.current_device(), stream, n, tag) in slots._BUFFERS
+    own = slots._BUFFERS[torch.cuda.current_device(), stream, n, "own"]
+    tags = (own[1:] & 0xFFFFFFFF).unique().tolist()
+    assert len(tags) == 1 and tags[0] == 12, tags  # one tag over the buffer: 12 "own" launches
 
 
 @pytest.mark.gpu

@@ -58,11 +58,14 @@ def test_epoch_slots_renders_pass_the_guards(name):
     found = plan(tasks.load(ROOT / "tasks" / f"{name}.py"))
     norm = found.template_object()
     for lag in (False, True):
-        cfg = dataclasses.replace(norm.default, single_pass_max=32768, row_split=32,
-                                  row_ahead=True, row_lag=lag, epoch_slots=True)
-        source = norm.render(cfg, **found.context)
-        assert "slots.epoch_words(n_rows * ROW_SPLIT, device)" in source
-        assert guards.check_source(source) == []
+        for tag, call in (("ticket", "slots.epoch_words(n_rows * ROW_SPLIT, device)"),
+                          ("own", 'slots.epoch_words(n_rows * ROW_SPLIT, device, tag="own")')):
+            cfg = dataclasses.replace(norm.default, single_pass_max=32768, row_split=32,
+                                      row_ahead=True, row_lag=lag, epoch_slots=True,
+                                      slot_tag=tag)
+            source = norm.render(cfg, **found.context)
+            assert call in source
+            assert guards.check_source(source) == []
 
 
 def test_epoch_words_off_the_gpu_are_zeroed_for_the_call():
@@ -77,3 +80,5 @@ def test_epoch_words_off_the_gpu_are_zeroed_for_the_call():
     assert not slots._BUFFERS and not slots._SPARES
     with pytest.raises(ValueError, match="at least 1"):
         slots.epoch_words(0, torch.device("cpu"))
+    with pytest.raises(ValueError, match="tag must be one of"):
+        slots.epoch_words(4, torch.device("cpu"), tag="counter")

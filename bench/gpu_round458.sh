@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# GPU round 458 (H200; 2026-11-30). No carry: nothing here needs optuna or Ray.
+# PART=tune: the norm template's epoch_slots GPU tests (both tag schemes, and the two schemes'
+#   buffers kept apart), then add_rms_norm and rms_norm float32 (or PAIRS) `cols_le_65536` swept
+#   with `--knobs epoch_slots,slot_tag --local --paired` (promoting a winner), new entries packed
+#   into $OUT/entries.tgz, and `kzoo zoo verify --newest` for the ops that took one.
+# PART=rows: bench/memory_bound.py's float32 rows of add_rms_norm and rms_norm (three graphs a
+#   callable, paired), into $OUT/table.
+set -u
+start=$(date +%s)
+. bench/gpu_lib.sh
+export PYTHONPATH=$PWD
+case "${PART:-tune}" in
+tune)
+    mkdir -p "$OUT/tests"
+    timeout 300 python3 -m pytest -q -p no:cacheprovider -m gpu -rf --tb=short \
+        tests/test_norm.py -k epoch > "$OUT/tests/pytest-norm-epoch.txt" 2>&1
+    echo "gpu tests: rc $? $(tail -1 "$OUT/tests/pytest-norm-epoch.txt")"
+    entries_snapshot
+    tune_pairs 420 170 "$OUT/tune" "${PAIRS:-add_rms_norm:float32 rms_norm:float32}" \
+        --buckets cols_le_65536 --knobs epoch_slots,slot_tag --local --paired
+    entries_pack_new
+    promoted=$(comm -13 /tmp/entries-before.txt /tmp/entries-after.txt \
+        | cut -d/ -f3 | grep -v '^\.' | sort -u | tr '\n' ' ')
+    [ -n "$promoted" ] && zoo_verify_ops 580 "$OUT/verify" $promoted
+    ;;
+rows)
+    mkdir -p "$OUT/table"
+    timeout 400 python3 bench/memory_bound.py --ops add_rms_norm,rms_norm --dtypes float32 \
+        --graphs --copies 3 --paired --out "$OUT/table" > "$OUT/table/stdout.txt" 2>&1
+    echo "table: rc $? after $(( $(date +%s) - start )) s"
+    grep -E "65536" "$OUT/table/stdout.txt" | head -10
+    ;;
+esac
