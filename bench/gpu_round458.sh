@@ -4,8 +4,6 @@
 #   buffers kept apart), then add_rms_norm and rms_norm float32 (or PAIRS) `cols_le_65536` swept
 #   with `--knobs epoch_slots,slot_tag --local --paired` (promoting a winner), new entries packed
 #   into $OUT/entries.tgz, and `kzoo zoo verify --newest` for the ops that took one.
-# PART=softmax: the softmax template's epoch_slots GPU test, then softmax and log_softmax float32
-#   `cols_gt_65536` swept with `--knobs epoch_slots --local --paired`, as PART=tune.
 # PART=rows: bench/memory_bound.py's float32 rows of add_rms_norm and rms_norm (three graphs a
 #   callable, paired), into $OUT/table.
 set -u
@@ -21,19 +19,6 @@ tune)
     entries_snapshot
     tune_pairs 420 170 "$OUT/tune" "${PAIRS:-add_rms_norm:float32 rms_norm:float32}" \
         --buckets cols_le_65536 --knobs epoch_slots,slot_tag --local --paired
-    entries_pack_new
-    promoted=$(comm -13 /tmp/entries-before.txt /tmp/entries-after.txt \
-        | cut -d/ -f3 | grep -v '^\.' | sort -u | tr '\n' ' ')
-    [ -n "$promoted" ] && zoo_verify_ops 580 "$OUT/verify" $promoted
-    ;;
-softmax)
-    mkdir -p "$OUT/tests"
-    timeout 200 python3 -m pytest -q -p no:cacheprovider -m gpu -rf --tb=short \
-        tests/test_templates_search.py -k epoch_slots > "$OUT/tests/pytest-softmax-epoch.txt" 2>&1
-    echo "gpu tests: rc $? $(tail -1 "$OUT/tests/pytest-softmax-epoch.txt")"
-    entries_snapshot
-    tune_pairs 400 190 "$OUT/tune" "${PAIRS:-softmax:float32 log_softmax:float32}" \
-        --buckets cols_gt_65536 --knobs epoch_slots --local --paired
     entries_pack_new
     promoted=$(comm -13 /tmp/entries-before.txt /tmp/entries-after.txt \
         | cut -d/ -f3 | grep -v '^\.' | sort -u | tr '\n' ' ')
