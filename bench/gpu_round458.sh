@@ -4,8 +4,19 @@
 #   buffers kept apart), then add_rms_norm and rms_norm float32 (or PAIRS) `cols_le_65536` swept
 #   with `--knobs epoch_slots,slot_tag --local --paired` (promoting a winner), new entries packed
 #   into $OUT/entries.tgz, and `kzoo zoo verify --newest` for the ops that took one.
+# PART=local: add_rms_norm float32 (or PAIRS) `cols_le_65536` swept around the served config
+#   (add_rms_norm 1.37.0's, epoch_slots with slot_tag "own") with `--knobs row_split,
+#   elems_per_thread,split_maxnreg,row_lag,row_prefetch --local --paired`; a winner is promoted
+#   (zoo verify by hand after).
 # PART=rows: bench/memory_bound.py's float32 rows of add_rms_norm and rms_norm (three graphs a
 #   callable, paired), into $OUT/table.
+# Calls:
+# 1 PART=tune: GPU tests passed (5); add_rms_norm 1.37.0 (own tag, no cap: 71.2 -> 69.6 us in the
+#   sweep, 1.017x re-timed; zoo verify passed); rms_norm kept 1.47.0 (own 38.1-38.3 against the
+#   served ticketed 38.5)
+# 2 PART=rows: add_rms_norm 256x65536 0.903 of copy (69.9 us), rms_norm 1.37x torch.compile
+# 3 PART=softmax with the softmax template's epoch_slots (commit 152870a, reverted): GPU tests
+#   passed; softmax 77.3 us against 75.8, log-softmax 76.4 against 71.3; nothing promoted
 set -u
 start=$(date +%s)
 . bench/gpu_lib.sh
@@ -23,6 +34,12 @@ tune)
     promoted=$(comm -13 /tmp/entries-before.txt /tmp/entries-after.txt \
         | cut -d/ -f3 | grep -v '^\.' | sort -u | tr '\n' ' ')
     [ -n "$promoted" ] && zoo_verify_ops 580 "$OUT/verify" $promoted
+    ;;
+local)
+    entries_snapshot
+    tune_pairs 60 560 "$OUT/tune" "${PAIRS:-add_rms_norm:float32}" --buckets cols_le_65536 \
+        --knobs row_split,elems_per_thread,split_maxnreg,row_lag,row_prefetch --local --paired
+    entries_pack_new
     ;;
 rows)
     mkdir -p "$OUT/table"
