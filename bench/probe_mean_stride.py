@@ -21,6 +21,10 @@ GPU round 455 (runs/probe-mean-stride-h200-round455.json): the one pass of 16 wa
 us with both constants, 19.52 with the stride runtime, 19.74 with both runtime; torch.compile
 19.52, the zoo 19.81. A reduce-template knob for the constant stride (commit 6403f81) then lost
 its sweep to the served file (19.55 us there) and was reverted.
+GPU round 458 (runs/probe-mean-stride-h200-round458.json): the row groups lost, 22.7-26.2 us
+against the one pass's 19.65 (torch.compile 19.74, the zoo 20.03), and so did their spans' flat
+sums with no per-row work at all (20.29): a one-row program's 4-byte loads are not what holds
+this row back, and a group's 64 KB programs (1024 of them) are too coarse a grid.
 
     python bench/probe_mean_stride.py [--rows 4096] [--cols 4097] [--out DIR]
 """
