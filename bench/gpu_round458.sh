@@ -18,8 +18,8 @@
 # 3 PART=softmax with the softmax template's epoch_slots (commit 152870a, reverted): GPU tests
 #   passed; softmax 77.3 us against 75.8, log-softmax 76.4 against 71.3; nothing promoted
 # 4 PART=local: 128 configs; the served add_rms_norm 1.37.0 fastest (68.8 us); nothing promoted
-# 5 by hand: python3 bench/probe_mean_stride.py (with its row groups): the groups 22.7-26.2 us, their
-#   flat sums 20.29, the one pass 19.65, torch.compile 19.74, the zoo 20.03
+# 5 by hand: python3 bench/probe_mean_stride.py (with its row groups): the groups 22.7-26.2 us,
+#   their flat sums 20.29, the one pass 19.65, torch.compile 19.74, the zoo 20.03
 set -u
 start=$(date +%s)
 . bench/gpu_lib.sh
