@@ -4,9 +4,6 @@
 #   buffers kept apart), then add_rms_norm and rms_norm float32 (or PAIRS) `cols_le_65536` swept
 #   with `--knobs epoch_slots,slot_tag --local --paired` (promoting a winner), new entries packed
 #   into $OUT/entries.tgz, and `kzoo zoo verify --newest` for the ops that took one.
-# PART=softmax: the softmax template's parity_slots GPU tests and its split-row GPU test, then
-#   softmax and log_softmax float32 `cols_gt_65536` swept with `--knobs parity_slots --local
-#   --paired`, as PART=tune. (Call 3 ran this part with the reverted epoch_slots knob instead.)
 # PART=local: add_rms_norm float32 (or PAIRS) `cols_le_65536` swept around the served config
 #   (add_rms_norm 1.37.0's, epoch_slots with slot_tag "own") with `--knobs row_split,
 #   elems_per_thread,split_maxnreg,row_lag,row_prefetch --local --paired`; a winner is promoted
@@ -39,20 +36,6 @@ tune)
     entries_snapshot
     tune_pairs 420 170 "$OUT/tune" "${PAIRS:-add_rms_norm:float32 rms_norm:float32}" \
         --buckets cols_le_65536 --knobs epoch_slots,slot_tag --local --paired
-    entries_pack_new
-    promoted=$(comm -13 /tmp/entries-before.txt /tmp/entries-after.txt \
-        | cut -d/ -f3 | grep -v '^\.' | sort -u | tr '\n' ' ')
-    [ -n "$promoted" ] && zoo_verify_ops 580 "$OUT/verify" $promoted
-    ;;
-softmax)
-    mkdir -p "$OUT/tests"
-    timeout 240 python3 -m pytest -q -p no:cacheprovider -m gpu -rf --tb=short \
-        tests/test_templates_search.py -k "parity_slots or row_split_is_correct" \
-        > "$OUT/tests/pytest-softmax-parity.txt" 2>&1
-    echo "gpu tests: rc $? $(tail -1 "$OUT/tests/pytest-softmax-parity.txt")"
-    entries_snapshot
-    tune_pairs 420 170 "$OUT/tune" "${PAIRS:-softmax:float32 log_softmax:float32}" \
-        --buckets cols_gt_65536 --knobs parity_slots --local --paired
     entries_pack_new
     promoted=$(comm -13 /tmp/entries-before.txt /tmp/entries-after.txt \
         | cut -d/ -f3 | grep -v '^\.' | sort -u | tr '\n' ' ')

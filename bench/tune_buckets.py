@@ -401,10 +401,6 @@ SERVED_VARIANTS = {
         # float32 1024x32768 from 70.6 to 66.5-67.0 us at 4 phases 2000 clocks apart)
         *[dict(stagger_phases=phases, stagger_step=step)
           for phases, step in ((2, 2000), (4, 1000), (4, 2000), (8, 1000))],
-        # the split kernel's slot words kept across calls, each word's bit 31 (the free sign of
-        # the sum of exponentials) the launch's parity, instead of zeroed before each call (the
-        # fill cost 0.4-1.6 us of the float32 softmaxes at 256x128256, round 456)
-        *[dict(parity_slots=True, split_maxnreg=regs) for regs in (0, 80, 128)],
     ],
     "pointwise": [
         # GeGLU's served config (8 warps over 4096-element blocks) read 0.97-0.98x torch.compile

@@ -20,18 +20,14 @@ takes by the buffer's scheme (`tag`):
 - "own": every program reads the word of its own first slot, which the previous launch on the
   buffer wrote with that launch's tag (0 in a fresh buffer), and tags with the next value. No
   counter, no atomics: one load a program, at an address no other program touches.
-- "parity": the tag is one bit, bit 31 of every word (the sign of a statistic that is never
-  negative, such as softmax's sum of exponentials): a program reads that bit of its own first
-  slot and writes its complement. One bit is enough because every launch writes every slot:
-  before this launch writes a slot, it holds the previous launch's parity.
-The schemes never share a buffer: a tag the one derives may be the other's stale word.
+The two schemes never share a buffer: a tag the one derives may be the other's stale word.
 """
 
 from __future__ import annotations
 
 import torch
 
-TAGS = ("ticket", "own", "parity")
+TAGS = ("ticket", "own")
 # (device index, stream, n, tag scheme) -> counter and n slot words, for calls; (device index, n,
 # tag scheme) -> a spare for the next CUDA graph capture; the buffers captures took, kept while
 # their graphs may replay

@@ -89,16 +89,6 @@ dim) staggers its first wave the same way, and the split-row kernel a row ahead 
 resident). Swept (round 454) it won float32 1024x32768 (softmax 1.40.0, log_softmax 1.38.0: 8
 phases 1000 clocks apart) and bfloat16 softmax's (1.41.0), and lost or tied at the split rows
 (256x128256), over dim 1 and at 8192x4096. Not in Triton's interpreter (the spin is PTX).
-`parity_slots` (with `row_split` and `row_ahead`) keeps the split kernel's slot words from one
-call to the next instead of zeroing them before every call (a fill kernel the split kernel
-starts after: 0.4-1.6 us of the float32 softmaxes at 256x128256 on an H200, GPU round 456). A
-slice's sum of exponentials is never negative, so its sign bit carries the launch's parity: a
-program reads that bit of its own first slot, which the previous launch left, and writes the
-other, and a reader waits for its partners' words to carry it. Every launch writes every slot,
-so one bit tells this launch's words from the last one's (`_model.jinja`'s `parity_slots()`;
-kernel_zoo.slots keeps the buffers per device, stream and size). Tagging the words as the norm
-template's `epoch_slots` does took two words a slot here (a tag beside each statistic) and lost
-(softmax 77.3 us against 75.8 at 256x128256 float32, log-softmax 76.4 against 71.3; round 458).
 """
 
 from __future__ import annotations
@@ -138,7 +128,6 @@ class SoftmaxConfig:
     body_tile: bool
     stagger_phases: int
     stagger_step: int
-    parity_slots: bool
 
 
 SPACE = (
@@ -167,7 +156,6 @@ SPACE = (
     Param("body_tile", (False, True), legacy=False),
     Param("stagger_phases", (0, 2, 4, 8), legacy=0),
     Param("stagger_step", (1000, 2000), legacy=2000),
-    Param("parity_slots", (False, True), legacy=False),
 )
 
 # The bfloat16 winner of 40 trials on an H200 (zoo entry softmax 1.1.0), a strong start anywhere.
@@ -177,7 +165,7 @@ DEFAULT = SoftmaxConfig(
     col_split_per_sm=0, one_pass_block_inner=0, loop_programs_per_sm=0, reverse_last_pass=False,
     row_split=0, row_prefetch=False, row_ahead=False, one_pass_maxnreg_inner=0, align_edges=False,
     ahead_depth=1, row_lag=False, split_maxnreg=0, body_tile=False, stagger_phases=0,
-    stagger_step=2000, parity_slots=False,
+    stagger_step=2000,
 )
 
 # Over a dim that is not the last, the tile holds the whole reduced dim when it is at most
@@ -202,9 +190,6 @@ def constraints(cfg: SoftmaxConfig) -> list[str]:
                         "ahead kernel's loop)")
     if cfg.split_maxnreg and not cfg.row_split:
         problems.append("split_maxnreg caps the split-row kernel's registers: it needs row_split")
-    if cfg.parity_slots and not (cfg.row_split and cfg.row_ahead):
-        problems.append("parity_slots marks the split-row kernel's slot words a row ahead: it "
-                        "needs row_split and row_ahead")
     if cfg.stagger_step != 2000 and not cfg.stagger_phases:
         problems.append("stagger_step spaces the first wave's start times: it needs "
                         "stagger_phases")

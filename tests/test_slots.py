@@ -68,18 +68,6 @@ def test_epoch_slots_renders_pass_the_guards(name):
             assert guards.check_source(source) == []
 
 
-@pytest.mark.parametrize("name", ["softmax", "log_softmax"])
-def test_softmax_parity_slots_renders_pass_the_guards(name):
-    found = plan(tasks.load(ROOT / "tasks" / f"{name}.py"))
-    template = found.template_object()
-    for lag in (False, True):
-        cfg = dataclasses.replace(template.default, row_split=32, row_ahead=True, row_lag=lag,
-                                  parity_slots=True)
-        source = template.render(cfg, **found.context)
-        assert 'slots.epoch_words(n_rows * ROW_SPLIT, device, tag="parity")' in source
-        assert guards.check_source(source) == []
-
-
 def test_epoch_words_off_the_gpu_are_zeroed_for_the_call():
     for device in (torch.device("cpu"), torch.device("meta")):
         first = slots.epoch_words(40, device)

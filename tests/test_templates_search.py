@@ -230,10 +230,7 @@ def test_column_split_knobs_choose_the_split_and_stay_correct(tmp_path, monkeypa
     op = "log_softmax" if log else "softmax"
     for cfg, shape, kernels, grid0 in cases:
         assert not SOFTMAX.violations(cfg)
-        source = SOFTMAX.render(cfg, op=op, log=log, dim=1, params=[])
-        assert ("parity = _own_parity(slot_ptr + first * SPLIT + part, SYNC)" in source) == \
-            cfg.parity_slots
-        module = load_candidate(source, tmp_path)
+        module = load_candidate(SOFTMAX.render(cfg, op=op, log=log, dim=1, params=[]), tmp_path)
         launched = _record_launches(module, monkeypatch)
         x = torch.randn(*shape, generator=gen) * 4.0
         got = module.ModelNew()(x)
@@ -322,10 +319,9 @@ def test_row_split_reads_a_wide_row_once_across_programs_and_stays_correct(tmp_p
     row_prefetch loads each program's next row ahead; row_ahead publishes its partials for it
     there too, as words in slots (the ahead kernel), and ahead_depth 2 loads two rows ahead;
     row_lag (the ahead kernel's other loop) writes each row a step after it read it, from a
-    second read, with split_maxnreg capping its registers; parity_slots marks the ahead kernel's
-    words with the launch's parity instead of zeroing them (kernel_zoo.slots' words). Ragged last
-    slices, a row of -inf only (NaN, as torch), a row with a few -inf, more rows than groups; a
-    slice wider than single_pass_max takes the looped kernel."""
+    second read, with split_maxnreg capping its registers. Ragged last slices, a row of -inf only
+    (NaN, as torch), a row with a few -inf, more rows than groups; a slice wider than
+    single_pass_max takes the looped kernel."""
     import torch
 
     from verifier.core import load_candidate
@@ -348,9 +344,6 @@ def test_row_split_reads_a_wide_row_once_across_programs_and_stays_correct(tmp_p
     cases += [(dict(row_split=split, row_ahead=True, row_lag=True, split_maxnreg=80 * (i % 2)),
                shape, ["_softmax_split_ahead_kernel"] * 2, grid)
               for i, (split, shape, _, grid) in enumerate(cases[:5])]
-    cases += [(dict(row_split=split, row_ahead=True, row_lag=i % 2 == 0, parity_slots=True),
-               shape, ["_softmax_split_ahead_kernel"] * 2, grid)
-              for i, (split, shape, _, grid) in enumerate(cases[:5])]
     gen = torch.Generator().manual_seed(11)
     op = "log_softmax" if log else "softmax"
     ref = torch.log_softmax if log else torch.softmax
@@ -358,10 +351,7 @@ def test_row_split_reads_a_wide_row_once_across_programs_and_stays_correct(tmp_p
         knobs = split if isinstance(split, dict) else dict(row_split=split)
         cfg = dataclasses.replace(base, **knobs)
         assert not SOFTMAX.violations(cfg)
-        source = SOFTMAX.render(cfg, op=op, log=log, dim=1, params=[])
-        assert ("parity = _own_parity(slot_ptr + first * SPLIT + part, SYNC)" in source) == \
-            cfg.parity_slots
-        module = load_candidate(source, tmp_path)
+        module = load_candidate(SOFTMAX.render(cfg, op=op, log=log, dim=1, params=[]), tmp_path)
         launched = _record_launches(module, monkeypatch)
         x = torch.randn(*shape, generator=gen) * 4.0
         x[0, 5:40] = float("-inf")
@@ -502,9 +492,7 @@ def test_row_split_is_correct_on_the_gpu(tmp_path, log):
     for split, knobs in ((4, {}), (8, {}), (16, {}), (16, dict(row_prefetch=True)),
                          (4, dict(row_ahead=True)), (16, dict(row_ahead=True)),
                          (32, dict(row_ahead=True)), (16, dict(row_ahead=True, ahead_depth=2)),
-                         (4, lag), (16, dict(lag, split_maxnreg=80)),
-                         (32, dict(lag, parity_slots=True)),
-                         (16, dict(row_ahead=True, parity_slots=True))):
+                         (4, lag), (16, dict(lag, split_maxnreg=80))):
         cfg = dataclasses.replace(SOFTMAX.default, row_split=split, elems_per_thread=16, **knobs)
         source = SOFTMAX.render(cfg, op=op, log=log, dim=1, params=[])
         for dtype in task.dtypes:
@@ -520,67 +508,6 @@ def test_row_split_is_correct_on_the_gpu(tmp_path, log):
                 torch.testing.assert_close(module.ModelNew()(x), expected, equal_nan=True,
                                            msg=str((split, dtype)))
         assert module._SPLIT_RESIDENT and min(module._SPLIT_RESIDENT.values()) >= 1, split
-
-
-@pytest.mark.gpu
-@pytest.mark.parametrize("log", [False, True])
-def test_parity_slots_keep_the_split_softmax_right_over_calls_streams_and_graphs(tmp_path, log):
-    """parity_slots in the split kernel (each word's bit 31 the launch's parity, from the
-    program's own first slot; the words kept across calls): fresh inputs at every call, calls on
-    two streams at once (a buffer each), a CUDA graph's replays between calls, a capture with no
-    spare left (words the graph zeroes), and the buffer's words all of one parity after a call."""
-    import torch
-
-    from kernel_zoo import slots
-    from verifier.core import load_candidate
-
-    op = "log_softmax" if log else "softmax"
-    ref = torch.log_softmax if log else torch.softmax
-    cfg = dataclasses.replace(SOFTMAX.default, row_split=32, elems_per_thread=16, row_ahead=True,
-                              row_lag=True, parity_slots=True)
-    model = load_candidate(SOFTMAX.render(cfg, op=op, log=log, dim=1, params=[]),
-                           tmp_path).ModelNew()
-    x = torch.empty(64, 128256, device="cuda")
-
-    def fresh(t):
-        t.normal_().mul_(4.0)
-        t[1, 500:70000] = float("-inf")
-        t[2] = float("-inf")
-        return t
-
-    key = (torch.cuda.current_device(), torch.cuda.current_stream().cuda_stream, 64 * 32,
-           "parity")
-    slots._BUFFERS.pop(key, None)
-    for step in range(7):
-        fresh(x)
-        torch.testing.assert_close(model(x), ref(x, dim=1), equal_nan=True)
-        parities = (slots._BUFFERS[key][1:] >> 31) & 1
-        assert parities.unique().tolist() == [(step + 1) % 2], step
-    streams = [torch.cuda.Stream() for _ in range(2)]
-    inputs = [fresh(torch.empty_like(x)) for _ in streams]
-    torch.cuda.synchronize()
-    outs = [[] for _ in streams]
-    for _ in range(5):
-        for k, stream in enumerate(streams):
-            with torch.cuda.stream(stream):
-                outs[k].append(model(inputs[k]))
-    torch.cuda.synchronize()
-    for k, got in enumerate(outs):
-        for y in got:
-            torch.testing.assert_close(y, ref(inputs[k], dim=1), equal_nan=True)
-    for spare in (True, False):
-        model(fresh(x))
-        if not spare:
-            slots._SPARES.clear()
-        graph = torch.cuda.CUDAGraph()
-        with torch.cuda.graph(graph):
-            captured = model(x)
-        for _ in range(5):
-            fresh(x)
-            graph.replay()
-            torch.testing.assert_close(captured, ref(x, dim=1), equal_nan=True)
-            fresh(x)
-            torch.testing.assert_close(model(x), ref(x, dim=1), equal_nan=True)
 
 
 @pytest.mark.parametrize("log", [False, True])
