@@ -8,6 +8,9 @@
 #   (add_rms_norm 1.37.0's, epoch_slots with slot_tag "own") with `--knobs row_split,
 #   elems_per_thread,split_maxnreg,row_lag,row_prefetch --local --paired`; a winner is promoted
 #   (zoo verify by hand after).
+# PART=softmax (in the tree at commits 152870a and 560259e, both reverted with their knobs): the
+#   softmax template's knob's GPU tests, then softmax and log_softmax float32 `cols_gt_65536`
+#   swept with `--knobs <the knob> --local --paired`, as PART=tune.
 # PART=rows: bench/memory_bound.py's float32 rows of add_rms_norm and rms_norm (three graphs a
 #   callable, paired), into $OUT/table.
 # Calls:
@@ -20,7 +23,7 @@
 # 4 PART=local: 128 configs; the served add_rms_norm 1.37.0 fastest (68.8 us); nothing promoted
 # 5 by hand: python3 bench/probe_mean_stride.py (with its row groups): the groups 22.7-26.2 us,
 #   their flat sums 20.29, the one pass 19.65, torch.compile 19.74, the zoo 20.03
-# 6 PART=softmax with parity_slots (reverted after): GPU tests passed (4); softmax 76.3 us against
+# 6 PART=softmax with parity_slots (commit 560259e, reverted): GPU tests passed (4); softmax 76.3 us against
 #   the served 75.4, log-softmax 70.6 against 70.5 (capped at 80 or 128: 89.0-90.5, 74.0-74.1);
 #   nothing promoted
 set -u
