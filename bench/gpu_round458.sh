@@ -23,9 +23,9 @@
 # 4 PART=local: 128 configs; the served add_rms_norm 1.37.0 fastest (68.8 us); nothing promoted
 # 5 by hand: python3 bench/probe_mean_stride.py (with its row groups): the groups 22.7-26.2 us,
 #   their flat sums 20.29, the one pass 19.65, torch.compile 19.74, the zoo 20.03
-# 6 PART=softmax with parity_slots (commit 560259e, reverted): GPU tests passed (4); softmax 76.3 us against
-#   the served 75.4, log-softmax 70.6 against 70.5 (capped at 80 or 128: 89.0-90.5, 74.0-74.1);
-#   nothing promoted
+# 6 PART=softmax with parity_slots (commit 560259e, reverted): GPU tests passed (4); softmax
+#   76.3 us against the served 75.4, log-softmax 70.6 against 70.5 (capped at 80 or 128:
+#   89.0-90.5, 74.0-74.1); nothing promoted
 set -u
 start=$(date +%s)
 . bench/gpu_lib.sh
