@@ -26,6 +26,7 @@
 # 6 PART=softmax with parity_slots (commit 560259e, reverted): GPU tests passed (4); softmax
 #   76.3 us against the served 75.4, log-softmax 70.6 against 70.5 (capped at 80 or 128:
 #   89.0-90.5, 74.0-74.1); nothing promoted
+# 7 PART=rows again: add_rms_norm 256x65536 0.909 of copy (69.1 us)
 set -u
 start=$(date +%s)
 . bench/gpu_lib.sh
