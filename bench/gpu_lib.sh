@@ -158,6 +158,17 @@ zoo_verify_ops() {
     done
 }
 
+# `zoo_verify_ops BUDGET OUTDIR` for the ops that took a new entry since entries_snapshot (the
+# lists entries_pack_new left); nothing where none did.
+# Usage: verify_promoted BUDGET OUTDIR
+verify_promoted() {
+    local promoted
+    promoted=$(comm -13 /tmp/entries-before.txt /tmp/entries-after.txt \
+        | cut -d/ -f3 | grep -v '^\.' | sort -u | tr '\n' ' ')
+    [ -n "$promoted" ] && zoo_verify_ops "$1" "$2" $promoted
+    return 0
+}
+
 # Re-render zoo entries with today's template (bench/rerender_entries.sh, a job "OP DTYPE [TASK]"
 # each, the wheels installed beside the Ray staged in the call before), tar what they added into
 # $OUT/entries.tgz, then `kzoo zoo verify --newest` each op re-rendered while BUDGET (seconds since

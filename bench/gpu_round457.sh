@@ -36,9 +36,7 @@ tune)
     tune_pairs 420 150 "$OUT/tune" "${PAIRS:-add_rms_norm:float32 rms_norm:float32}" \
         --buckets cols_le_65536 --knobs epoch_slots --local --paired
     entries_pack_new
-    promoted=$(comm -13 /tmp/entries-before.txt /tmp/entries-after.txt \
-        | cut -d/ -f3 | grep -v '^\.' | sort -u | tr '\n' ' ')
-    [ -n "$promoted" ] && zoo_verify_ops 580 "$OUT/verify" $promoted
+    verify_promoted 580 "$OUT/verify"
     ;;
 rows)
     mkdir -p "$OUT/table"
