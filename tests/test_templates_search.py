@@ -319,7 +319,8 @@ def test_row_split_reads_a_wide_row_once_across_programs_and_stays_correct(tmp_p
     row_prefetch loads each program's next row ahead; row_ahead publishes its partials for it
     there too, as words in slots (the ahead kernel), and ahead_depth 2 loads two rows ahead;
     row_lag (the ahead kernel's other loop) writes each row a step after it read it, from a
-    second read, with split_maxnreg capping its registers. Ragged last slices, a row of -inf only
+    second read, with split_maxnreg capping its registers, and with lag_hold 1-3 quarters of the
+    slice kept in registers across the step instead of read again. Ragged last slices, a row of -inf only
     (NaN, as torch), a row with a few -inf, more rows than groups; a slice wider than
     single_pass_max takes the looped kernel."""
     import torch
@@ -344,6 +345,11 @@ def test_row_split_reads_a_wide_row_once_across_programs_and_stays_correct(tmp_p
     cases += [(dict(row_split=split, row_ahead=True, row_lag=True, split_maxnreg=80 * (i % 2)),
                shape, ["_softmax_split_ahead_kernel"] * 2, grid)
               for i, (split, shape, _, grid) in enumerate(cases[:5])]
+    cases += [(dict(row_split=split, row_ahead=True, row_lag=True, lag_hold=1 + i % 3),
+               shape, ["_softmax_split_ahead_kernel"] * 2, grid)
+              for i, (split, shape, _, grid) in enumerate(cases[:5])]
+    # lag_hold keeps quarters across row_lag's step: refused without it
+    assert SOFTMAX.violations(dataclasses.replace(base, row_split=4, row_ahead=True, lag_hold=2))
     gen = torch.Generator().manual_seed(11)
     op = "log_softmax" if log else "softmax"
     ref = torch.log_softmax if log else torch.softmax
@@ -492,7 +498,8 @@ def test_row_split_is_correct_on_the_gpu(tmp_path, log):
     for split, knobs in ((4, {}), (8, {}), (16, {}), (16, dict(row_prefetch=True)),
                          (4, dict(row_ahead=True)), (16, dict(row_ahead=True)),
                          (32, dict(row_ahead=True)), (16, dict(row_ahead=True, ahead_depth=2)),
-                         (4, lag), (16, dict(lag, split_maxnreg=80))):
+                         (4, lag), (16, dict(lag, split_maxnreg=80)),
+                         (16, dict(lag, lag_hold=2)), (32, dict(lag, lag_hold=3))):
         cfg = dataclasses.replace(SOFTMAX.default, row_split=split, elems_per_thread=16, **knobs)
         source = SOFTMAX.render(cfg, op=op, log=log, dim=1, params=[])
         for dtype in task.dtypes:
