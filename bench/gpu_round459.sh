@@ -9,6 +9,17 @@
 #   `kzoo zoo verify --newest` for the ops that took one.
 # PART=tests: the softmax template's split-row GPU tests (lag_hold among them).
 # Calls:
+# 1 PART=fixup (the probe as bench/probe_split_fixup.py, its fixup walks only): softmax 92.4 us
+#   at best against the served 75.5, log-softmax 92.0 against 72.4, the fixup copy 96.8; the copy
+#   was 63.3 (runs/probe-split-reread-h200-round459-fixup.json)
+# 2 PART=reread: (split 16, 8 warps, the probe's one vectorized geometry) the lag walk as a copy
+#   73.9 us with no wait, 75.0 with the pairs awaited; half the slice held 70.9 and 74.1; the
+#   probe's own softmax 91.4 lag, 89.2 half held, against the served 75.5 (runs/
+#   probe-split-reread-h200-round459.json)
+# 3 PART=tune with lag_hold's first form (four reductions a quarter: 16 barriers a step against
+#   4, bench/compile_split_ahead.py's counts): every lag_hold config lost, softmax 93.2 us at
+#   best against the served 75.0, log-softmax 82.5 against 70.7 (runs/
+#   tune-buckets-h200-round459-barriers/)
 set -u
 start=$(date +%s)
 . bench/gpu_lib.sh
