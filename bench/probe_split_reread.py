@@ -139,9 +139,10 @@ def split_fixup(x: torch.Tensor, op: str, split: int, warps: int, cap: int, maxn
 
 
 @triton.jit
-def _split_hold_kernel(x_ptr, y_ptr, slot_ptr, n_rows, n_cols, slice_len, SPLIT: tl.constexpr,
-                       HALF: tl.constexpr, OP: tl.constexpr, HOLD: tl.constexpr,
-                       WAIT: tl.constexpr, SYNC: tl.constexpr, PHASE: tl.constexpr):
+def _split_hold_kernel(x_ptr, y_ptr, slot_ptr, n_rows, n_cols_u, slice_u, SPLIT: tl.constexpr,
+                       HALF: tl.constexpr, UNIT: tl.constexpr, OP: tl.constexpr,
+                       HOLD: tl.constexpr, WAIT: tl.constexpr, SYNC: tl.constexpr,
+                       PHASE: tl.constexpr):
     # The served `row_lag` walk (HOLD False) with a program's slice in two halves: step k loads
     # row k's slice and publishes its pair, then finishes row k - 1 from a second load of its
     # slice (L2). HOLD: the first half of row k - 1 stays in registers from step k - 1 and only
@@ -149,6 +150,10 @@ def _split_hold_kernel(x_ptr, y_ptr, slot_ptr, n_rows, n_cols, slice_len, SPLIT:
     # slice's max and plain sum, no exponentials; the output is the input). WAIT False: no
     # partner's pair is awaited, each slice is normalized by its own (wrong; timing only). SYNC
     # False (the interpreter): PHASE 0 publishes every row's pairs, PHASE 1 writes every row.
+    # Widths come in UNITs (4 where they allow), so that the compiler knows a slice starts on a
+    # 16-byte boundary and loads 4 floats at a time, as the served kernel does.
+    n_cols = n_cols_u * UNIT
+    slice_len = slice_u * UNIT
     part = tl.program_id(0) % SPLIT
     first = tl.program_id(0) // SPLIT
     stride = tl.num_programs(0) // SPLIT
@@ -171,13 +176,15 @@ def _split_hold_kernel(x_ptr, y_ptr, slot_ptr, n_rows, n_cols, slice_len, SPLIT:
                      other=float("-inf"), eviction_policy="evict_last")
         xb = tl.load(x_ptr + ahead * n_cols + cols_b, mask=mask_b & (lane_b * 0 + k < n_mine),
                      other=float("-inf"), eviction_policy="evict_last")
-        m = tl.maximum(tl.max(xa, axis=0), tl.max(xb, axis=0))
+        # the halves combined lane by lane first: one reduction across the program each (a
+        # reduction a half doubles the barriers a step)
+        m = tl.max(tl.maximum(xa, xb), axis=0)
         m_safe = tl.where(m == float("-inf"), 0.0, m)
         if OP == 2:
-            s = tl.sum(tl.where(xa == float("-inf"), 0.0, xa), axis=0) + \
-                tl.sum(tl.where(xb == float("-inf"), 0.0, xb), axis=0)
+            s = tl.sum(tl.where(xa == float("-inf"), 0.0, xa)
+                       + tl.where(xb == float("-inf"), 0.0, xb), axis=0)
         else:
-            s = tl.sum(tl.exp(xa - m_safe), axis=0) + tl.sum(tl.exp(xb - m_safe), axis=0)
+            s = tl.sum(tl.exp(xa - m_safe) + tl.exp(xb - m_safe), axis=0)
         if (SYNC or PHASE == 0) and k < n_mine:
             _publish_pair(slot_ptr + ahead * SPLIT + part, m, s)
         if (SYNC or PHASE == 1) and k > 0:
@@ -220,18 +227,25 @@ def _split_hold_kernel(x_ptr, y_ptr, slot_ptr, n_rows, n_cols, slice_len, SPLIT:
 HOLD_OPS = ("softmax", "log_softmax", "copy")
 
 
+def slice_units(n_cols: int, split: int) -> tuple[int, int]:
+    """The lag walk's unit (4 elements where the width allows: 16-byte loads) and a slice's
+    width in units."""
+    unit = 4 if n_cols % 4 == 0 else 1
+    return unit, triton.cdiv(triton.cdiv(n_cols, split), unit)
+
+
 def split_hold(x: torch.Tensor, op: str, hold: bool, wait: bool, split: int, warps: int,
                cap: int, maxnreg: int, cache: dict, interpret: bool = False,
                groups: int = 0) -> torch.Tensor:
     """One launch of the lag walk, a program's slice held in half (`hold`) or not, its partners'
     pairs awaited (`wait`) or not (two launches in the interpreter); returns the output."""
     n_rows, n_cols = x.shape
-    slice_len = triton.cdiv(n_cols, split)
-    half = max(triton.next_power_of_2(slice_len) // 2, 1)
+    unit, slice_u = slice_units(n_cols, split)
+    half = max(triton.next_power_of_2(slice_u * unit) // 2, 1)
     y = torch.empty_like(x)
     slots = torch.zeros(n_rows * split, dtype=torch.int64, device=x.device)
-    args = (x, y, slots, n_rows, n_cols, slice_len)
-    meta = dict(SPLIT=split, HALF=half, OP=HOLD_OPS.index(op), HOLD=hold, WAIT=wait,
+    args = (x, y, slots, n_rows, n_cols // unit, slice_u)
+    meta = dict(SPLIT=split, HALF=half, UNIT=unit, OP=HOLD_OPS.index(op), HOLD=hold, WAIT=wait,
                 num_warps=warps)
     if maxnreg:
         meta["maxnreg"] = maxnreg
@@ -240,7 +254,7 @@ def split_hold(x: torch.Tensor, op: str, hold: bool, wait: bool, split: int, war
         for phase in (0, 1):
             _split_hold_kernel[(groups * split,)](*args, SYNC=False, PHASE=phase, **meta)
         return y
-    key = ("hold", op, hold, wait, split, half, warps, maxnreg)
+    key = ("hold", op, hold, wait, split, half, unit, warps, maxnreg)
     if key not in cache:
         kernel = _split_hold_kernel.warmup(*args, SYNC=True, PHASE=0, **meta,
                                            launch_cooperative_grid=True, grid=(split,))
@@ -271,17 +285,19 @@ def cache_key(variant: tuple, n_cols: int) -> tuple:
     block = triton.next_power_of_2(triton.cdiv(n_cols, split))
     if walk == "fixup":
         return ("fixup", op, split, block, warps, maxnreg)
+    unit, slice_u = slice_units(n_cols, split)
+    block = triton.next_power_of_2(slice_u * unit)
     return ("hold", op, walk.startswith("hold"), not walk.endswith("nowait"), split,
-            max(block // 2, 1), warps, maxnreg)
+            max(block // 2, 1), unit, warps, maxnreg)
 
 
 # (walk, op, programs a row, warps, most programs an SM, maxnreg or 0). The served row_lag configs
-# are 32 programs a row of 4 warps with no cap. Round 459's first call timed the fixup walks
+# are 32 programs a row of 4 warps (softmax) or 8 (log-softmax) with no cap. Round 459's first call timed the fixup walks
 # (`-round459-fixup.json`); these are the lag walk's costs and its half-held form.
 VARIANTS = tuple((walk, op, split, warps, cap, reg)
                  for op in HOLD_OPS
                  for walk in ("lag", "hold", "lag_nowait", "hold_nowait")
-                 for split, warps, cap, reg in ((32, 4, 16, 0), (16, 8, 8, 0), (64, 2, 16, 0)))
+                 for split, warps, cap, reg in ((32, 8, 16, 0), (32, 4, 16, 0), (16, 8, 8, 0)))
 
 
 def variant_name(walk, op, split, warps, cap, maxnreg) -> str:
