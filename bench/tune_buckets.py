@@ -396,14 +396,16 @@ SERVED_VARIANTS = {
                row_ahead=True, row_lag=True, split_maxnreg=regs)
           for max_pass, split in ((16384, 2), (16384, 4), (8192, 4), (8192, 8))
           for per_thread in (16, 32) for regs in (0, 80)],
-        # row_lag with 1-3 quarters of each slice kept in registers across the step, so that
-        # less of it is read a second time through L2 (bench/probe_split_reread.py, round 459:
-        # the lag walk as a plain copy 73.9 us at 256x128256 float32, with half held 70.9)
-        *[dict(lag_hold=hold) for hold in (1, 2, 3)],
+        # row_lag with 1-4 quarters of each slice kept in registers across the step, so that
+        # less of it is read a second time through L2, and with lag_hold_exp (softmax) kept as
+        # exponentials, so that they are not taken twice (bench/probe_split_reread.py, round
+        # 459: the lag walk as a plain copy 70.5 us at 256x128256 float32, with half held 69.1)
+        *[dict(lag_hold=hold, lag_hold_exp=hold_exp) for hold in (1, 2, 3, 4)
+          for hold_exp in (False, True)],
         *[dict(row_split=split, elems_per_thread=per_thread, row_ahead=True, row_lag=True,
-               lag_hold=hold, split_maxnreg=regs)
-          for split in (16, 32) for per_thread in (8, 16, 32) for hold in (1, 2, 3)
-          for regs in (0, 80)],
+               lag_hold=hold, lag_hold_exp=hold_exp, split_maxnreg=regs)
+          for split in (16, 32) for per_thread in (8, 16, 32) for hold in (2, 3, 4)
+          for hold_exp in (False, True) for regs in (0, 80)],
         # the one-pass kernel's first wave started in 2-8 phases, so that its SMs do not all
         # exponentiate at once while the memory idles (bench/probe_softmax_phase.py, round 454:
         # float32 1024x32768 from 70.6 to 66.5-67.0 us at 4 phases 2000 clocks apart)

@@ -129,6 +129,7 @@ class SoftmaxConfig:
     stagger_phases: int
     stagger_step: int
     lag_hold: int
+    lag_hold_exp: bool
 
 
 SPACE = (
@@ -157,7 +158,8 @@ SPACE = (
     Param("body_tile", (False, True), legacy=False),
     Param("stagger_phases", (0, 2, 4, 8), legacy=0),
     Param("stagger_step", (1000, 2000), legacy=2000),
-    Param("lag_hold", (0, 1, 2, 3), legacy=0),
+    Param("lag_hold", (0, 1, 2, 3, 4), legacy=0),
+    Param("lag_hold_exp", (False, True), legacy=False),
 )
 
 # The bfloat16 winner of 40 trials on an H200 (zoo entry softmax 1.1.0), a strong start anywhere.
@@ -167,7 +169,7 @@ DEFAULT = SoftmaxConfig(
     col_split_per_sm=0, one_pass_block_inner=0, loop_programs_per_sm=0, reverse_last_pass=False,
     row_split=0, row_prefetch=False, row_ahead=False, one_pass_maxnreg_inner=0, align_edges=False,
     ahead_depth=1, row_lag=False, split_maxnreg=0, body_tile=False, stagger_phases=0,
-    stagger_step=2000, lag_hold=0,
+    stagger_step=2000, lag_hold=0, lag_hold_exp=False,
 )
 
 # Over a dim that is not the last, the tile holds the whole reduced dim when it is at most
@@ -192,6 +194,8 @@ def constraints(cfg: SoftmaxConfig) -> list[str]:
                         "ahead kernel's loop)")
     if cfg.lag_hold and not cfg.row_lag:
         problems.append("lag_hold keeps part of a slice across row_lag's step: it needs row_lag")
+    if cfg.lag_hold_exp and not cfg.lag_hold:
+        problems.append("lag_hold_exp keeps the held quarters' exponentials: it needs lag_hold")
     if cfg.split_maxnreg and not cfg.row_split:
         problems.append("split_maxnreg caps the split-row kernel's registers: it needs row_split")
     if cfg.stagger_step != 2000 and not cfg.stagger_phases:

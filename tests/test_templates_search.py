@@ -319,8 +319,9 @@ def test_row_split_reads_a_wide_row_once_across_programs_and_stays_correct(tmp_p
     row_prefetch loads each program's next row ahead; row_ahead publishes its partials for it
     there too, as words in slots (the ahead kernel), and ahead_depth 2 loads two rows ahead;
     row_lag (the ahead kernel's other loop) writes each row a step after it read it, from a
-    second read, with split_maxnreg capping its registers, and with lag_hold 1-3 quarters of the
-    slice kept in registers across the step instead of read again. Ragged last slices, a row of -inf only
+    second read, with split_maxnreg capping its registers, and with lag_hold 1-4 quarters of the
+    slice kept in registers across the step instead of read again (with lag_hold_exp, softmax
+    keeps their exponentials and scales them). Ragged last slices, a row of -inf only
     (NaN, as torch), a row with a few -inf, more rows than groups; a slice wider than
     single_pass_max takes the looped kernel."""
     import torch
@@ -345,11 +346,17 @@ def test_row_split_reads_a_wide_row_once_across_programs_and_stays_correct(tmp_p
     cases += [(dict(row_split=split, row_ahead=True, row_lag=True, split_maxnreg=80 * (i % 2)),
                shape, ["_softmax_split_ahead_kernel"] * 2, grid)
               for i, (split, shape, _, grid) in enumerate(cases[:5])]
-    cases += [(dict(row_split=split, row_ahead=True, row_lag=True, lag_hold=1 + i % 3),
+    cases += [(dict(row_split=split, row_ahead=True, row_lag=True, lag_hold=1 + i % 4),
                shape, ["_softmax_split_ahead_kernel"] * 2, grid)
               for i, (split, shape, _, grid) in enumerate(cases[:5])]
-    # lag_hold keeps quarters across row_lag's step: refused without it
+    cases += [(dict(row_split=split, row_ahead=True, row_lag=True, lag_hold=4 - i % 4,
+                    lag_hold_exp=True), shape, ["_softmax_split_ahead_kernel"] * 2, grid)
+              for i, (split, shape, _, grid) in enumerate(cases[:5])]
+    # lag_hold keeps quarters across row_lag's step: refused without it, and lag_hold_exp
+    # without lag_hold
     assert SOFTMAX.violations(dataclasses.replace(base, row_split=4, row_ahead=True, lag_hold=2))
+    assert SOFTMAX.violations(dataclasses.replace(base, row_split=4, row_ahead=True, row_lag=True,
+                                                  lag_hold_exp=True))
     gen = torch.Generator().manual_seed(11)
     op = "log_softmax" if log else "softmax"
     ref = torch.log_softmax if log else torch.softmax
@@ -365,6 +372,58 @@ def test_row_split_reads_a_wide_row_once_across_programs_and_stays_correct(tmp_p
         torch.testing.assert_close(module.ModelNew()(x), ref(x, dim=1), rtol=1e-5, atol=1e-5,
                                    equal_nan=True, msg=str((split, shape)))
         assert launched == [(k, (grid,)) for k in kernels], (split, shape, launched)
+
+
+@pytest.mark.parametrize("device", ["cpu", pytest.param("cuda", marks=pytest.mark.gpu)])
+@pytest.mark.parametrize("hold", [2, 4])
+def test_lag_hold_exp_scales_held_exponentials_as_torch_at_the_edges(tmp_path, monkeypatch, hold,
+                                                                      device):
+    """lag_hold_exp: held quarters keep exp(x - the slice's max) and are scaled by
+    exp(slice max - row max) / sum when written. Where that could go wrong: a slice of -inf only
+    in a row whose max is far below 0 (exp(-row max) overflows: the scale must come out 0, not
+    0 * inf; Triton's interpreter did not overflow there, so that case counts on the GPU), a row
+    of -inf only (NaN, as torch), a +inf (NaN over the row), a NaN, huge and tiny magnitudes;
+    bfloat16 and float16 inputs keep float32 exponentials. Log-softmax renders as lag_hold alone
+    (the knob is softmax's)."""
+    import torch
+
+    from verifier.core import load_candidate
+
+    if device == "cpu" and torch.cuda.is_available():
+        pytest.skip("the interpreter's path (CPU tensors)")
+
+    base = dataclasses.replace(SOFTMAX.default, single_pass_max=2048, elems_per_thread=4,
+                               loop_block=1024, loop_warps=4, row_split=4, row_ahead=True,
+                               row_lag=True, lag_hold=hold)
+    cfg = dataclasses.replace(base, lag_hold_exp=True)
+    assert "held_scale" not in SOFTMAX.render(base, op="softmax", log=False, dim=1, params=[])
+
+    def code(c):  # the render without its params lines
+        return [line for line in SOFTMAX.render(c, op="log_softmax", log=True, dim=1,
+                                                params=[]).splitlines()
+                if not line.startswith(("Params: ", "PARAMS = "))]
+
+    assert code(cfg) == code(base)
+    module = load_candidate(SOFTMAX.render(cfg, op="softmax", log=False, dim=1, params=[]),
+                            tmp_path)
+    launched = _record_launches(module, monkeypatch)
+    gen = torch.Generator().manual_seed(5)
+    x = (torch.randn(9, 5000, generator=gen) * 4.0).to(device)
+    x[0] = x[0] - 200.0  # row max far below 0 ...
+    x[0, :1250] = float("-inf")  # ... and its first slice -inf only
+    x[1] = float("-inf")
+    x[2, 3000] = float("inf")
+    x[3, 17] = float("nan")
+    x[4] = x[4] * 1e4
+    x[5] = x[5] * 1e-6
+    x[6, 1250:2500] = float("-inf")
+    for dtype in (torch.float32, torch.bfloat16, torch.float16):
+        xs = x.to(dtype)
+        want = torch.softmax(xs.double(), dim=1).to(dtype)
+        for _ in range(2):  # twice: the slot words start from what the first call left
+            torch.testing.assert_close(module.ModelNew()(xs), want, equal_nan=True,
+                                       msg=f"{dtype} lag_hold {hold}")
+    assert {name for name, _ in launched} == {"_softmax_split_ahead_kernel"}
 
 
 def test_pair_slots_hand_over_two_floats_exactly_and_never_the_empty_mark(tmp_path):
@@ -499,7 +558,9 @@ def test_row_split_is_correct_on_the_gpu(tmp_path, log):
                          (4, dict(row_ahead=True)), (16, dict(row_ahead=True)),
                          (32, dict(row_ahead=True)), (16, dict(row_ahead=True, ahead_depth=2)),
                          (4, lag), (16, dict(lag, split_maxnreg=80)),
-                         (16, dict(lag, lag_hold=2)), (32, dict(lag, lag_hold=3))):
+                         (16, dict(lag, lag_hold=2)), (32, dict(lag, lag_hold=3)),
+                         (32, dict(lag, lag_hold=3, lag_hold_exp=True)),
+                         (16, dict(lag, lag_hold=4, lag_hold_exp=True))):
         cfg = dataclasses.replace(SOFTMAX.default, row_split=split, elems_per_thread=16, **knobs)
         source = SOFTMAX.render(cfg, op=op, log=log, dim=1, params=[])
         for dtype in task.dtypes:
