@@ -292,8 +292,9 @@ def cache_key(variant: tuple, n_cols: int) -> tuple:
 
 
 # (walk, op, programs a row, warps, most programs an SM, maxnreg or 0). The served row_lag configs
-# are 32 programs a row of 4 warps (softmax) or 8 (log-softmax) with no cap. Round 459's first call timed the fixup walks
-# (`-round459-fixup.json`); these are the lag walk's costs and its half-held form.
+# are 32 programs a row of 4 warps (softmax) or 8 (log-softmax) with no cap. Round 459's first
+# call timed the fixup walks (`-round459-fixup.json`); these are the lag walk's costs and its
+# half-held form.
 VARIANTS = tuple((walk, op, split, warps, cap, reg)
                  for op in HOLD_OPS
                  for walk in ("lag", "hold", "lag_nowait", "hold_nowait")
