@@ -20,6 +20,16 @@
 #   4, bench/compile_split_ahead.py's counts): every lag_hold config lost, softmax 93.2 us at
 #   best against the served 75.0, log-softmax 82.5 against 70.7 (runs/
 #   tune-buckets-h200-round459-barriers/)
+# 4 PART=tune with the reductions fixed (4 barriers a step): softmax lag_hold 3 at 16 a thread
+#   74.8 us against the served 75.1-75.5, under the promotion margin; log-softmax's best
+#   lag_hold 72.6 against 71.1; nothing promoted
+# 5 PART=reread with the probe's slices in 4-element units (runs/
+#   probe-split-reread-h200-round459-aligned.json): at 32 programs a row of 8 warps, the lag walk
+#   as a copy 70.5 us, half held 69.1 (copy 64.5); the probe's softmax 74.8 lag, 74.3 half
+#   held (the zoo 76.2), log-softmax 72.6 and 71.2 (the zoo 71.4)
+# 6 PART=tune with lag_hold 4 and lag_hold_exp: softmax 1.42.0 (lag_hold 3, lag_hold_exp, 32
+#   programs a row of 8 warps): 73.3 us against 75.0-75.3, 1.023x re-timed; zoo verify passed;
+#   log-softmax's best lag_hold 72.4 against 70.9 (runs/tune-buckets-h200-round459/)
 set -u
 start=$(date +%s)
 . bench/gpu_lib.sh
