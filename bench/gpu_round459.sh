@@ -7,7 +7,10 @@
 # PART=tune: softmax and log_softmax float32 (or PAIRS) `cols_gt_65536` swept with `--knobs
 #   lag_hold --local --paired` (promoting a winner), new entries packed into $OUT/entries.tgz,
 #   `kzoo zoo verify --newest` for the ops that took one.
-# PART=tests: the softmax template's split-row GPU tests (lag_hold among them).
+# PART=tests: the softmax template's split-row GPU tests (lag_hold among them); with ROWS=1
+#   then PART=rows.
+# PART=rows: bench/memory_bound.py's float32 rows of OPS (softmax), three paired graphs a
+#   callable, into $OUT/table.
 # Calls:
 # 1 PART=fixup (the probe as bench/probe_split_fixup.py, its fixup walks only): softmax 92.4 us
 #   at best against the served 75.5, log-softmax 92.0 against 72.4, the fixup copy 96.8; the copy
@@ -51,8 +54,17 @@ tune)
     ;;
 tests)
     mkdir -p "$OUT/tests"
-    timeout 500 python3 -m pytest -q -p no:cacheprovider -m gpu -rf --tb=short \
-        tests/test_templates_search.py -k row_split > "$OUT/tests/pytest-row-split.txt" 2>&1
-    echo "gpu tests: rc $? $(tail -1 "$OUT/tests/pytest-row-split.txt")"
+    timeout 300 python3 -m pytest -q -p no:cacheprovider -m gpu -rf --tb=short \
+        tests/test_templates_search.py -k "row_split or lag_hold" \
+        > "$OUT/tests/pytest-row-split.txt" 2>&1
+    echo "gpu tests: rc $? $(tail -1 "$OUT/tests/pytest-row-split.txt") after $(( $(date +%s) - start )) s"
+    [ "${ROWS:-0}" = 1 ] && PART=rows bash bench/gpu_round459.sh
+    ;;
+rows)
+    mkdir -p "$OUT/table"
+    timeout 280 python3 bench/memory_bound.py --ops "${OPS:-softmax}" --dtypes float32 \
+        --graphs --copies 3 --paired --out "$OUT/table" > "$OUT/table/stdout.txt" 2>&1
+    echo "table: rc $? after $(( $(date +%s) - start )) s"
+    grep -E "128256|1000" "$OUT/table/stdout.txt" | head -10
     ;;
 esac
