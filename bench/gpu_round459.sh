@@ -5,8 +5,8 @@
 #   slice's max and rescaled a row later from L2, and copies), into $OUT/probe; VARIANTS:
 #   --variant arguments.
 # PART=tune: softmax and log_softmax float32 (or PAIRS) `cols_gt_65536` swept with `--knobs
-#   lag_hold --local --paired` (promoting a winner), new entries packed into $OUT/entries.tgz,
-#   `kzoo zoo verify --newest` for the ops that took one.
+#   lag_hold --local --paired` (or --knobs KNOBS; promoting a winner), new entries packed into
+#   $OUT/entries.tgz, `kzoo zoo verify --newest` for the ops that took one.
 # PART=tests: the softmax template's split-row GPU tests (lag_hold among them); with ROWS=1
 #   then PART=rows.
 # PART=rows: bench/memory_bound.py's float32 rows of OPS (softmax), three paired graphs a
@@ -48,7 +48,7 @@ reread)
 tune)
     entries_snapshot
     tune_pairs 330 260 "$OUT/tune" "${PAIRS:-softmax:float32 log_softmax:float32}" \
-        --buckets cols_gt_65536 --knobs lag_hold --local --paired
+        --buckets cols_gt_65536 --knobs "${KNOBS:-lag_hold}" --local --paired
     entries_pack_new
     verify_promoted 590 "$OUT/verify"
     ;;
@@ -57,7 +57,8 @@ tests)
     timeout 300 python3 -m pytest -q -p no:cacheprovider -m gpu -rf --tb=short \
         tests/test_templates_search.py -k "row_split or lag_hold" \
         > "$OUT/tests/pytest-row-split.txt" 2>&1
-    echo "gpu tests: rc $? $(tail -1 "$OUT/tests/pytest-row-split.txt") after $(( $(date +%s) - start )) s"
+    echo "gpu tests: rc $? $(tail -1 "$OUT/tests/pytest-row-split.txt")" \
+        "after $(( $(date +%s) - start )) s"
     [ "${ROWS:-0}" = 1 ] && PART=rows bash bench/gpu_round459.sh
     ;;
 rows)
