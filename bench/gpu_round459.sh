@@ -33,6 +33,10 @@
 # 6 PART=tune with lag_hold 4 and lag_hold_exp: softmax 1.42.0 (lag_hold 3, lag_hold_exp, 32
 #   programs a row of 8 warps): 73.3 us against 75.0-75.3, 1.023x re-timed; zoo verify passed;
 #   log-softmax's best lag_hold 72.4 against 70.9 (runs/tune-buckets-h200-round459/)
+# 7 PART=tests ROWS=1: GPU tests passed (4: the split rows through the verifier with lag_hold
+#   and lag_hold_exp, and lag_hold_exp's edge cases); softmax 256x128256 0.84 of copy (73.1 us)
+# 8 PART=tune PAIRS=softmax:float32 KNOBS=row_split,elems_per_thread,split_maxnreg,
+#   stagger_phases: 131 configs around 1.42.0; none faster (73.0-73.1 against its 73.1)
 set -u
 start=$(date +%s)
 . bench/gpu_lib.sh
