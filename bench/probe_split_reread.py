@@ -1,31 +1,50 @@
-"""Float32 softmax and log-softmax over rows of 128256 on an H200: does a split-row program that
-stores its slice's outputs at once, relative to the slice's own max, and rescales them a row later
-from L2 read more of the copy bandwidth than the served `row_lag` kernel, which re-reads its input?
+"""What the split softmax's second read of a slice costs, and two ways around it (float32, H200).
+
+Float32 softmax and log-softmax over rows of 128256 on an H200: what does the served split-row
+walk's second read of a slice cost, and do two ways around it read more of the copy bandwidth?
 
 The served kernels (softmax 1.26.0, log_softmax 1.29.0: `row_split` 32, `row_lag`) read 0.82 and
 0.86 of copy at 256x128256 float32 (the standing after round 458), two of issue #3's four rows
 under 90%. Step k of `row_lag` reads row k's slice from DRAM and publishes its (max, sum) pair,
-then reads row k - 1's slice again (from L2) and writes its outputs: softmax exponentiates every
-element twice, and its row reads 4 points under log-softmax's. Here (`fixup`) step k reads row
-k's slice, stores exp(x - m) (log-softmax: x - m), m the slice's own max, and publishes the pair;
-then it reads row k - 1's stored slice back (from L2, where the store left it) and scales it by
-exp(m - M) / S (log-softmax: adds m - M - log S), M and S the row's max and sum. One exponential
-an element, and the input is read once, so its loads can be marked evict-first. What it costs:
-the outputs cross L2 twice, and a line evicted before its rescale reaches DRAM twice.
+then reads row k - 1's slice again (from L2) and writes its outputs: the slice crosses L2 a third
+time, and softmax exponentiates every element twice. The walks here:
 
-Beside them, two copies that walk the same steps with no pairs and no arithmetic, each access
-pattern's ceiling: `copy_lag` (read row k; read row k - 1 again and store it) and `copy_fixup`
-(read row k and store it; read row k - 1's output back and store it again).
+- `lag`: that walk (its slice in two halves, combined lane by lane before each reduction);
+- `hold`: the same with the first half of each slice kept in registers across the step, so only
+  the second half is read again;
+- `fixup`: step k stores row k's exp(x - m) (log-softmax: x - m), m the slice's own max, and
+  publishes the pair; then it reads row k - 1's stored slice back from L2 and scales it by
+  exp(m - M) / S (log-softmax: adds m - M - log S), M and S the row's max and sum: one
+  exponential an element and the input read once, but the outputs cross L2 twice;
+- `lag_nowait`, `hold_nowait`: diagnostics that normalize each slice by its own pair (wrong by
+  design, timed whatever their error): the cost of waiting for the partners;
+
+each as softmax, log-softmax and a plain copy (the walk's access pattern with no arithmetic).
+
+GPU round 459 (runs/probe-split-reread-h200-round459*.json), us, 256x128256 float32, graph
+replays under the L2 flush, a copy of the same bytes 63.3-64.5:
+- `fixup` (call 1, `-fixup.json`) lost: softmax 92.4 at best against the zoo's 75.5,
+  log-softmax 92.0 against 72.4, the copy in that walk 96.8.
+- At 32 programs a row of 8 warps (call 5, `-aligned.json`): the copy in the `lag` walk 70.5, in
+  `hold` 69.1; softmax 74.8 and 74.3 (the zoo 76.2), log-softmax 72.6 and 71.2 (the zoo 71.4).
+  The walk, not the exchange or the arithmetic, is most of the distance from the bar (about 68.2
+  against the 1 GiB yardstick). The template took the held quarters up as `lag_hold`, and for
+  softmax `lag_hold_exp` (softmax 1.42.0, 73.3 against 75.0-75.3).
+- Call 2 (`.json`) cut slices of 4008 elements (not a multiple of 16), so its loads there were 4
+  bytes wide and its split-32 numbers are not the served kernel's; slices now come in 4-element
+  units, as the template's do.
 
 A probe, not a template: float32 contiguous rows; the pairs and their slot words are the served
 kernels' own (`_publish_pair`, `_gather_pairs`, `_resident_per_sm` from a render of the softmax
 template); a variant is checked against float64 before it is timed (a wrong one is recorded, not
-timed); timed as CUDA-graph replays, interleaved and L2-flushed (verifier.timing), beside
-kernel_zoo.ops.<op> and a copy of the same bytes. In Triton's interpreter (programs run one after
-another) the walk runs as two launches, every row's first half then every row's second
-(tests/test_probe_split_fixup.py). Writes <out>/probe-split-fixup-<device>.json.
+timed, except the diagnostics); timed as CUDA-graph replays, interleaved and L2-flushed
+(verifier.timing), beside kernel_zoo.ops.<op> and a copy of the same bytes. In Triton's
+interpreter (programs run one after another) a walk runs as two launches, every row's first half
+then every row's second (tests/test_probe_split_reread.py). Writes
+<out>/probe-split-reread-<device>.json.
 
-    python bench/probe_split_fixup.py [--out DIR] [--shape RxC] [--variant OP,SPLIT,WARPS,CAP,R]
+    python bench/probe_split_reread.py [--out DIR] [--shape RxC]
+        [--variant WALK,OP,SPLIT,WARPS,CAP,MAXNREG ...]
 """
 
 from __future__ import annotations

@@ -62,7 +62,17 @@ fit an SM where two did. bench/probe_split_lag.py timed the pair on an H200 (GPU
 376-377): 78.0 us against the served kernel's 82.7 at 256x128256 float32, with 64 or 72
 registers slower (spills). Swept on the served configs (round 378), `row_lag` serves float32 rows
 over 65536 wide: softmax 1.26.0 (32 programs a row, no cap) 75.7 us against 82.0, log_softmax
-1.29.0 71.0 against 77.6.
+1.29.0 71.0 against 77.6. `lag_hold` (with `row_lag`) keeps the first 1-4 quarters of a
+program's slice in registers from the step that reads them to the step that writes them, so only
+the rest is read again from L2 (4: none is). `lag_hold_exp` (softmax's; log-softmax renders
+without it) keeps those quarters as exp(x - the slice's max), which the slice's sum took anyway,
+and scales them by exp(slice max - row max) / row sum when it writes: one exponential an element
+where `row_lag` takes two. The quarters are combined lane by lane before each reduction (a
+reduction a quarter took 16 barriers a step against 4 and lost by 20-25 us, round 459). On an
+H200 (round 459, bench/probe_split_reread.py) the walk itself as a plain copy took 70.5 us at
+256x128256 float32 against a copy's 64.5 (69.1 with half of each slice held), and softmax 1.42.0
+(3 quarters held as exponentials) 73.3 against 75.0-75.3; held quarters cost log-softmax a
+program an SM (72.4 against 70.9).
 
 `align_edges` sends a last-dim row whose width breaks 16-byte alignment (4097 float32, say) that
 fits `single_pass_max` to a kernel of its own, as the norm template's knob does: each row's
