@@ -406,6 +406,11 @@ SERVED_VARIANTS = {
                lag_hold=hold, lag_hold_exp=hold_exp, split_maxnreg=regs)
           for split in (16, 32) for per_thread in (8, 16, 32) for hold in (2, 3, 4)
           for hold_exp in (False, True) for regs in (0, 80)],
+        # ... and at 32 programs a row of 8 warps capped at 48 or 40 registers, so that held
+        # quarters keep five programs an SM (six at 40; compiled for sm_90, round 459)
+        *[dict(row_split=32, elems_per_thread=16, row_ahead=True, row_lag=True, lag_hold=hold,
+               lag_hold_exp=hold_exp, split_maxnreg=regs)
+          for hold in range(5) for hold_exp in (False, True) for regs in (40, 48)],
         # the one-pass kernel's first wave started in 2-8 phases, so that its SMs do not all
         # exponentiate at once while the memory idles (bench/probe_softmax_phase.py, round 454:
         # float32 1024x32768 from 70.6 to 66.5-67.0 us at 4 phases 2000 clocks apart)

@@ -57,8 +57,8 @@ takes a thread from 127 registers to 169, so one program holds an SM where two d
 one slice at a time: a program reads its next row, publishes that row's pair, then re-reads the
 slice of the row before (which its first read left in L2) and writes it, so the pairs it needs
 were published a step earlier and its registers hold one slice, not two. `split_maxnreg` caps
-the split kernel's registers (Triton's `maxnreg`, 80 or 128): at 80, three programs of 8 warps
-fit an SM where two did. bench/probe_split_lag.py timed the pair on an H200 (GPU rounds
+the split kernel's registers (Triton's `maxnreg`, 40, 48, 80 or 128): at 80, three programs of 8
+warps fit an SM where two did. bench/probe_split_lag.py timed the pair on an H200 (GPU rounds
 376-377): 78.0 us against the served kernel's 82.7 at 256x128256 float32, with 64 or 72
 registers slower (spills). Swept on the served configs (round 378), `row_lag` serves float32 rows
 over 65536 wide: softmax 1.26.0 (32 programs a row, no cap) 75.7 us against 82.0, log_softmax
@@ -72,7 +72,8 @@ reduction a quarter took 16 barriers a step against 4 and lost by 20-25 us, roun
 H200 (round 459, bench/probe_split_reread.py) the walk itself as a plain copy took 70.5 us at
 256x128256 float32 against a copy's 64.5 (69.1 with half of each slice held), and softmax 1.42.0
 (3 quarters held as exponentials) 73.3 against 75.0-75.3; held quarters cost log-softmax a
-program an SM (72.4 against 70.9).
+program an SM (72.4 against 70.9). `split_maxnreg` 48 gives such a kernel its fifth program an SM
+back (8 warps: 48 registers, at most a few spilled; 40, six).
 
 `align_edges` sends a last-dim row whose width breaks 16-byte alignment (4097 float32, say) that
 fits `single_pass_max` to a kernel of its own, as the norm template's knob does: each row's
@@ -164,7 +165,7 @@ SPACE = (
     Param("align_edges", (False, True), legacy=False),
     Param("ahead_depth", (1, 2), legacy=1),
     Param("row_lag", (False, True), legacy=False),
-    Param("split_maxnreg", (0, 80, 128), legacy=0),
+    Param("split_maxnreg", (0, 40, 48, 80, 128), legacy=0),
     Param("body_tile", (False, True), legacy=False),
     Param("stagger_phases", (0, 2, 4, 8), legacy=0),
     Param("stagger_step", (1000, 2000), legacy=2000),

@@ -560,6 +560,7 @@ def test_row_split_is_correct_on_the_gpu(tmp_path, log):
                          (4, lag), (16, dict(lag, split_maxnreg=80)),
                          (16, dict(lag, lag_hold=2)), (32, dict(lag, lag_hold=3)),
                          (32, dict(lag, lag_hold=3, lag_hold_exp=True)),
+                         (32, dict(lag, lag_hold=3, lag_hold_exp=True, split_maxnreg=48)),
                          (16, dict(lag, lag_hold=4, lag_hold_exp=True))):
         cfg = dataclasses.replace(SOFTMAX.default, row_split=split, elems_per_thread=16, **knobs)
         source = SOFTMAX.render(cfg, op=op, log=log, dim=1, params=[])
