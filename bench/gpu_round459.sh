@@ -4,6 +4,8 @@
 #   probe_split_fixup.py, its fixup walks only: softmax and log-softmax stored relative to the
 #   slice's max and rescaled a row later from L2, and copies), into $OUT/probe; VARIANTS:
 #   --variant arguments.
+# PART=template: bench/probe_split_reread.py --template (the template's split kernel at 8 and 4
+#   warps, with and without held quarters, three graphs each), into $OUT/probe.
 # PART=tune: softmax and log_softmax float32 (or PAIRS) `cols_gt_65536` swept with `--knobs
 #   lag_hold --local --paired` (or --knobs KNOBS; promoting a winner), new entries packed into
 #   $OUT/entries.tgz, `kzoo zoo verify --newest` for the ops that took one.
@@ -48,6 +50,13 @@ reread)
         > "$OUT/probe/stdout.txt" 2>&1
     echo "probe: rc $? after $(( $(date +%s) - start )) s"
     grep -v -i warn "$OUT/probe/stdout.txt" | tail -60
+    ;;
+template)
+    mkdir -p "$OUT/probe"
+    timeout 500 python3 bench/probe_split_reread.py --template --out "$OUT/probe" \
+        > "$OUT/probe/stdout.txt" 2>&1
+    echo "probe: rc $? after $(( $(date +%s) - start )) s"
+    grep -E "mean of the graphs|zoo|copy |err" "$OUT/probe/stdout.txt" | grep -v -i warn
     ;;
 tune)
     entries_snapshot

@@ -44,7 +44,7 @@ then every row's second (tests/test_probe_split_reread.py). Writes
 <out>/probe-split-reread-<device>.json.
 
     python bench/probe_split_reread.py [--out DIR] [--shape RxC]
-        [--variant WALK,OP,SPLIT,WARPS,CAP,MAXNREG ...]
+        [--variant WALK,OP,SPLIT,WARPS,CAP,MAXNREG ... | --template]
 """
 
 from __future__ import annotations
@@ -366,6 +366,69 @@ def probe_shape(n_rows: int, n_cols: int, variants, flusher) -> list[dict]:
     return results
 
 
+# `--template`: the softmax template's own split-row kernel (32 programs a row, `row_lag`) at
+# these knobs, each op's served config among them, to tell apart what the warps and what the held
+# quarters gave: (label, elements a thread (16: 8 warps, 32: 4), lag_hold, lag_hold_exp,
+# split_maxnreg)
+TEMPLATE_CONFIGS = {
+    "softmax": (("lag_e32", 32, 0, False, 0), ("lag_e16", 16, 0, False, 0),
+                ("hold3_e16", 16, 3, False, 0), ("hold3exp_e16", 16, 3, True, 0),
+                ("hold2exp_e16", 16, 2, True, 0), ("hold3exp_e16_r48", 16, 3, True, 48)),
+    "log_softmax": (("lag_e16", 16, 0, False, 0), ("hold2_e16_r48", 16, 2, False, 48),
+                    ("hold3_e16", 16, 3, False, 0)),
+}
+GRAPHS = 3  # graphs a callable: two graphs of one call can read a few percent apart
+
+
+def template_modules(op: str, tmp: Path) -> dict:
+    """label -> the loaded render of the softmax template at TEMPLATE_CONFIGS[op]."""
+    import dataclasses
+
+    from templates import get_template
+    from verifier.core import load_candidate
+
+    template = get_template("softmax")
+    modules = {}
+    for label, per_thread, hold, hold_exp, regs in TEMPLATE_CONFIGS[op]:
+        cfg = dataclasses.replace(template.default, single_pass_max=32768, row_split=32,
+                                  row_ahead=True, row_lag=True, elems_per_thread=per_thread,
+                                  lag_hold=hold, lag_hold_exp=hold_exp, split_maxnreg=regs)
+        source = template.render(cfg, op=op, log=op == "log_softmax", dim=1, params=[])
+        modules[label] = load_candidate(source, tmp / label)
+    return modules
+
+
+def probe_template(n_rows: int, n_cols: int, flusher) -> list[dict]:
+    import tempfile
+
+    from row_probes import time_beside_zoo_and_copy
+
+    x = torch.randn(n_rows, n_cols, device="cuda") * 4.0
+    x[1, 5:40000 % n_cols] = float("-inf")
+    results = []
+    for op in TEMPLATE_CONFIGS:
+        ref = getattr(torch, op)(x.double(), dim=1)
+        fns, errors = {}, {}
+        with tempfile.TemporaryDirectory() as tmp:
+            for label, module in template_modules(op, Path(tmp)).items():
+                model = module.ModelNew()
+                got = model(x)
+                torch.cuda.synchronize()
+                errors[label] = ((got.double() - ref).norm() / ref.norm()).item()
+                print(f"{op} {label}: rel l2 err {errors[label]:.2e}", flush=True)
+                if errors[label] < 1e-5:
+                    for copy in range(GRAPHS):
+                        fns[f"{label}#{copy}"] = (lambda m=model: m(x))
+            us, failed = time_beside_zoo_and_copy(x, fns, errors, flusher, ref, op=op)
+        mean = {label: round(sum(us[f"{label}#{c}"] for c in range(GRAPHS)) / GRAPHS, 2)
+                for label in errors if label != "zoo" and f"{label}#0" in us}
+        print(op, "mean of the graphs:", mean, flush=True)
+        results.append({"shape": [n_rows, n_cols], "op": op, "us_graphs": us,
+                        "us_mean_of_graphs": mean, "rel_l2_err": errors,
+                        "configs": TEMPLATE_CONFIGS[op], "graph_capture_failed": failed})
+    return results
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", default=str(ROOT / "bench" / "results" / "runs"))
@@ -374,12 +437,26 @@ def main() -> None:
                         help="WALK,OP,SPLIT,WARPS,CAP,MAXNREG (WALK one of " + ", ".join(WALKS)
                              + "; OP one of " + ", ".join(HOLD_OPS) + "; repeatable): these "
                              "variants instead of the listed ones")
+    parser.add_argument("--template", action="store_true",
+                        help="time the softmax template's split kernel at TEMPLATE_CONFIGS, "
+                             f"{GRAPHS} graphs each, beside the zoo, instead of the walks")
     args = parser.parse_args()
     if not torch.cuda.is_available():
         parser.error("this probe times kernels on a CUDA GPU; tests/test_probe_split_reread.py "
                      "checks its kernels in Triton's interpreter")
     from row_probes import write_probe
     from verifier.timing import L2Flusher
+
+    if args.template:
+        rows, cols = (int(v) for v in args.shape.lower().split("x"))
+        torch.manual_seed(0)
+        write_probe(args.out, "probe-split-reread-template",
+                    "float32 softmax and log-softmax: the softmax template's split-row kernel "
+                    "(32 programs a row, row_lag) at elems_per_thread, lag_hold, lag_hold_exp "
+                    f"and split_maxnreg settings, {GRAPHS} CUDA graphs each, beside "
+                    "kernel_zoo.ops.<op> and a copy of the same bytes; L2 flushed, medians in us",
+                    probe_template(rows, cols, L2Flusher(torch.device("cuda"))))
+        return
 
     variants = []
     for text in args.variant:

@@ -53,3 +53,23 @@ def test_diagnostic_walks_normalize_each_slice_alone(probe, walk):
     got = probe.run_variant(x, (walk, "softmax", split, 4, 8, 0), {}, interpret=True, groups=2)
     assert torch.allclose(got.double(), want, rtol=1e-5, atol=1e-6)
     assert not torch.allclose(got.double(), torch.softmax(x.double(), dim=1), atol=1e-3)
+
+
+def test_template_configs_render_split_kernels_that_match_torch(probe, tmp_path, monkeypatch):
+    """`--template`'s renders of the softmax template (each op's served split geometry with and
+    without held quarters) give torch's result on rows wider than single_pass_max, where the
+    split kernel takes them."""
+    torch.manual_seed(0)
+    x = torch.randn(3, 33000) * 4.0
+    x[1, 100:9000] = float("-inf")
+    for op, configs in probe.TEMPLATE_CONFIGS.items():
+        modules = probe.template_modules(op, tmp_path / op)
+        assert list(modules) == [label for label, *_ in configs]
+        ref = getattr(torch, op)(x.double(), dim=1)
+        for label, module in modules.items():
+            launched, real = [], module._launch
+            monkeypatch.setattr(module, "_launch", lambda kernel, *a, real=real, **k:
+                                (launched.append(kernel.__name__), real(kernel, *a, **k))[1])
+            got = module.ModelNew()(x)
+            assert torch.allclose(got.double(), ref, rtol=1e-5, atol=1e-6), (op, label)
+            assert set(launched) == {"_softmax_split_ahead_kernel"}, (op, label, launched)
