@@ -61,7 +61,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from row_probes import served_split_module  # noqa: E402
+from row_probes import rel_err, served_split_module  # noqa: E402
 
 _SPLIT = served_split_module("probe-split-fixup")
 _publish_pair = _SPLIT._publish_pair
@@ -343,10 +343,7 @@ def probe_shape(n_rows: int, n_cols: int, variants, flusher) -> list[dict]:
             try:
                 got = run_variant(x, variant, cache)
                 torch.cuda.synchronize()
-                finite = torch.isfinite(want)
-                err = ((got.double()[finite] - want[finite]).norm() / want[finite].norm()).item()
-                if not torch.equal(torch.isfinite(got), finite):
-                    err = float("inf")  # -inf, NaN where the reference has them, or not
+                err = rel_err(got, want)  # inf: -inf or NaN where the reference has none
             except Exception as exc:  # a variant that does not build or launch is reported
                 errors[name] = f"{type(exc).__name__}: {str(exc)[:400]}"
                 print(f"{name}: {errors[name]}", flush=True)
@@ -414,7 +411,7 @@ def probe_template(n_rows: int, n_cols: int, flusher) -> list[dict]:
                 model = module.ModelNew()
                 got = model(x)
                 torch.cuda.synchronize()
-                errors[label] = ((got.double() - ref).norm() / ref.norm()).item()
+                errors[label] = rel_err(got, ref)
                 print(f"{op} {label}: rel l2 err {errors[label]:.2e}", flush=True)
                 if errors[label] < 1e-5:
                     for copy in range(GRAPHS):
