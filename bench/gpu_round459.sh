@@ -39,6 +39,15 @@
 #   and lag_hold_exp, and lag_hold_exp's edge cases); softmax 256x128256 0.84 of copy (73.1 us)
 # 8 PART=tune PAIRS=softmax:float32 KNOBS=row_split,elems_per_thread,split_maxnreg,
 #   stagger_phases: 131 configs around 1.42.0; none faster (73.0-73.1 against its 73.1)
+# 9 PART=tune KNOBS=split_maxnreg (split_maxnreg 40 and 48 added): nothing promoted; softmax's
+#   plain lag at 8 warps read 73.4 us against 1.42.0's 73.9, one graph each (call 11 settles it),
+#   log-softmax's served 70.8-71.1 fastest
+# 10 PART=template: softmax (three graphs each) 1.41.0's lag at 4 warps 75.71 us, the plain lag
+#   at 8 warps 76.68, 3 quarters held 74.74, held as exponentials (1.42.0) 73.67, 2 quarters
+#   74.12, capped at 48 82.5; log-softmax untimed (its -inf made the check's error NaN: fixed)
+# 11 PART=template again: softmax 75.57, 76.96, 75.19, 74.18, 74.56, 82.52 in that order (the
+#   zoo 74.05); log-softmax's served lag at 8 warps 71.87, 3 quarters held 72.94, 2 held capped
+#   at 48 78.52 (runs/probe-split-reread-template-h200-round459{,-call10}.json)
 set -u
 start=$(date +%s)
 . bench/gpu_lib.sh
