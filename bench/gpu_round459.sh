@@ -11,6 +11,8 @@
 #   $OUT/entries.tgz, `kzoo zoo verify --newest` for the ops that took one.
 # PART=tests: the softmax template's split-row GPU tests (lag_hold among them); with ROWS=1
 #   then PART=rows.
+# PART=final: the GPU tests that run the shipped softmax (kernel_zoo.ops, kzoo verify) and the
+#   softmax tasks' contract rows.
 # PART=rows: bench/memory_bound.py's float32 rows of OPS (softmax), three paired graphs a
 #   callable, into $OUT/table.
 # Calls:
@@ -82,6 +84,14 @@ tests)
     echo "gpu tests: rc $? $(tail -1 "$OUT/tests/pytest-row-split.txt")" \
         "after $(( $(date +%s) - start )) s"
     [ "${ROWS:-0}" = 1 ] && PART=rows bash bench/gpu_round459.sh
+    ;;
+final)
+    mkdir -p "$OUT/tests"
+    timeout 450 python3 -m pytest -q -p no:cacheprovider -m gpu -rf --tb=short \
+        tests/test_gpu.py tests/test_contract.py -k "softmax or kzoo_verify" \
+        > "$OUT/tests/pytest-final.txt" 2>&1
+    echo "gpu tests: rc $? $(tail -1 "$OUT/tests/pytest-final.txt")" \
+        "after $(( $(date +%s) - start )) s"
     ;;
 rows)
     mkdir -p "$OUT/table"
