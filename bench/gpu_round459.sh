@@ -50,6 +50,8 @@
 # 11 PART=template again: softmax 75.57, 76.96, 75.19, 74.18, 74.56, 82.52 in that order (the
 #   zoo 74.05); log-softmax's served lag at 8 warps 71.87, 3 quarters held 72.94, 2 held capped
 #   at 48 78.52 (runs/probe-split-reread-template-h200-round459{,-call10}.json)
+# 12 PART=final: 15 GPU tests passed (kernel_zoo.ops.softmax, kzoo verify, the softmax tasks'
+#   contract rows)
 set -u
 start=$(date +%s)
 . bench/gpu_lib.sh
