@@ -139,22 +139,32 @@ def split_fixup(x: torch.Tensor, op: str, split: int, warps: int, cap: int, maxn
     meta = dict(SPLIT=split, BLOCK=block, OP=FIXUP_OPS.index(op), num_warps=warps)
     if maxnreg:
         meta["maxnreg"] = maxnreg
+    _launch_walk(_split_fixup_kernel, ("fixup", op, split, block, warps, maxnreg), args, meta,
+                 split, cap, cache, interpret, groups)
+    return y
+
+
+def _launch_walk(kernel, key: tuple, args: tuple, meta: dict, split: int, cap: int, cache: dict,
+                 interpret: bool, groups: int) -> None:
+    """Launch a walk `kernel` over args[0]'s rows: in the interpreter as two launches (every
+    step's first half, then every step's second) of `groups` groups (3 unless given); on a GPU as
+    one cooperative launch of as many groups as fit (at most `cap` programs an SM), its compiled
+    kernel's programs an SM, registers and spills kept in cache[key]."""
+    x = args[0]
+    n_rows = x.shape[0]
     if interpret:
         groups = groups or min(n_rows, 3)
         for phase in (0, 1):
-            _split_fixup_kernel[(groups * split,)](*args, SYNC=False, PHASE=phase, **meta)
-        return y
-    key = ("fixup", op, split, block, warps, maxnreg)
+            kernel[(groups * split,)](*args, SYNC=False, PHASE=phase, **meta)
+        return
     if key not in cache:
-        kernel = _split_fixup_kernel.warmup(*args, SYNC=True, PHASE=0, **meta,
-                                            launch_cooperative_grid=True, grid=(split,))
-        per_sm = _SPLIT._resident_per_sm(kernel, x.device.index or 0)
-        cache[key] = (per_sm, kernel.n_regs, kernel.n_spills)
+        compiled = kernel.warmup(*args, SYNC=True, PHASE=0, **meta, launch_cooperative_grid=True,
+                                 grid=(split,))
+        per_sm = _SPLIT._resident_per_sm(compiled, x.device.index or 0)
+        cache[key] = (per_sm, compiled.n_regs, compiled.n_spills)
     sms = torch.cuda.get_device_properties(x.device).multi_processor_count
     groups = min(n_rows, min(cache[key][0], cap) * sms // split)
-    _split_fixup_kernel[(groups * split,)](*args, SYNC=True, PHASE=0, **meta,
-                                           launch_cooperative_grid=True)
-    return y
+    kernel[(groups * split,)](*args, SYNC=True, PHASE=0, **meta, launch_cooperative_grid=True)
 
 
 @triton.jit
@@ -268,21 +278,8 @@ def split_hold(x: torch.Tensor, op: str, hold: bool, wait: bool, split: int, war
                 num_warps=warps)
     if maxnreg:
         meta["maxnreg"] = maxnreg
-    if interpret:
-        groups = groups or min(n_rows, 3)
-        for phase in (0, 1):
-            _split_hold_kernel[(groups * split,)](*args, SYNC=False, PHASE=phase, **meta)
-        return y
-    key = ("hold", op, hold, wait, split, half, unit, warps, maxnreg)
-    if key not in cache:
-        kernel = _split_hold_kernel.warmup(*args, SYNC=True, PHASE=0, **meta,
-                                           launch_cooperative_grid=True, grid=(split,))
-        per_sm = _SPLIT._resident_per_sm(kernel, x.device.index or 0)
-        cache[key] = (per_sm, kernel.n_regs, kernel.n_spills)
-    sms = torch.cuda.get_device_properties(x.device).multi_processor_count
-    groups = min(n_rows, min(cache[key][0], cap) * sms // split)
-    _split_hold_kernel[(groups * split,)](*args, SYNC=True, PHASE=0, **meta,
-                                          launch_cooperative_grid=True)
+    _launch_walk(_split_hold_kernel, ("hold", op, hold, wait, split, half, unit, warps, maxnreg),
+                 args, meta, split, cap, cache, interpret, groups)
     return y
 
 
