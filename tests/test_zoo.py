@@ -1453,3 +1453,33 @@ def test_linear_gelu_is_served_and_yields_without_nvcc_on_the_gpu(monkeypatch, c
         assert bool(warned) == served_cuda, warned
     finally:
         ops.clear_cache()
+
+
+def test_the_readmes_table_of_shipped_entries_names_each_ops_newest_version_and_buckets():
+    """The README's table of what ships (op, version, template, buckets by dtype) is the shipped
+    zoo's: each op's newest version, and per dtype the buckets its configs cover ("the same": as
+    bfloat16; "-": none). Rounds 457-458 promoted rms_norm and add_rms_norm and left the table on
+    the versions before."""
+    import re
+
+    root = Path(__file__).resolve().parents[1]
+    lines = (root / "README.md").read_text().splitlines()
+    header = "| op | version | template | bfloat16 | float32 | float16 |"
+    rows = lines[lines.index(header) + 2:]
+    rows = rows[:next(i for i, line in enumerate(rows) if not line.startswith("|"))]
+    shipped = root / "kernel_zoo" / "entries"
+    named = set()
+    for line in rows:
+        op, version, _template, *cells = [c.strip() for c in line.strip("|").split("|")]
+        named.add(op)
+        entry = next(iter(store.newest_entries(op, [shipped])))
+        assert entry.manifest["version"] == version, (op, version)
+        covered: dict[str, set] = {}
+        for config in entry.manifest["configs"]:
+            covered.setdefault(config["dtype"], set()).add(config["shape_bucket"])
+        listed = {}
+        for dtype, cell in zip(("bfloat16", "float32", "float16"), cells):
+            listed[dtype] = (listed["bfloat16"] if cell == "the same"
+                             else set() if cell == "-" else set(re.findall(r"`([^`]+)`", cell)))
+            assert listed[dtype] == covered.get(dtype, set()), (op, dtype)
+    assert named == {p.name for p in shipped.iterdir() if p.is_dir()}
