@@ -352,11 +352,20 @@ def test_row_split_reads_a_wide_row_once_across_programs_and_stays_correct(tmp_p
     cases += [(dict(row_split=split, row_ahead=True, row_lag=True, lag_hold=4 - i % 4,
                     lag_hold_exp=True), shape, ["_softmax_split_ahead_kernel"] * 2, grid)
               for i, (split, shape, _, grid) in enumerate(cases[:5])]
-    # lag_hold keeps quarters across row_lag's step: refused without it, and lag_hold_exp
-    # without lag_hold
-    assert SOFTMAX.violations(dataclasses.replace(base, row_split=4, row_ahead=True, lag_hold=2))
-    assert SOFTMAX.violations(dataclasses.replace(base, row_split=4, row_ahead=True, row_lag=True,
-                                                  lag_hold_exp=True))
+    # lag_hold keeps quarters across row_lag's step and lag_hold_exp their exponentials: without
+    # row_lag (or lag_hold) they change nothing, and a config is not refused for them (random
+    # samples would mostly be)
+    def code(cfg):
+        assert not SOFTMAX.violations(cfg)
+        return [line for line in SOFTMAX.render(cfg, op="log_softmax" if log else "softmax",
+                                                log=log, dim=1, params=[]).splitlines()
+                if not line.startswith(("Params: ", "PARAMS = "))]
+
+    for knobs in (dict(row_split=4, row_ahead=True), dict(row_split=4), {}):
+        assert code(dataclasses.replace(base, **knobs, lag_hold=2, lag_hold_exp=True)) == \
+            code(dataclasses.replace(base, **knobs))
+    lagged = dataclasses.replace(base, row_split=4, row_ahead=True, row_lag=True)
+    assert code(dataclasses.replace(lagged, lag_hold_exp=True)) == code(lagged)
     gen = torch.Generator().manual_seed(11)
     op = "log_softmax" if log else "softmax"
     ref = torch.log_softmax if log else torch.softmax
