@@ -254,7 +254,8 @@ def optimize(opts: OptimizeOptions) -> OptimizeResult:
     started = time.monotonic()
     pipe = Pipeline(
         study=study, template=template, plan=plan, task=task, dtype=dtype, mode=mode,
-        verifiers=pool, preparers=preparers, max_pruned=20 * opts.trials, shapes=opts.shapes,
+        verifiers=pool, preparers=preparers,
+        max_pruned=search.pruned_budget(template, opts.trials), shapes=opts.shapes,
         on_told=lambda value, verdict: progress.update(search.count_completed(study), value,
                                                        verdict),
     )

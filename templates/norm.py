@@ -68,7 +68,8 @@ every operand's rows are n_cols apart (contiguous): the looped kernel's row offs
 both constant (torch.compile's 250.5), 254.4 with the stride a runtime argument, 255.2 with
 the width runtime and masked (GPU round 455, bench/probe_norm_variants.py --served).
 `epoch_slots` (with `row_split` and `row_ahead`; RMSNorm and add + RMSNorm, whose slices hand
-over one statistic) tags the split kernel's slot words with the launch's epoch, from a ticket
+over one statistic; elsewhere it changes nothing, and neither does `slot_tag` without it: a
+sampled config is not refused for them, where refusing left 1 random config in 17 valid) tags the split kernel's slot words with the launch's epoch, from a ticket
 counter kept before the slots (`_model.jinja`'s `epoch_slots()`), instead of zeroing them before
 every call: the zeroing is a fill kernel the split kernel starts after, 1.2-2.3 us of add +
 RMSNorm 256x65536 float32 (GPU round 456). Calls keep a buffer per device, stream and size;
@@ -240,12 +241,6 @@ def constraints(cfg: NormConfig) -> list[str]:
     if cfg.loop_const_stride and not cfg.loop_const_cols:
         problems.append("loop_const_stride makes the rows' distance the looped kernel's constant "
                         "width: it needs loop_const_cols")
-    if cfg.epoch_slots and not (cfg.row_split and cfg.row_ahead):
-        problems.append("epoch_slots tags the split-row kernel's slot words a row ahead: it needs "
-                        "row_split and row_ahead")
-    if cfg.slot_tag != "ticket" and not cfg.epoch_slots:
-        problems.append("slot_tag says how epoch_slots' kernels tag their words: it needs "
-                        "epoch_slots")
     if cfg.split_maxnreg and not cfg.row_split:
         problems.append("split_maxnreg caps the split-row kernel's registers: it needs row_split")
     if cfg.loop_full_from > cfg.single_pass_max:
