@@ -3,6 +3,10 @@ fail with a reason that says what was wrong."""
 
 from __future__ import annotations
 
+import os
+import signal
+import time
+
 import pytest
 import torch
 
@@ -10,7 +14,8 @@ import tasks
 from conftest import ROOT
 from templates import get_template
 from verifier.core import Verifier
-from verifier.worker import VerifyRequest, detect_mode, verify_in_subprocess
+from verifier.worker import (VerifyProcess, VerifyRequest, detect_mode,
+                             verify_in_subprocess)
 
 CANDIDATES = ROOT / "tests" / "candidates"
 SOFTMAX = ROOT / "tasks" / "softmax.py"
@@ -138,6 +143,64 @@ def test_hanging_candidate_times_out(task, tmp_path):
     request = VerifyRequest(str(task.path), task.source, source, "float32")
     data = verify_in_subprocess(request, detect_mode(), str(tmp_path), timeout_s=20)
     assert data["stage"] == "timeout" and not data["accepted"]
+
+
+
+def _hanging_request(task) -> VerifyRequest:
+    source = _patched("        return launch_softmax(x, 1)\n",
+                      "        while True:\n            pass\n")
+    return VerifyRequest(str(task.path), task.source, source, "float32")
+
+
+def _gone(pid: int, within_s: float = 10.0) -> bool:
+    deadline = time.monotonic() + within_s
+    while time.monotonic() < deadline:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return True
+        time.sleep(0.05)
+    return False
+
+
+@pytest.mark.skipif(not hasattr(signal, "pthread_sigmask"), reason="needs POSIX signal masks")
+def test_ctrl_c_while_a_check_process_starts_leaves_no_child_behind(task, tmp_path, capfd,
+                                                                   monkeypatch):
+    """A Ctrl-C after the spawn but before the request is handed over (CI caught it: the child
+    read a closed pipe into an EOFError traceback, and nobody killed it): it lands as the start
+    ends, and the half-started process is killed without a word."""
+    import multiprocessing.util
+
+    spawned = []
+    spawn = multiprocessing.util.spawnv_passfds
+
+    def spawn_then_interrupt(path, args, passfds):
+        pid = spawn(path, args, passfds)
+        if any("spawn_main" in str(arg) for arg in args):  # not the resource tracker
+            spawned.append(pid)
+            os.kill(os.getpid(), signal.SIGINT)
+        return pid
+
+    monkeypatch.setattr(multiprocessing.util, "spawnv_passfds", spawn_then_interrupt)
+    with pytest.raises(KeyboardInterrupt):
+        VerifyProcess(_hanging_request(task), detect_mode(), str(tmp_path), timeout_s=60)
+    assert len(spawned) == 1 and _gone(spawned[0])
+    time.sleep(0.5)  # what a child left reading a closed pipe would have printed by now
+    assert "Traceback" not in capfd.readouterr().err
+
+
+@pytest.mark.skipif(not hasattr(signal, "pthread_sigmask"), reason="needs POSIX signal masks")
+def test_a_ctrl_c_reaching_a_check_process_ends_it_without_a_traceback(task, tmp_path, capfd):
+    """A terminal sends Ctrl-C to the whole process group: the parent reports it, a check
+    process just ends (128 + SIGINT), at whatever point of its start the signal finds it."""
+    for settle_s in (0.0, 3.0):  # held back while it starts / running the candidate
+        check = VerifyProcess(_hanging_request(task), detect_mode(), str(tmp_path), timeout_s=60)
+        time.sleep(settle_s)
+        os.kill(check._proc.pid, signal.SIGINT)
+        verdict = check.verdict()
+        assert check._proc.exitcode == 128 + signal.SIGINT, verdict
+        assert verdict["stage"] == "crash" and not verdict["accepted"]
+    assert "Traceback" not in capfd.readouterr().err
 
 
 LAUNCHER_SOURCE = '''import torch

@@ -576,10 +576,14 @@ def _processes_with_home(home: Path) -> list[int]:
 
 
 @pytest.mark.skipif(not Path("/proc/self/environ").exists(), reason="needs Linux /proc")
+@pytest.mark.parametrize("to_group", [False, True], ids=["to-the-command", "to-its-group"])
 def test_ctrl_c_during_verify_with_workers_ends_every_check_process(shipped_copy: Path,
-                                                                    tmp_path: Path):
-    """Ctrl-C while kernels are checked N at a time: the command ends at once with 130 and says
-    it was interrupted (no study is involved), and no check process outlives it."""
+                                                                    tmp_path: Path,
+                                                                    to_group: bool):
+    """Ctrl-C while kernels are checked N at a time, sent to the command or (as a terminal
+    does) to its whole process group: the command ends at once with 130 and says it was
+    interrupted (no study is involved), no check process outlives it, and none prints a
+    traceback of its own."""
     import os
     import signal
     import subprocess
@@ -598,7 +602,8 @@ def test_ctrl_c_during_verify_with_workers_ends_every_check_process(shipped_copy
                              "--newest", "--zoo", str(shipped_copy), "--workers", "2"], cwd=ROOT,
                             env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             # a background job's shell hands SIGINT down ignored (CI's runs)
-                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+                            start_new_session=True)
     try:
         said = []
         for line in proc.stdout:
@@ -610,12 +615,16 @@ def test_ctrl_c_during_verify_with_workers_ends_every_check_process(shipped_copy
         while len(_processes_with_home(home)) < 3 and time.monotonic() < deadline:
             time.sleep(0.1)
         assert len(_processes_with_home(home)) >= 3  # the command and its two checks, running
-        proc.send_signal(signal.SIGINT)
+        if to_group:
+            os.killpg(proc.pid, signal.SIGINT)
+        else:
+            proc.send_signal(signal.SIGINT)
         _, err = proc.communicate(timeout=30)
     finally:
         proc.kill()
     assert proc.returncode == 130, err
     assert err.splitlines()[-1] == "kzoo: interrupted", err
+    assert "Traceback" not in err, err
     deadline = time.monotonic() + 10
     while _processes_with_home(home) and time.monotonic() < deadline:
         time.sleep(0.2)

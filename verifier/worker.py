@@ -4,10 +4,14 @@ caller down. Ray actors (agent.cluster) and `kzoo verify` (a spawned child) both
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing as mp
 import os
+import signal
+import threading
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Iterator
 
 DEFAULT_TIMEOUT_S = 600.0
 # A geometric-mean speedup over the best baseline above this is re-measured in a fresh process with
@@ -113,9 +117,44 @@ class VerifierWorker:
 
 
 EXIT_GRACE_S = 10.0  # seconds a worker that has answered gets to exit before it is killed
+_MASKS = hasattr(signal, "pthread_sigmask")  # not on Windows
+
+
+@contextlib.contextmanager
+def _interrupts_held() -> Iterator[None]:
+    """Hold a Ctrl-C (SIGINT) back for the block and deliver it as the block ends. A process
+    spawned inside is born with SIGINT blocked (the mask is inherited) and unblocks it itself.
+    Python runs signal handlers in the main thread whichever thread the signal hits, so the
+    main thread also swaps in a handler that only takes note; other threads just mask."""
+    caught: list[int] = []
+    main = threading.current_thread() is threading.main_thread()
+    old = signal.getsignal(signal.SIGINT) if main else None
+    if old is not None:
+        signal.signal(signal.SIGINT, lambda signum, frame: caught.append(signum))
+    blocked = _MASKS and signal.SIGINT not in signal.pthread_sigmask(signal.SIG_BLOCK,
+                                                                    {signal.SIGINT})
+    try:
+        yield
+    finally:
+        if blocked:
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+        if old is not None:
+            signal.signal(signal.SIGINT, old)
+            if caught:
+                signal.raise_signal(signal.SIGINT)
+
+
+def _quiet_exit(signum: int, frame: object) -> None:
+    os._exit(128 + signum)
 
 
 def _child(conn, mode: str, cache_dir: str, request: VerifyRequest) -> None:
+    # Born with SIGINT held back (`VerifyProcess`). A Ctrl-C belongs to the parent, which
+    # reports it and kills its checks: one reaching this process (a terminal sends it to the
+    # whole group) ends it without a traceback of its own.
+    signal.signal(signal.SIGINT, _quiet_exit)
+    if _MASKS:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     worker = VerifierWorker(mode, cache_dir)
     conn.send(worker.verify(request))
     conn.close()
@@ -136,8 +175,16 @@ class VerifyProcess:
         self.conn, child = ctx.Pipe(duplex=False)
         self._proc = ctx.Process(target=_child, args=(child, mode, cache_dir, request),
                                  daemon=True)
-        self._proc.start()
-        child.close()
+        # A Ctrl-C between the spawn and the hand-over of the request would leave a child that
+        # nobody kills, reading a closed pipe into a traceback: it lands once the start is over.
+        try:
+            with _interrupts_held():
+                self._proc.start()
+        except BaseException:
+            self.close()
+            raise
+        finally:
+            child.close()
         self.deadline = time.monotonic() + timeout_s
 
     def verdict(self) -> dict:
