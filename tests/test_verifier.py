@@ -3,9 +3,11 @@ fail with a reason that says what was wrong."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import time
+from typing import Iterator
 
 import pytest
 import torch
@@ -152,6 +154,17 @@ def _hanging_request(task) -> VerifyRequest:
     return VerifyRequest(str(task.path), task.source, source, "float32")
 
 
+@contextlib.contextmanager
+def _ctrl_c_as_at_a_terminal() -> Iterator[None]:
+    """SIGINT raises KeyboardInterrupt for the block: a test runner's worker, or a background
+    job's shell (CI's runs), may have it ignored, and a spawned process inherits that."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
 def _gone(pid: int, within_s: float = 10.0) -> bool:
     deadline = time.monotonic() + within_s
     while time.monotonic() < deadline:
@@ -182,7 +195,7 @@ def test_ctrl_c_while_a_check_process_starts_leaves_no_child_behind(task, tmp_pa
         return pid
 
     monkeypatch.setattr(multiprocessing.util, "spawnv_passfds", spawn_then_interrupt)
-    with pytest.raises(KeyboardInterrupt):
+    with _ctrl_c_as_at_a_terminal(), pytest.raises(KeyboardInterrupt):
         VerifyProcess(_hanging_request(task), detect_mode(), str(tmp_path), timeout_s=60)
     assert len(spawned) == 1 and _gone(spawned[0])
     time.sleep(0.5)  # what a child left reading a closed pipe would have printed by now
@@ -194,13 +207,31 @@ def test_a_ctrl_c_reaching_a_check_process_ends_it_without_a_traceback(task, tmp
     """A terminal sends Ctrl-C to the whole process group: the parent reports it, a check
     process just ends (128 + SIGINT), at whatever point of its start the signal finds it."""
     for settle_s in (0.0, 3.0):  # held back while it starts / running the candidate
-        check = VerifyProcess(_hanging_request(task), detect_mode(), str(tmp_path), timeout_s=60)
+        with _ctrl_c_as_at_a_terminal():  # what the check process is born with
+            check = VerifyProcess(_hanging_request(task), detect_mode(), str(tmp_path),
+                                  timeout_s=60)
         time.sleep(settle_s)
         os.kill(check._proc.pid, signal.SIGINT)
         verdict = check.verdict()
         assert check._proc.exitcode == 128 + signal.SIGINT, verdict
         assert verdict["stage"] == "crash" and not verdict["accepted"]
     assert "Traceback" not in capfd.readouterr().err
+
+
+
+@pytest.mark.skipif(not hasattr(signal, "pthread_sigmask"), reason="needs POSIX signal masks")
+def test_a_command_that_ignores_ctrl_c_has_checks_that_ignore_it(task, tmp_path):
+    """Run as a background job (SIGINT ignored), the command is not interrupted while a check
+    starts, and the check process ignores SIGINT too rather than ending on it."""
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        check = VerifyProcess(_hanging_request(task), detect_mode(), str(tmp_path), timeout_s=8)
+        time.sleep(3)
+        os.kill(check._proc.pid, signal.SIGINT)
+        verdict = check.verdict()
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    assert verdict["stage"] == "timeout", verdict  # it ran on, to its deadline
 
 
 LAUNCHER_SOURCE = '''import torch

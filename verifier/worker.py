@@ -129,6 +129,8 @@ def _interrupts_held() -> Iterator[None]:
     caught: list[int] = []
     main = threading.current_thread() is threading.main_thread()
     old = signal.getsignal(signal.SIGINT) if main else None
+    if old is signal.SIG_IGN:  # ignored (a background job): nothing to hold back, and a
+        old = None             # process spawned now inherits the ignoring
     if old is not None:
         signal.signal(signal.SIGINT, lambda signum, frame: caught.append(signum))
     blocked = _MASKS and signal.SIGINT not in signal.pthread_sigmask(signal.SIG_BLOCK,
@@ -151,8 +153,9 @@ def _quiet_exit(signum: int, frame: object) -> None:
 def _child(conn, mode: str, cache_dir: str, request: VerifyRequest) -> None:
     # Born with SIGINT held back (`VerifyProcess`). A Ctrl-C belongs to the parent, which
     # reports it and kills its checks: one reaching this process (a terminal sends it to the
-    # whole group) ends it without a traceback of its own.
-    signal.signal(signal.SIGINT, _quiet_exit)
+    # whole group) ends it without a traceback of its own, unless the parent ignored it.
+    if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
+        signal.signal(signal.SIGINT, _quiet_exit)
     if _MASKS:
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     worker = VerifierWorker(mode, cache_dir)
