@@ -45,8 +45,8 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 from kernel_zoo import cuda_ext, ops  # noqa: E402
-from row_probes import rel_err, write_probe  # noqa: E402
-from verifier.timing import L2Flusher, bench, graphed_where_possible  # noqa: E402
+from row_probes import rel_err, time_beside_copy, write_probe  # noqa: E402
+from verifier.timing import L2Flusher  # noqa: E402
 
 R = 1000  # the reduced length the kernels are built for
 SHAPES = ((32, R, 1024), (2, R, 128))  # the row of #3, and a small one checked only
@@ -330,14 +330,7 @@ def probe_shape(probe: Probe, shape, flusher: L2Flusher | None, time_it: bool) -
             if err < 1e-5:
                 fns[entry] = (lambda e=entry, out=y: probe.run(e, x, out))
     if time_it:
-        out = torch.empty_like(x)
-        fns["copy"] = lambda: out.copy_(x)
-        graphs, failed = graphed_where_possible(fns)
-        timed = bench(graphs, flusher=flusher, budget_ms=300.0, rounds=5)
-        us = {name: round(t.median_ms * 1000, 2) for name, t in timed.items()}
-        for name, value in us.items():
-            print(f"{'x'.join(map(str, shape))} {name:24s} {value:8.2f} us  "
-                  f"{us['copy'] / value:5.2f} of copy", flush=True)
+        us, failed = time_beside_copy(x, fns, flusher, "x".join(map(str, shape)))
         found.update(us_graphs=us, graph_capture_failed=failed)
     return found
 

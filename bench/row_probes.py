@@ -63,14 +63,22 @@ def time_beside_zoo_and_copy(x: torch.Tensor, fns: dict[str, Callable[[], object
     zoo_op = getattr(ops, op)
     got = zoo_op(x, dim=-1)
     errors["zoo"] = rel_err(got, ref)
-    fns = dict(fns, zoo=lambda: zoo_op(x, dim=-1))
+    return time_beside_copy(x, dict(fns, zoo=lambda: zoo_op(x, dim=-1)), flusher,
+                            f"{op} {rows}x{cols}")
+
+
+def time_beside_copy(x: torch.Tensor, fns: dict[str, Callable[[], object]], flusher: L2Flusher,
+                     label: str) -> tuple[dict[str, float], list[str]]:
+    """`fns` and a copy of x's bytes timed as CUDA-graph replays, interleaved and L2-flushed, each
+    printed after `label` beside the copy. Returns the medians in us by name, and the names whose
+    graph capture failed (timed as plain calls)."""
     out = torch.empty_like(x)
-    fns["copy"] = lambda: out.copy_(x)
+    fns = dict(fns, copy=lambda: out.copy_(x))
     graphs, failed = graphed_where_possible(fns)
     timed = bench(graphs, flusher=flusher, budget_ms=300.0, rounds=5)
     us = {name: round(t.median_ms * 1000, 2) for name, t in timed.items()}
     for name, value in us.items():
-        print(f"{op} {rows}x{cols} {name:32s} {value:8.2f} us  {us['copy'] / value:5.2f} of copy",
+        print(f"{label} {name:32s} {value:8.2f} us  {us['copy'] / value:5.2f} of copy",
               flush=True)
     return us, failed
 
