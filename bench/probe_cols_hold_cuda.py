@@ -15,7 +15,9 @@ a 1000 x 64 float32 tile is 256 KB, a 1000 x 32 one 128 KB. Here, in CUDA C++:
   shuffles, then one partial a warp through shared memory); the register part keeps its
   exponentials, the shared-memory part computes them again as it writes;
 - `__launch_bounds__(THREADS, MIN_BLOCKS)`: a 64-wide tile's block fills an SM (1024 threads at
-  64 registers, or 512 at 128); 32-wide tiles fit two blocks an SM.
+  64 registers, or 512 at 128); 32-wide tiles fit two blocks an SM;
+- each variant also as a copy (`copy_<variant>`): the same loads, holding and stores with no
+  reduction or arithmetic, the walk's own ceiling.
 
 A probe, not a template: float32, contiguous, inner a multiple of W; the reduced length R is a
 compile-time constant (1000). Outputs are checked against float64 first, at the probe shape and a
@@ -26,7 +28,7 @@ refuse `cuda_pipeline.h` in a candidate: a template would need them to admit it,
 wrapper in `kzoo_sm90.cuh`. Writes <out>/probe-cols-hold-cuda-<device>.json.
 
 Written in a session with no device time left (round 460): built for sm_90 here (ptxas: no spills
-but 12 bytes in the two 64-register softmax builds), not yet run on a GPU.
+but 12 bytes in the two 64-register softmax builds, r8), not yet run on a GPU.
 
     python bench/probe_cols_hold_cuda.py [--out DIR]
 """
@@ -120,41 +122,44 @@ struct Tile {
         sizeof(float4) * SMEM_STEPS * THREADS + sizeof(float) * (NWARPS * (W + 4) + W);
 };
 
-template <int W, int THREADS, int REG_STEPS, int MIN_BLOCKS, bool LOG>
-__global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
-cols_hold(const float* __restrict__ x, float* __restrict__ y, int64_t inner) {
-    using T = Tile<W, THREADS, REG_STEPS>;
-    constexpr int R = @R@, RPS = T::RPS;
-    static_assert(W % 4 == 0 && T::TPR <= 32 && THREADS % T::TPR == 0, "tile layout");
-    static_assert(REG_STEPS >= 1 && T::SMEM_STEPS >= 0, "steps");
-    extern __shared__ float4 held[];                          // [SMEM_STEPS][THREADS]
-    float* scratch = reinterpret_cast<float*>(held + T::SMEM_STEPS * THREADS);
-    float* result = scratch + T::NWARPS * (W + 4);
-    const int64_t tiles = inner / W;
-    const int64_t o = blockIdx.x / tiles, j0 = (blockIdx.x % tiles) * W;
-    const int c = threadIdx.x % T::TPR, g = threadIdx.x / T::TPR;
-    const int64_t offset = o * R * inner + j0 + 4 * c;
-    const float* xb = x + offset;
-    float* yb = y + offset;
+enum Mode { SOFTMAX = 0, LOG_SOFTMAX = 1, COPY = 2 };
 
-#pragma unroll
-    for (int s = 0; s < T::SMEM_STEPS; ++s) {
-        const int k = (REG_STEPS + s) * RPS + g;
-        if (k < R) __pipeline_memcpy_async(&held[s * THREADS + threadIdx.x], xb + k * inner, 16);
-    }
-    __pipeline_commit();
-    float4 v[REG_STEPS];
+// Tile rows out: the register part's values through `reg_out`, the shared-memory part's through
+// `held_out` (rows past R skipped).
+template <int W, int THREADS, int REG_STEPS, class RegOut, class HeldOut>
+__device__ __forceinline__ void store_tile(float* yb, int64_t inner, const float4 (&v)[REG_STEPS],
+                                           const float4* held, RegOut reg_out,
+                                           HeldOut held_out) {
+    using T = Tile<W, THREADS, REG_STEPS>;
+    const int g = threadIdx.x / T::TPR;
 #pragma unroll
     for (int s = 0; s < REG_STEPS; ++s) {
-        const int k = s * RPS + g;
-        v[s] = k < R ? __ldg(reinterpret_cast<const float4*>(xb + k * inner))
-                     : make_float4(-INFINITY, -INFINITY, -INFINITY, -INFINITY);
+        const int k = s * T::RPS + g;
+        if (k < @R@) __stcs(reinterpret_cast<float4*>(yb + k * inner), reg_out(v[s]));
     }
+#pragma unroll
+    for (int s = 0; s < T::SMEM_STEPS; ++s) {
+        const int k = (REG_STEPS + s) * T::RPS + g;
+        if (k < @R@)
+            __stcs(reinterpret_cast<float4*>(yb + k * inner),
+                   held_out(held[s * THREADS + threadIdx.x]));
+    }
+}
 
+// The tile's column max (the register part's first, while the shared-memory part may still be
+// landing), then its sum of exponentials, each reduced over the block; softmax or log-softmax
+// written. The register part keeps its exponentials; the shared-memory part computes them again.
+template <int W, int THREADS, int REG_STEPS, bool LOG>
+__device__ __forceinline__ void normalize(float4 (&v)[REG_STEPS], const float4* held,
+                                          float* scratch, float* result, float* yb,
+                                          int64_t inner) {
+    using T = Tile<W, THREADS, REG_STEPS>;
+    constexpr int R = @R@, RPS = T::RPS;
+    const int g = threadIdx.x / T::TPR;
     float4 m = v[0];
 #pragma unroll
     for (int s = 1; s < REG_STEPS; ++s) m = combine4<true>(m, v[s]);
-    __pipeline_wait_prior(0);
+    __pipeline_wait_prior(0);  // the shared-memory part has landed
 #pragma unroll
     for (int s = 0; s < T::SMEM_STEPS; ++s)
         if ((REG_STEPS + s) * RPS + g < R) m = combine4<true>(m, held[s * THREADS + threadIdx.x]);
@@ -186,41 +191,68 @@ cols_hold(const float* __restrict__ x, float* __restrict__ y, int64_t inner) {
         }
     }
     sum = column_reduce<W, THREADS, false>(sum, scratch, result);
-    float4 a, b;  // softmax: e * a; log-softmax: x - b
-    if (LOG) {
-        b = make_float4(ms.x + logf(sum.x), ms.y + logf(sum.y), ms.z + logf(sum.z),
-                        ms.w + logf(sum.w));
-    } else {
-        a = make_float4(1.0f / sum.x, 1.0f / sum.y, 1.0f / sum.z, 1.0f / sum.w);
-    }
+    // softmax writes e * a, log-softmax x - b
+    const float4 a = make_float4(1.0f / sum.x, 1.0f / sum.y, 1.0f / sum.z, 1.0f / sum.w);
+    const float4 b = make_float4(ms.x + logf(sum.x), ms.y + logf(sum.y), ms.z + logf(sum.z),
+                                 ms.w + logf(sum.w));
 
-#pragma unroll
-    for (int s = 0; s < REG_STEPS; ++s) {
-        const int k = s * RPS + g;
-        if (k < R) {
-            const float4 out = LOG ? make_float4(v[s].x - b.x, v[s].y - b.y, v[s].z - b.z,
-                                                 v[s].w - b.w)
-                                   : make_float4(v[s].x * a.x, v[s].y * a.y, v[s].z * a.z,
-                                                 v[s].w * a.w);
-            __stcs(reinterpret_cast<float4*>(yb + k * inner), out);
-        }
+    if constexpr (LOG) {
+        auto out = [b](float4 h) {
+            return make_float4(h.x - b.x, h.y - b.y, h.z - b.z, h.w - b.w);
+        };
+        store_tile<W, THREADS, REG_STEPS>(yb, inner, v, held, out, out);
+    } else {
+        auto scaled = [a](float4 e) {
+            return make_float4(e.x * a.x, e.y * a.y, e.z * a.z, e.w * a.w);
+        };
+        auto from_held = [a, mb](float4 h) {
+            return make_float4(exp2f(fmaf(h.x, LOG2E, -mb.x)) * a.x,
+                               exp2f(fmaf(h.y, LOG2E, -mb.y)) * a.y,
+                               exp2f(fmaf(h.z, LOG2E, -mb.z)) * a.z,
+                               exp2f(fmaf(h.w, LOG2E, -mb.w)) * a.w);
+        };
+        store_tile<W, THREADS, REG_STEPS>(yb, inner, v, held, scaled, from_held);
     }
+}
+
+// MODE COPY writes the tile as read: the walk's own cost, no reductions or arithmetic.
+template <int W, int THREADS, int REG_STEPS, int MIN_BLOCKS, int MODE>
+__global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
+cols_hold(const float* __restrict__ x, float* __restrict__ y, int64_t inner) {
+    using T = Tile<W, THREADS, REG_STEPS>;
+    constexpr int R = @R@, RPS = T::RPS;
+    static_assert(W % 4 == 0 && T::TPR <= 32 && THREADS % T::TPR == 0, "tile layout");
+    static_assert(REG_STEPS >= 1 && T::SMEM_STEPS >= 0, "steps");
+    extern __shared__ float4 held[];                          // [SMEM_STEPS][THREADS]
+    float* scratch = reinterpret_cast<float*>(held + T::SMEM_STEPS * THREADS);
+    float* result = scratch + T::NWARPS * (W + 4);
+    const int64_t tiles = inner / W;
+    const int64_t o = blockIdx.x / tiles, j0 = (blockIdx.x % tiles) * W;
+    const int c = threadIdx.x % T::TPR, g = threadIdx.x / T::TPR;
+    const int64_t offset = o * R * inner + j0 + 4 * c;
+    const float* xb = x + offset;
+    float* yb = y + offset;
+
 #pragma unroll
     for (int s = 0; s < T::SMEM_STEPS; ++s) {
         const int k = (REG_STEPS + s) * RPS + g;
-        if (k < R) {
-            const float4 h = held[s * THREADS + threadIdx.x];
-            float4 out;
-            if (LOG) {
-                out = make_float4(h.x - b.x, h.y - b.y, h.z - b.z, h.w - b.w);
-            } else {
-                out.x = exp2f(fmaf(h.x, LOG2E, -mb.x)) * a.x;
-                out.y = exp2f(fmaf(h.y, LOG2E, -mb.y)) * a.y;
-                out.z = exp2f(fmaf(h.z, LOG2E, -mb.z)) * a.z;
-                out.w = exp2f(fmaf(h.w, LOG2E, -mb.w)) * a.w;
-            }
-            __stcs(reinterpret_cast<float4*>(yb + k * inner), out);
-        }
+        if (k < R) __pipeline_memcpy_async(&held[s * THREADS + threadIdx.x], xb + k * inner, 16);
+    }
+    __pipeline_commit();
+    float4 v[REG_STEPS];
+#pragma unroll
+    for (int s = 0; s < REG_STEPS; ++s) {
+        const int k = s * RPS + g;
+        v[s] = k < R ? __ldg(reinterpret_cast<const float4*>(xb + k * inner))
+                     : make_float4(-INFINITY, -INFINITY, -INFINITY, -INFINITY);
+    }
+
+    if constexpr (MODE == COPY) {
+        __pipeline_wait_prior(0);
+        auto same = [](float4 value) { return value; };
+        store_tile<W, THREADS, REG_STEPS>(yb, inner, v, held, same, same);
+    } else {
+        normalize<W, THREADS, REG_STEPS, MODE == LOG_SOFTMAX>(v, held, scratch, result, yb, inner);
     }
 }
 """
@@ -254,20 +286,31 @@ extern "C" int info_{name}(int* regs, int* local_bytes, int* smem_bytes, int* bl
 """
 
 
-def entry_name(name: str, log: bool) -> str:
-    return f"{'log_' if log else ''}{name}"
+MODES = ("softmax", "log_softmax", "copy")  # the kernel's MODE, in its order
+
+
+def entry_name(name: str, mode: str) -> str:
+    return name if mode == "softmax" else f"{mode}_{name}"
+
+
+def variant_of(entry: str) -> str:
+    """The variant an entry point runs (`entry_name`'s inverse)."""
+    for mode in MODES[1:]:
+        if entry.startswith(f"{mode}_"):
+            return entry.removeprefix(f"{mode}_")
+    return entry
 
 
 def source() -> str:
-    """The kernel and, for each variant, softmax and log-softmax entry points (`run_<name>`,
-    `info_<name>`; log-softmax's names start with `log_`)."""
+    """The kernel and, for each variant and mode, entry points `run_<entry>` and `info_<entry>`
+    (`entry_name`: log-softmax's start with `log_softmax_`, the copy's with `copy_`)."""
     entries = []
     for name, (w, threads, reg_steps, min_blocks) in VARIANTS.items():
-        for log in (False, True):
+        for index, mode in enumerate(MODES):
             entries.append(ENTRY.format(
-                name=entry_name(name, log), w=w, threads=threads, tile=f"{w}, {threads}, "
-                f"{reg_steps}", args=f"{w}, {threads}, {reg_steps}, {min_blocks}, "
-                f"{'true' if log else 'false'}"))
+                name=entry_name(name, mode), w=w, threads=threads,
+                tile=f"{w}, {threads}, {reg_steps}",
+                args=f"{w}, {threads}, {reg_steps}, {min_blocks}, {index}"))
     return KERNEL.replace("@R@", str(R)) + "".join(entries)
 
 
@@ -285,7 +328,7 @@ class Probe:
 
     def run(self, name: str, x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
         outer, r, inner = x.shape
-        w = VARIANTS[name.removeprefix("log_")][0]
+        w = VARIANTS[variant_of(name)][0]
         if r != R or inner % w or not x.is_contiguous() or x.dtype != torch.float32:
             raise ValueError(f"{name} takes contiguous float32 (outer, {R}, k * {w})")
         err = getattr(self.lib, f"run_{name}")(
@@ -310,13 +353,16 @@ def probe_shape(probe: Probe, shape, flusher: L2Flusher | None, time_it: bool) -
     x = probe_input(shape)
     found: dict = {"shape": list(shape), "errors": {}, "us_graphs": {}}
     fns = {}
-    for op, log in (("softmax", False), ("log_softmax", True)):
-        ref = getattr(torch, op)(x.double(), dim=1)
-        zoo = getattr(ops, op)
-        found["errors"][f"zoo_{op}"] = rel_err(zoo(x, dim=1), ref)
-        fns[f"zoo_{op}"] = (lambda z=zoo: z(x, dim=1))
+    for mode in MODES:
+        if mode == "copy":
+            ref = x.double()
+        else:
+            ref = getattr(torch, mode)(x.double(), dim=1)
+            zoo = getattr(ops, mode)
+            found["errors"][f"zoo_{mode}"] = rel_err(zoo(x, dim=1), ref)
+            fns[f"zoo_{mode}"] = (lambda z=zoo: z(x, dim=1))
         for name in VARIANTS:
-            entry = entry_name(name, log)
+            entry = entry_name(name, mode)
             y = torch.full_like(x, float("nan"))
             try:
                 probe.run(entry, x, y)
@@ -343,8 +389,8 @@ def main() -> None:
     probe = Probe()
     info = {}
     for name in VARIANTS:
-        for log in (False, True):
-            entry = entry_name(name, log)
+        for mode in MODES:
+            entry = entry_name(name, mode)
             try:
                 info[entry] = probe.info(entry)
             except RuntimeError as exc:
@@ -354,11 +400,11 @@ def main() -> None:
     shapes = [probe_shape(probe, shape, flusher, time_it=i == 0) for i, shape in enumerate(SHAPES)]
     write_probe(args.out, "probe-cols-hold-cuda",
                 "float32 softmax and log-softmax over dim 1: a CUDA C++ block a 1000 x W column "
-                "tile, held part in registers and part in shared memory; against kernel_zoo.ops "
-                "over dim 1 and a copy of the same bytes; CUDA-graph replays, L2 flushed, "
-                "medians in us", shapes, kernels=info,
+                "tile, held part in registers and part in shared memory (and the same walk as a "
+                "copy); against kernel_zoo.ops over dim 1 and a copy of the same bytes; "
+                "CUDA-graph replays, L2 flushed, medians in us", shapes, kernels=info,
                 variants="w<tile columns>_t<threads a block>_r<steps held in registers>; "
-                         "log_ for log-softmax")
+                         "log_softmax_ for log-softmax, copy_ for the walk with no arithmetic")
 
 
 if __name__ == "__main__":
