@@ -147,7 +147,6 @@ def test_hanging_candidate_times_out(task, tmp_path):
     assert data["stage"] == "timeout" and not data["accepted"]
 
 
-
 def _hanging_request(task) -> VerifyRequest:
     source = _patched("        return launch_softmax(x, 1)\n",
                       "        while True:\n            pass\n")
@@ -216,7 +215,6 @@ def test_a_ctrl_c_reaching_a_check_process_ends_it_without_a_traceback(task, tmp
         assert check._proc.exitcode == 128 + signal.SIGINT, verdict
         assert verdict["stage"] == "crash" and not verdict["accepted"]
     assert "Traceback" not in capfd.readouterr().err
-
 
 
 @pytest.mark.skipif(not hasattr(signal, "pthread_sigmask"), reason="needs POSIX signal masks")

@@ -614,7 +614,9 @@ def test_ctrl_c_during_verify_with_workers_ends_every_check_process(shipped_copy
         deadline = time.monotonic() + 10
         while len(_processes_with_home(home)) < 3 and time.monotonic() < deadline:
             time.sleep(0.1)
-        assert len(_processes_with_home(home)) >= 3  # the command and its two checks, running
+        # the command and its checks (multiprocessing's resource tracker counts too: a check
+        # may still be starting, which is one of the moments a Ctrl-C must be safe at)
+        assert len(_processes_with_home(home)) >= 3
         if to_group:
             os.killpg(proc.pid, signal.SIGINT)
         else:

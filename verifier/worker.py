@@ -10,6 +10,7 @@ import os
 import signal
 import threading
 from dataclasses import dataclass, replace
+from multiprocessing import resource_tracker
 from pathlib import Path
 from typing import Iterator
 
@@ -180,6 +181,9 @@ class VerifyProcess:
                                  daemon=True)
         # A Ctrl-C between the spawn and the hand-over of the request would leave a child that
         # nobody kills, reading a closed pipe into a traceback: it lands once the start is over.
+        # multiprocessing's resource tracker is started first: its start unblocks SIGINT as it
+        # ends, which inside the hold would leave the child born with it unblocked.
+        resource_tracker.ensure_running()
         try:
             with _interrupts_held():
                 self._proc.start()
