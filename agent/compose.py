@@ -770,7 +770,7 @@ def _menu(template, starts: list) -> list:
     for _ in range(200 * MENU_SIZE):
         if len(menu) >= MENU_SIZE:
             break
-        cfg = template.config({p.name: rng.choice(p.choices) for p in template.space})
+        cfg = template.draw(rng)
         key = json.dumps(dataclasses.asdict(cfg), sort_keys=True, default=str)
         if key not in seen and not template.violations(cfg):
             seen.add(key)

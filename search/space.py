@@ -33,7 +33,6 @@ def pruned_budget(template: Template, trials: int, samples: int = 2000, seed: in
     rng = random.Random(seed)
     valid = 0
     for _ in range(samples):
-        cfg = template.config({p.name: rng.choice(list(p.choices)) for p in template.space})
-        valid += not template.violations(cfg)
+        valid += not template.violations(template.draw(rng))
     per_valid = samples / valid if valid else 0.0
     return int(trials * max(PRUNED_PER_TRIAL, 4 * per_valid))

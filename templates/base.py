@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import keyword
+import random
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
@@ -137,6 +138,11 @@ class Template:
                     f"template {self.name}: {p.name}={params[p.name]!r} not in {list(p.choices)}"
                 )
         return self.config_type(**params)
+
+    def draw(self, rng: random.Random) -> Any:
+        """A config with each parameter drawn uniformly from its choices (constraints unchecked:
+        `violations` says whether it is valid)."""
+        return self.config({p.name: rng.choice(p.choices) for p in self.space})
 
     def violations(self, cfg: Any) -> list[str]:
         return list(self.constraints(cfg))

@@ -165,7 +165,7 @@ def test_a_drawn_config_of_the_composed_template_is_correct(name, verifier):
     template = found.template_object()
     rng = random.Random(name)
     for _ in range(200):
-        cfg = template.config({p.name: rng.choice(p.choices) for p in template.space})
+        cfg = template.draw(rng)
         if not template.violations(cfg):
             break
     verdict = verifier.verify(task, template.render(cfg, **found.context), task.dtypes[0],

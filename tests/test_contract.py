@@ -16,7 +16,7 @@ import pytest
 import tasks
 from agent.plan import plan
 from conftest import ROOT
-from templates import get_template, params_of
+from templates import params_of
 from verifier.core import Verifier
 from verifier.worker import detect_mode
 
@@ -31,7 +31,7 @@ ROWS = [
 def _drawn_config(template, seed: int):
     rng = random.Random(seed)
     for _ in range(1000):
-        cfg = template.config({p.name: rng.choice(p.choices) for p in template.space})
+        cfg = template.draw(rng)
         if not template.violations(cfg):
             return cfg
     raise AssertionError(f"no valid config of {template.name} in 1000 draws")

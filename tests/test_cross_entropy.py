@@ -47,7 +47,7 @@ def _valid_sample(n: int, seed: int) -> list:
     rng = random.Random(seed)
     configs = []
     while len(configs) < n:
-        cfg = CROSS_ENTROPY.config({p.name: rng.choice(p.choices) for p in CROSS_ENTROPY.space})
+        cfg = CROSS_ENTROPY.draw(rng)
         if not CROSS_ENTROPY.violations(cfg):
             configs.append(cfg)
     return configs

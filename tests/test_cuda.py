@@ -59,7 +59,7 @@ def sample_configs(template, n: int, seed: int) -> list:
     rng = random.Random(seed)
     configs = []
     while len(configs) < n:
-        cfg = template.config({p.name: rng.choice(p.choices) for p in template.space})
+        cfg = template.draw(rng)
         if not template.violations(cfg) and cfg != template.default and cfg not in configs:
             configs.append(cfg)
     return configs
