@@ -39,7 +39,10 @@ this row, and no counter is kept (`row_prefetch` changes nothing with it). `ahea
 softmax's: two rows ahead, three slices in registers (on an H200 no faster, GPU round 373).
 `row_lag` and `split_maxnreg`, as softmax's: a program writes each row a step after it read it,
 from a second read that L2 holds (fused with a residual, of the sum it stored then), so one
-slice is live at a time, and `split_maxnreg` caps the kernel's registers (Triton's `maxnreg`).
+slice is live at a time, and `split_maxnreg` caps the kernel's registers (Triton's `maxnreg`);
+it and `edges_maxnreg` are lowered to a thread's share of its block's 65536 registers where they
+exceed it (80 at 32 warps), a launch the GPU would refuse (round 460: the contract suite's
+drawn RMSNorm config, at 256x65536).
 Swept for add + RMSNorm float32 on an H200 (GPU round 378) they tied the served kernels (70.9
 against 71.1 us at 256x65536), which stay.
 

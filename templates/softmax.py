@@ -58,7 +58,9 @@ one slice at a time: a program reads its next row, publishes that row's pair, th
 slice of the row before (which its first read left in L2) and writes it, so the pairs it needs
 were published a step earlier and its registers hold one slice, not two. `split_maxnreg` caps
 the split kernel's registers (Triton's `maxnreg`, 40, 48, 80 or 128): at 80, three programs of 8
-warps fit an SM where two did. bench/probe_split_lag.py timed the pair on an H200 (GPU rounds
+warps fit an SM where two did; a cap above a thread's share of its block's 65536 registers (80
+at 32 warps) is lowered to that share, which the GPU would otherwise refuse to launch (round
+460). bench/probe_split_lag.py timed the pair on an H200 (GPU rounds
 376-377): 78.0 us against the served kernel's 82.7 at 256x128256 float32, with 64 or 72
 registers slower (spills). Swept on the served configs (round 378), `row_lag` serves float32 rows
 over 65536 wide: softmax 1.26.0 (32 programs a row, no cap) 75.7 us against 82.0, log_softmax
