@@ -27,6 +27,14 @@ def non_negative_int(text: str) -> int:
     return value
 
 
+def sampler_seed(text: str) -> int:
+    """A sampler seed: Optuna hands it to numpy, which takes 0 to 2**32 - 1."""
+    value = _number(text, int, "a whole number from 0 to 4294967295")
+    if not 0 <= value < 2**32:
+        raise argparse.ArgumentTypeError(f"must be from 0 to 4294967295 (2**32 - 1), got {value}")
+    return value
+
+
 def positive_float(text: str) -> float:
     value = _number(text, float, "a positive number")
     # nan <= 0 is False: checked apart, as inf is, which no timeout or budget can mean

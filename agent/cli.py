@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 import kernel_zoo
-from agent.argtypes import non_negative_int, positive_float, positive_int
+from agent.argtypes import non_negative_int, positive_float, positive_int, sampler_seed
 from agent.jsonout import OutputError, check_json_target, stdout_for_json, write_json
 
 EXIT_OK, EXIT_REJECTED, EXIT_USAGE = 0, 1, 2
@@ -65,10 +65,12 @@ def build_parser() -> argparse.ArgumentParser:
     opt.add_argument("--no-promote", action="store_true", help="never promote to the zoo")
     opt.add_argument("--timeout", type=positive_float, default=600.0, metavar="SECONDS",
                      help="per-candidate limit before its worker is killed (default 600)")
-    opt.add_argument("--seed", type=int, help="sampler seed, for reproducible searches")
+    opt.add_argument("--seed", type=sampler_seed, help="sampler seed (0 to 2**32 - 1), for reproducible "
+                     "searches")
     opt.add_argument("--template", metavar="NAME",
                      help="search this template instead of the plan's first (e.g. a CUDA C++ "
-                     "one: softmax_cuda); `kzoo optimize` names the choices when it is wrong")
+                     "one, softmax_cuda, which needs a GPU); `kzoo optimize` names the choices "
+                     "when it is wrong")
     opt.add_argument("--start", metavar="PARAMS", type=_params_arg,
                      help="JSON object of template parameters to try first, e.g. "
                      "'{\"align_rows\": true}' (names left out take the default's choices; "

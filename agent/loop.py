@@ -206,6 +206,12 @@ def optimize(opts: OptimizeOptions) -> OptimizeResult:
 
         return optimize_llm_only(opts, task, dtype, message)
     mode = detect_mode()
+    if template.needs_gpu and mode == "interpreter":
+        first = plan.template_object(None).name
+        raise UsageError(f"--template {template.name}: CUDA C++, whose candidates run only on a "
+                         "GPU, and this machine has none (Triton's interpreter runs Triton "
+                         f"templates alone); leave out --template to search {first}, or run on "
+                         "a GPU machine")
     device = device_label()
     storage = opts.storage or search.default_storage()
     name = search.study_name(task.name, task.sha256, template.name, dtype, device,

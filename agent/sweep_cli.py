@@ -13,7 +13,7 @@ from __future__ import annotations
 import argparse
 import sys
 from typing import Any
-from agent.argtypes import non_negative_int, positive_float, positive_int
+from agent.argtypes import non_negative_int, positive_float, positive_int, sampler_seed
 
 
 def _op_list(text: str) -> list[str]:
@@ -72,7 +72,8 @@ def add_sweep_parser(subparsers: Any) -> None:
                        help="verifier actors (default: one per GPU; 2 in the interpreter)")
     sweep.add_argument("--timeout", type=positive_float, default=600.0, metavar="SECONDS",
                        help="per-kernel limit before its worker is killed (default 600)")
-    sweep.add_argument("--seed", type=int, help="sampler seed, for reproducible searches")
+    sweep.add_argument("--seed", type=sampler_seed, help="sampler seed (0 to 2**32 - 1), for "
+                       "reproducible searches")
     sweep.add_argument("--fresh", action="store_true",
                        help="discard the report folder's sweep state and start over")
 

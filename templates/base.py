@@ -111,6 +111,9 @@ class Template:
     # second tile family that measured faster at some shapes (the GEMM's one-program-per-tile
     # kernel at odd row lengths)
     seeds: tuple = ()
+    # CUDA C++: its candidates build with nvcc and run only on a GPU (Triton's interpreter runs
+    # Triton alone)
+    needs_gpu: bool = False
 
     def default_for(self, bucket: str) -> Any:
         """The config a search for a plan in `bucket` starts from."""

@@ -188,4 +188,5 @@ TEMPLATE = GemmCudaTemplate(
     bytes_moved=gemm.bytes_moved,
     launcher="launch_{op}",
     doc=__doc__ or "",
+    needs_gpu=True,
 )

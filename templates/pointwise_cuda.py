@@ -203,4 +203,5 @@ TEMPLATE = PointwiseCudaTemplate(
     bytes_moved=bytes_moved,
     launcher="launch_{op}",
     doc=__doc__ or "",
+    needs_gpu=True,
 )

@@ -97,4 +97,5 @@ TEMPLATE = Template(
     bytes_moved=bytes_moved,
     launcher="launch_softmax",
     doc=__doc__ or "",
+    needs_gpu=True,
 )

@@ -7,6 +7,7 @@ import sqlite3
 import textwrap
 
 import pytest
+import torch
 
 from conftest import ROOT, run_kzoo
 
@@ -60,6 +61,11 @@ def test_bad_values_and_unwritable_json_are_usage_errors_before_any_work(tmp_pat
           str(CANDIDATES / "softmax_correct.py"), "--timeout", "inf"),
          "must be a positive, finite number"),
         (("optimize", "tasks/softmax.py", "--json", "/proc/kzoo.json"), "cannot write there"),
+        # numpy takes seeds of 0 to 2**32 - 1: Optuna's sampler raised a traceback past them
+        (("optimize", "tasks/softmax.py", "--seed", "-1"), "must be from 0 to 4294967295"),
+        (("sweep", "--ops", "sum", "--seed", str(2**32)), "must be from 0 to 4294967295"),
+        (("optimize", "tasks/softmax.py", "--llm", "m", "--llm-timeout", "0"),
+         "must be a positive, finite number"),
         (("analyze", "tasks/softmax.py", "--json", str(tmp_path)), "is a folder"),
         (("verify", "--task", "tasks/softmax.py", "--candidate",
           str(CANDIDATES / "softmax_correct.py"), "--json", "/proc/kzoo.json"),
@@ -70,6 +76,19 @@ def test_bad_values_and_unwritable_json_are_usage_errors_before_any_work(tmp_pat
         assert said in proc.stderr and "Traceback" not in proc.stderr, (args, proc.stderr)
     assert not (tmp_path / "home").exists() or not any((tmp_path / "home").rglob("*.db")), \
         "a search ran before the --json target was checked"
+
+
+@pytest.mark.skipif(torch.cuda.is_available(), reason="on a GPU the CUDA C++ template runs")
+def test_a_cuda_template_without_a_gpu_is_a_usage_error_before_any_work(tmp_path):
+    """Every trial of it failed as needs-gpu, after nvcc built each one."""
+    proc = run_kzoo("optimize", "tasks/swiglu.py", "--template", "pointwise_cuda",
+                    env_home=tmp_path / "home")
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr.strip() == (
+        "kzoo: error: --template pointwise_cuda: CUDA C++, whose candidates run only on a GPU, and "
+        "this machine has none (Triton's interpreter runs Triton templates alone); leave out "
+        "--template to search pointwise, or run on a GPU machine")
+    assert not any((tmp_path / "home").rglob("*.db")), "a study was opened"
 
 
 def test_an_unusable_kzoo_home_is_a_usage_error_before_any_work(tmp_path):

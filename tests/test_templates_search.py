@@ -10,7 +10,7 @@ import pytest
 import search
 import tasks
 from conftest import ROOT
-from templates import InvalidConfig, get_template, params_of
+from templates import InvalidConfig, get_template, params_of, template_names
 from verifier.core import Verifier
 from verifier.worker import detect_mode
 
@@ -32,6 +32,18 @@ def test_space_is_real_choices_and_default_is_valid():
     assert all(len(p.choices) >= 2 for p in SOFTMAX.space)
     assert not SOFTMAX.violations(SOFTMAX.default)
     assert search.space_size(SOFTMAX) > 10_000
+
+
+def test_the_cuda_templates_and_only_they_say_they_need_a_gpu():
+    """`kzoo optimize --template X` refuses a CUDA C++ template where no GPU is (its every trial
+    would fail as needs-gpu): the templates that render a .cu.jinja say so."""
+    for name in template_names():
+        template = get_template(name)
+        stem = template.jinja_file.removesuffix(".py.jinja")
+        cuda = (ROOT / "templates" / f"{stem}.cu.jinja").is_file()
+        assert template.needs_gpu == cuda, name
+    assert {n for n in template_names() if get_template(n).needs_gpu} >= {
+        "gemm_cuda", "pointwise_cuda", "softmax_cuda"}
 
 
 def test_constraints_prune_before_compiling():

@@ -8,7 +8,7 @@ import json
 import sys
 
 from agent.llm import DEFAULT_BUDGET, DEFAULT_ROUNDS, DEFAULT_SAMPLES, LLMSettings
-from agent.argtypes import positive_int
+from agent.argtypes import positive_float, positive_int
 
 
 def add_llm_flags(opt: argparse.ArgumentParser) -> None:
@@ -32,7 +32,7 @@ def add_llm_flags(opt: argparse.ArgumentParser) -> None:
     group.add_argument("--llm-budget", type=positive_int, default=DEFAULT_BUDGET,
                        metavar="TOKENS", help="stop asking once prompt + completion tokens reach "
                        f"this (default {DEFAULT_BUDGET}); requests in flight still count")
-    group.add_argument("--llm-timeout", type=float, default=300.0, metavar="SECONDS",
+    group.add_argument("--llm-timeout", type=positive_float, default=300.0, metavar="SECONDS",
                        help="per-request limit before it is retried (default 300)")
     group.add_argument("--llm-dry-run", action="store_true",
                        help="print the first round's prompt for TASK and exit; sends nothing and "
