@@ -27,6 +27,8 @@ import hashlib
 import importlib.util
 import inspect
 import itertools
+import math
+import numbers
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -157,6 +159,51 @@ def _check_shapes(path: Path, module: ModuleType, key: str, shapes: Any) -> tupl
     return tuple(dict(s) for s in shapes)
 
 
+def _check_tolerances(path: Path, tolerances: Any, dtypes: tuple[str, ...]) -> dict:
+    """KZOO['tolerances']: per dtype, overrides of the verifier's TOLERANCES, each a finite number
+    above 0. Checked here: a string made every trial fail with a TypeError blamed on the candidate,
+    and a negative bound rejected every correct kernel as wrong-values."""
+    from verifier.tolerance import TOLERANCES
+
+    names = sorted({k for entry in TOLERANCES.values() for k in entry})
+    shape = f"dtype names ({', '.join(DTYPES)}) to dicts of {', '.join(names)}"
+    if not isinstance(tolerances, dict):
+        raise TaskError(f"{path}: KZOO['tolerances'] is a {type(tolerances).__name__}; it must be "
+                        f"a dict mapping {shape}, e.g. {{'bfloat16': {{'rtol': 2e-2}}}}.")
+    out: dict[str, dict[str, float]] = {}
+    for dtype, entry in tolerances.items():
+        key = f"KZOO['tolerances'][{dtype!r}]"
+        if dtype not in DTYPES:
+            declared = f"the task's dtypes {list(dtypes)} or " if dtypes else ""
+            raise TaskError(f"{path}: {key}: {dtype!r} is not a dtype name; use {declared}one of "
+                            f"{list(DTYPES)}.")
+        if not isinstance(entry, dict):
+            raise TaskError(f"{path}: {key} is a {type(entry).__name__}; it must be a dict of "
+                            f"{', '.join(names)} (any of them), e.g. {{'rtol': 2e-2}}.")
+        unknown = [k for k in entry if k not in names]
+        if unknown:
+            raise TaskError(f"{path}: {key} has unknown keys {unknown}; allowed: {names}.")
+        for name, value in entry.items():
+            if not _finite_positive(value):
+                raise TaskError(
+                    f"{path}: {key}[{name!r}] is {value!r:.40} ({type(value).__name__}); it must "
+                    f"be a finite number above 0 (the default for {dtype} is "
+                    f"{TOLERANCES[dtype][name]:g})."
+                )
+        out[dtype] = {name: float(value) for name, value in entry.items()}
+    return out
+
+
+def _finite_positive(value: Any) -> bool:
+    """A real number (bool is none), finite and above 0."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        return False
+    try:
+        return math.isfinite(value) and value > 0
+    except OverflowError:  # an int too large for a float
+        return False
+
+
 def load(path: str | Path) -> Task:
     """Load a task file, raising TaskError with a one-paragraph explanation on any problem."""
     path = Path(path)
@@ -202,9 +249,7 @@ def load_source(source: str, path: Path) -> Task:
     bad = [d for d in dtypes if d not in DTYPES]
     if bad:
         raise TaskError(f"{path}: unsupported dtypes {bad} in KZOO['dtypes']; use {list(DTYPES)}.")
-    tolerances = meta.get("tolerances", {})
-    if not isinstance(tolerances, dict) or set(tolerances) - set(DTYPES):
-        raise TaskError(f"{path}: KZOO['tolerances'] maps dtype names {list(DTYPES)} to dicts.")
+    tolerances = _check_tolerances(path, meta.get("tolerances", {}), dtypes)
     seeds = meta.get("seeds", (0, 1))
     if not isinstance(seeds, (list, tuple)) or not seeds or not all(
         isinstance(x, int) for x in seeds
@@ -224,7 +269,7 @@ def load_source(source: str, path: Path) -> Task:
         shapes=shapes,
         cpu_shapes=cpu_shapes,
         dtypes=dtypes,
-        tolerances={k: dict(v) for k, v in tolerances.items()},
+        tolerances=tolerances,
         seeds=tuple(seeds),
         bytes_formula=meta.get("bytes"),
         flops_formula=meta.get("flops"),

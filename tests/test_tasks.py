@@ -164,3 +164,67 @@ def test_seeds_come_from_the_task(tmp_path):
                 "def get_inputs(): return [1]\ndef get_init_inputs(): return []\nKZOO = {'seeds': []}\n")
     with pytest.raises(tasks.TaskError, match="seeds"):
         tasks.load(bad)
+
+
+ABOVE_0 = "must be a finite number above 0"
+
+
+@pytest.mark.parametrize("tolerances, key, wrong, allowed", [
+    ("{'float32': {'rtol': 'big'}}", "['float32']['rtol']", "'big' (str)", ABOVE_0),
+    ("{'float32': {'rtol': -1}}", "['float32']['rtol']", "-1 (int)", ABOVE_0),
+    ("{'float16': {'rel_l2': 0}}", "['float16']['rel_l2']", "0 (int)", ABOVE_0),
+    ("{'float32': {'atol_scale': float('nan')}}", "['float32']['atol_scale']", "nan (float)",
+     ABOVE_0),
+    ("{'float32': {'rtol': float('inf')}}", "['float32']['rtol']", "inf (float)", ABOVE_0),
+    ("{'float32': {'rtol': True}}", "['float32']['rtol']", "True (bool)", ABOVE_0),
+    ("{'float32': {'atol': 1e-3}}", "['float32']", "unknown keys ['atol']",
+     "allowed: ['atol_scale', 'rel_l2', 'rtol']"),
+    ("{'float64': {'rtol': 1e-3}}", "['float64']", "'float64' is not a dtype name",
+     "['float32', 'bfloat16', 'float16']"),
+    ("{'float32': 1e-3}", "['float32']", "is a float", "dict of atol_scale, rel_l2, rtol"),
+    ("[('float32', {'rtol': 1e-3})]", "", "is a list",
+     "dict mapping dtype names (float32, bfloat16, float16)"),
+])
+def test_a_bad_tolerance_override_is_refused_naming_its_key(tmp_path, tolerances, key, wrong,
+                                                           allowed):
+    # unchecked, a string made every trial fail with a TypeError blamed on the candidate, and a
+    # negative rtol rejected every correct kernel as wrong-values
+    path = write(tmp_path, f"""
+        import torch, torch.nn as nn
+        class Model(nn.Module):
+            def forward(self, x):
+                return x
+        def get_inputs():
+            return [torch.randn(3)]
+        def get_init_inputs():
+            return []
+        KZOO = {{"tolerances": {tolerances}}}
+    """)
+    with pytest.raises(tasks.TaskError) as info:
+        tasks.load(path)
+    message = str(info.value)
+    assert message.startswith(f"{path}: KZOO['tolerances']{key}")
+    assert wrong in message and allowed in message
+
+
+def test_tolerance_overrides_load_as_floats_for_any_known_dtype(tmp_path):
+    path = write(tmp_path, """
+        import torch, torch.nn as nn
+        class Model(nn.Module):
+            def forward(self, x):
+                return x
+        def get_inputs():
+            return [torch.randn(3)]
+        def get_init_inputs():
+            return []
+        KZOO = {"dtypes": ["float32"], "tolerances": {"float32": {"rtol": 1, "rel_l2": 2e-5},
+                                                      "bfloat16": {"atol_scale": 2.5e-3}}}
+    """)
+    task = tasks.load(path)
+    assert task.tolerances == {"float32": {"rtol": 1.0, "rel_l2": 2e-5},
+                               "bfloat16": {"atol_scale": 2.5e-3}}
+    assert all(type(v) is float for entry in task.tolerances.values() for v in entry.values())
+    # every task in tasks/ still loads, the six with overrides among them
+    with_overrides = [p.name for p in sorted((ROOT / "tasks").glob("*.py"))
+                      if p.name not in ("__init__.py", "loader.py") and tasks.load(p).tolerances]
+    assert len(with_overrides) == 6, with_overrides

@@ -409,6 +409,35 @@ def test_a_mismatch_says_where_pytorchs_own_result_misses_the_bound_too():
 
 
 
+@pytest.mark.parametrize("bad", [float("inf"), float("-inf"), float("nan")])
+def test_a_non_finite_output_where_the_reference_is_a_number_has_an_unbounded_error(bad):
+    """The error measures were taken after a NaN or infinity was swapped for the reference, so a
+    rejected all-inf output read "relative L2 error 0": each is inf now, and the verdict with it
+    still goes through JSON and back."""
+    import json
+
+    from verifier import core, tolerance
+    from verifier.verdict import ShapeResult, Verdict
+
+    ref = torch.linspace(1.0, 2.0, 1000, dtype=torch.float64)
+    tol = tolerance.tolerance_for("float32")
+    for got in (torch.full((1000,), bad), torch.cat([ref[:999].float(), torch.tensor([bad])])):
+        comp = tolerance.compare(got, ref, ref.float(), tol)
+        assert not comp.ok and comp.n_bad >= 1
+        assert comp.rel_l2_err == comp.max_abs_err == comp.max_rel_err == float("inf")
+        assert "relative L2 error inf (bound" in core._mismatch_text("first run", 0, comp)
+        verdict = Verdict(accepted=False, stage="correctness", mode="interpreter",
+                          dtype="float32",
+                          shapes=[ShapeResult(shape={}, correct=False, comparisons=[comp])])
+        back = Verdict.from_dict(json.loads(json.dumps(verdict.to_dict())))
+        assert back.shapes[0].comparisons[0].rel_l2_err == float("inf")
+        assert json.loads(json.dumps(verdict.summary()))["shapes"][0]["max_rel_l2_err"] == \
+            float("inf")
+    # a finite output is judged as before
+    exact = tolerance.compare(ref.float(), ref, None, tol)
+    assert exact.ok and exact.rel_l2_err < tol["rel_l2"] and exact.max_abs_err < 1e-6
+
+
 def test_a_constructor_may_compute_only_for_a_module():
     """A module's __init__ prepares its parameters with PyTorch; any other class's __init__ runs
     wherever the class is called, the forward path too, and is held to the forward's rules."""

@@ -63,8 +63,10 @@ def compare(
     missing_nan = ref_nan & ~torch.isnan(g)
     bad = nan_bad | value_bad | inf_bad | missing_nan
 
-    finite_g = torch.where(finite & torch.isfinite(g), g, r)
-    rel_l2 = _rel_l2(torch.where(finite, finite_g - r, torch.zeros_like(r)), torch.where(finite, r, 0))
+    # NaN or an infinity where the reference is a number: the error is unbounded, and every error
+    # measure says so (inf) rather than being taken over the finite elements alone
+    unbounded = bool((finite & ~torch.isfinite(g)).any().item())
+    rel_l2 = float("inf") if unbounded else _rel_l2(diff, torch.where(finite, r, 0))
     bound = tol["rel_l2"]
     n_bad = int(bad.sum().item())
     same_bad = None
@@ -77,11 +79,10 @@ def compare(
 
     rel = abs_err / r.abs().clamp_min(1e-30)
     mismatches = _report(bad, g, r, nan_bad, inf_bad) if n_bad else []
-    any_finite = bool(finite.any().item())
     return Comparison(
         ok=n_bad == 0 and rel_l2 <= bound,
-        max_abs_err=float(abs_err[finite].max().item()) if any_finite else 0.0,
-        max_rel_err=float(rel[finite].max().item()) if any_finite else 0.0,
+        max_abs_err=_max_err(abs_err, finite, unbounded),
+        max_rel_err=_max_err(rel, finite, unbounded),
         rel_l2_err=rel_l2,
         rel_l2_bound=bound,
         n_bad=n_bad,
@@ -90,6 +91,14 @@ def compare(
         mismatches=mismatches,
         same_dtype_bad=same_bad,
     )
+
+
+def _max_err(err: torch.Tensor, finite: torch.Tensor, unbounded: bool) -> float:
+    """The largest error where the reference is a number: inf where the candidate is not one
+    there (a NaN would otherwise make the max NaN)."""
+    if unbounded:
+        return float("inf")
+    return float(err[finite].max().item()) if bool(finite.any().item()) else 0.0
 
 
 def _report(bad, g, r, nan_bad, inf_bad) -> list[Mismatch]:
