@@ -44,7 +44,9 @@ def build_parser() -> argparse.ArgumentParser:
                      help="completed trials the study should hold when done (default 16); "
                      "a rerun continues towards this count")
     opt.add_argument("--time-budget", type=positive_float, metavar="SECONDS",
-                     help="stop asking for new trials after this many seconds")
+                     help="stop asking for new trials this many seconds after the first worker "
+                     "is up; running trials finish, and those no worker has taken are dropped "
+                     "once one trial of the run has completed")
     opt.add_argument("--dtype", choices=("float32", "bfloat16", "float16"),
                      help="dtype to optimize for (default: the task's first dtype)")
     opt.add_argument("--workers", type=positive_int,
@@ -174,6 +176,9 @@ def cmd_optimize(args) -> int:
         if out["mode"] == "interpreter":
             print("interpreter mode: correctness only; run on a GPU to time and promote",
                   file=report)
+    if out["time_budget_ran_out"]:
+        print(f"--time-budget {args.time_budget:g} s ended the search at {out['trials']} completed "
+              f"trial(s) of --trials {args.trials}", file=report)
     _print_throughput(out["throughput"], report)
     if out.get("llm"):
         print_llm_summary(out["llm"], report)

@@ -276,10 +276,20 @@ def optimize(opts: OptimizeOptions) -> OptimizeResult:
                           "further)")
         progress.update(done, None, None)
         ctrl_c.deferred = True  # the loop below checks at least once a second
+        # --time-budget counts from when the first verifier worker is up (Ray takes seconds to
+        # start them), and the trials asked but not yet taken are dropped only once one of this
+        # run's has completed: a short budget used to end with no trial at all
+        budget_from = None
+        over_time = False
+        done_before = done
         while True:
-            over_time = opts.time_budget is not None and time.monotonic() - started > opts.time_budget
-            if over_time:
-                pipe.drop_unstarted("the time budget ran out before it reached a GPU")
+            if opts.time_budget is not None and budget_from is None and any(
+                    pool.is_up(slot) for slot in range(workers)):
+                budget_from = time.monotonic()
+            over_time = (budget_from is not None
+                         and time.monotonic() - budget_from > opts.time_budget)
+            if over_time and done > done_before:
+                pipe.drop_unstarted("the time budget ran out before a worker took it")
             # Ask ahead: enough to keep every prepare worker and GPU slot fed, never past --trials.
             while not over_time and min(opts.trials - done, pipe.depth) > pipe.outstanding:
                 pipe.ask_one()
@@ -385,6 +395,8 @@ def optimize(opts: OptimizeOptions) -> OptimizeResult:
         "pruned_by_constraints": pipe.pruned,
         "duplicates": pipe.duplicates,  # asked again, told the verdict of the same config
         "elapsed_s": round(time.monotonic() - started, 2),
+        # whether --time-budget ended the search (trials asked and not yet taken were dropped)
+        "time_budget_ran_out": over_time,
         "worker_restarts": pool.restarts,
         "throughput": throughput,
         "best": best_out,

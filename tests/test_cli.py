@@ -294,6 +294,18 @@ def test_optimize_finds_a_correct_softmax_and_resumes_its_study(tmp_path):
     assert "the study already holds 4 completed trial(s), as many as --trials 4 asks" in done.stderr
     assert _count_complete(db) == 4
 
+    # A budget too short for the trials asked: it counts from the first worker's start (Ray's
+    # seconds of start-up once ate a 5 s budget whole: 0 trials), and what was asked but not
+    # taken is dropped only after one trial of the run completed.
+    short = run_kzoo("optimize", "tasks/softmax.py", "--trials", "400", "--time-budget", "1",
+                     "--json", str(out), "--seed", "1", env_home=home)
+    assert short.returncode == 0, short.stdout + short.stderr
+    budgeted = json.loads(out.read_text())
+    assert budgeted["time_budget_ran_out"] is True and 4 < budgeted["trials"] < 400
+    assert (f"--time-budget 1 s ended the search at {budgeted['trials']} completed trial(s) of "
+            "--trials 400") in short.stdout
+    assert _count_complete(db) == budgeted["trials"]
+
 
 def test_version_is_the_package_version(tmp_path):
     tomllib = pytest.importorskip("tomllib")  # Python 3.11+
