@@ -14,7 +14,8 @@ from pathlib import Path
 
 import kernel_zoo
 from agent.argtypes import non_negative_int, positive_float, positive_int, sampler_seed
-from agent.jsonout import OutputError, check_json_target, stdout_for_json, write_json
+from agent.jsonout import (OutputError, check_json_target, error_payload, forget_errors,
+                           say_error, stdout_for_json, write_json)
 
 EXIT_OK, EXIT_REJECTED, EXIT_USAGE = 0, 1, 2
 
@@ -138,9 +139,33 @@ def _params_arg(text: str) -> dict:
     return value
 
 
-def _error(message: str) -> int:
-    print(f"kzoo: error: {message}", file=sys.stderr)
-    return EXIT_USAGE
+def _error(message: str, code: int = EXIT_USAGE, *, to_json: bool = True) -> int:
+    """Say `kzoo: error: MESSAGE` on stderr and return `code`; main() writes the message to the
+    command's --json target too, unless to_json is False (the target is what failed)."""
+    say_error(message, to_json=to_json)
+    return code
+
+
+def _command_name(args: argparse.Namespace) -> str:
+    """The command as typed: "optimize", "zoo show", "runs list"."""
+    action = getattr(args, "zoo_command", None) or getattr(args, "runs_command", None)
+    return f"{args.command} {action}" if action else args.command
+
+
+def _error_to_json(args: argparse.Namespace, code: int) -> None:
+    """A command that took --json and ended in a `kzoo: error:` line, with no result written,
+    writes {"error", "exit_code", "command"} there as well: `kzoo ... --json - | jq` gets JSON,
+    not empty input. `zoo` and `runs` take --json as a flag: their JSON goes to stdout."""
+    target = getattr(args, "json", None)
+    if target is True:
+        target = "-"
+    payload = error_payload(_command_name(args), code) if target else None
+    if payload is None:
+        return
+    try:
+        write_json(target, payload)
+    except OutputError as exc:  # the error said first stands; the target failed as well
+        say_error(str(exc), to_json=False)
 
 
 def cmd_optimize(args) -> int:
@@ -338,15 +363,19 @@ def main(argv: list[str] | None = None) -> int:
     from search.study import StorageError
     from tasks import TaskError
 
+    # argparse's own usage errors (a bad option value, a missing argument) exited above, through
+    # parser.error, before the --json target was known for sure: they get no JSON error object.
+    forget_errors()
     try:
         with stdout_for_json(getattr(args, "json", None) == "-"):
-            return _dispatch(parser, args)
+            code = _dispatch(parser, args)
     except (TaskError, PlanError, StorageError, LLMSetupError, RunNotFound, OutputError,
             UsageError, HomeError) as exc:
-        return _error(str(exc))
+        # an --json target that cannot be written gets no error object: that write would fail too
+        code = _error(str(exc), to_json=not (isinstance(exc, OutputError)
+                                             and exc.flag == "--json"))
     except (ClusterError, OptimizeError) as exc:  # the run failed, not the command line
-        print(f"kzoo: error: {exc}", file=sys.stderr)
-        return EXIT_REJECTED
+        code = _error(str(exc), EXIT_REJECTED)
     except OptimizeInterrupted as stop:
         best = f"best so far: {stop.best}" if stop.best else "no correct candidate yet"
         target = getattr(args, "json", None)
@@ -364,6 +393,8 @@ def main(argv: list[str] | None = None) -> int:
                 if args.command in ("optimize", "sweep") else "")
         print(f"kzoo: interrupted{kept}", file=sys.stderr)
         return 130
+    _error_to_json(args, code)
+    return code
 
 
 def _dispatch(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:

@@ -1,5 +1,7 @@
 """Where a command's `--json` result goes: a file written whole or not at all, a stream written in
-place, or '-' (stdout, kept for the JSON alone while the command runs)."""
+place, or '-' (stdout, kept for the JSON alone while the command runs). A command that ends in an
+error instead says it with `say_error`, and kzoo's main() writes `error_payload` there: a script
+reading the target gets {"error", "exit_code", "command"} rather than nothing."""
 
 from __future__ import annotations
 
@@ -16,10 +18,42 @@ from kernel_zoo._home import probe_writable
 
 # the stream '-' writes to while `stdout_for_json` holds stdout; None: sys.stdout
 _json_stream = None
+# the message of the `kzoo: error:` line the command said (None: none, or one the target must not
+# get), and whether a result went to the target already; main() starts each command with
+# `forget_errors()`
+_said_error: str | None = None
+_json_written = False
 
 
 class OutputError(Exception):
-    """A --json target that cannot be written: a usage error, said before any work."""
+    """A --json (or other output flag's) target that cannot be written: a usage error, said
+    before any work. `flag` names the flag whose target it is."""
+
+    def __init__(self, message: str, flag: str | None = None):
+        super().__init__(message)
+        self.flag = flag
+
+
+def forget_errors() -> None:
+    global _said_error, _json_written
+    _said_error, _json_written = None, False
+
+
+def say_error(message: str, *, to_json: bool = True) -> None:
+    """Say a failed command's one line, `kzoo: error: MESSAGE`, on stderr, and keep MESSAGE for
+    `error_payload`. to_json=False: the error is the --json target itself, which gets nothing."""
+    global _said_error
+    print(f"kzoo: error: {message}", file=sys.stderr)
+    _said_error = message if to_json else None
+
+
+def error_payload(command: str, exit_code: int) -> dict | None:
+    """What the --json target gets when the command ended (exit_code, not 0) in an error it said
+    with `say_error` and wrote no result; None otherwise (a verdict such as verify's rejection
+    is a result: it is written as it is)."""
+    if not exit_code or _said_error is None or _json_written:
+        return None
+    return {"error": _said_error, "exit_code": exit_code, "command": command}
 
 
 def _is_stream(target: str) -> bool:
@@ -40,7 +74,8 @@ def check_json_target(target: str | None) -> None:
         return
     if _is_stream(target):
         if not os.access(target, os.W_OK):
-            raise OutputError(f"--json {target}: cannot write there (permission denied)")
+            raise OutputError(f"--json {target}: cannot write there (permission denied)",
+                              "--json")
         return
     check_output_file("--json", target, "out.json", "; name a file in a writable folder, or '-' "
                       "for stdout")
@@ -50,11 +85,13 @@ def check_output_folder(flag: str, target: str) -> None:
     """A folder `flag` will write into: not a file, made when missing, and writable."""
     path = Path(target)
     if path.exists() and not path.is_dir():
-        raise OutputError(f"{flag} {target}: is a file; name a folder (it is made when missing)")
+        raise OutputError(f"{flag} {target}: is a file; name a folder (it is made when missing)",
+                          flag)
     try:
         probe_writable(path)
     except OSError as exc:
-        raise OutputError(f"{flag} {target}: cannot write there ({exc.strerror or exc})") from None
+        raise OutputError(f"{flag} {target}: cannot write there ({exc.strerror or exc})",
+                          flag) from None
 
 
 def check_output_file(flag: str, target: str, example: str, hint: str = "") -> None:
@@ -63,25 +100,28 @@ def check_output_file(flag: str, target: str, example: str, hint: str = "") -> N
     path = Path(target)
     if path.is_dir():
         raise OutputError(f"{flag} {target}: is a folder; name a file in it "
-                          f"(e.g. {path / example})")
+                          f"(e.g. {path / example})", flag)
     try:
         probe_writable(path.parent)
     except OSError as exc:
-        raise OutputError(f"{flag} {target}: cannot write there ({exc.strerror or exc}){hint}") \
-            from None
+        raise OutputError(f"{flag} {target}: cannot write there ({exc.strerror or exc}){hint}",
+                          flag) from None
 
 
 def write_json(target: str, payload) -> None:
+    global _json_written
     text = json.dumps(payload, indent=2, default=str) + "\n"
     if target == "-":
         stream = _json_stream or sys.stdout
         stream.write(text)
         stream.flush()
+        _json_written = True
         return
     try:
         if _is_stream(target):
             with open(target, "w") as stream:
                 stream.write(text)
+            _json_written = True
             return
         # whole or not at all: a reader never sees half an object. Through a link, the file it
         # points to is replaced, so the link stays one.
@@ -91,10 +131,12 @@ def write_json(target: str, payload) -> None:
             path.parent.mkdir(parents=True, exist_ok=True)
             scratch.write_text(text)
             os.replace(scratch, path)
+            _json_written = True
         finally:
             scratch.unlink(missing_ok=True)
     except OSError as exc:
-        raise OutputError(f"--json {target}: cannot write there ({exc.strerror or exc})") from None
+        raise OutputError(f"--json {target}: cannot write there ({exc.strerror or exc})",
+                          "--json") from None
 
 
 @contextlib.contextmanager

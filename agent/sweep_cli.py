@@ -58,7 +58,8 @@ def add_sweep_parser(subparsers: Any) -> None:
                        help="report and state folder (default $KZOO_HOME/sweeps/DATE-DEVICE); "
                        "the same folder resumes the same sweep")
     sweep.add_argument("--json", metavar="OUT",
-                       help="write the summary to OUT ('-': stdout)")
+                       help="write the summary, or the error that stopped the sweep, to OUT as "
+                       "JSON ('-': stdout)")
     sweep.add_argument("--regression-threshold", type=positive_float, default=0.9,
                        metavar="T", help="a fresh speedup below T x a baseline, or below T of "
                        "the recorded one, is a regression (default 0.9)")
@@ -80,7 +81,7 @@ def add_sweep_parser(subparsers: Any) -> None:
 
 def run_sweep_command(args: argparse.Namespace) -> int:
     from agent.jsonout import (OutputError, check_json_target, check_output_file,
-                               check_output_folder, write_json)
+                               check_output_folder, say_error, write_json)
     from agent.sweep import EXIT_USAGE, SweepOptions, SweepUsageError, run_sweep
     from kernel_zoo.store import ZooError
 
@@ -90,8 +91,8 @@ def run_sweep_command(args: argparse.Namespace) -> int:
             check_output_file("--history", args.history, "history.jsonl")
         if args.report is not None:  # the report and state folder
             check_output_folder("--report", args.report)
-    except OutputError as err:
-        print(f"kzoo: error: {err}", file=sys.stderr)
+    except OutputError as err:  # --history or --report: said in the --json target too
+        say_error(str(err), to_json=err.flag != "--json")
         return EXIT_USAGE
     opts = SweepOptions(
         ops=args.ops, time_budget=args.time_budget, trials_per_op=args.trials_per_op,
@@ -103,7 +104,7 @@ def run_sweep_command(args: argparse.Namespace) -> int:
     try:
         result = run_sweep(opts)
     except (SweepUsageError, ZooError) as err:
-        print(f"kzoo: error: {err}", file=sys.stderr)
+        say_error(str(err))
         return EXIT_USAGE
     summary = result.summary
     out = sys.stderr if args.json == "-" else sys.stdout
@@ -128,6 +129,6 @@ def run_sweep_command(args: argparse.Namespace) -> int:
         try:
             write_json(args.json, summary)
         except OutputError as err:  # checked before the sweep; the folder may have gone since
-            print(f"kzoo: error: {err}", file=sys.stderr)
+            say_error(str(err), to_json=False)
             return EXIT_USAGE
     return result.exit_code

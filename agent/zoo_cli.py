@@ -16,7 +16,8 @@ instead of the user zoo layered over the shipped one; for import and migrate, th
 
 Exit codes: 0 success; 1 a file whose sha256 does not match, a kernel found wrong on this device,
 or an import refused because that version exists with other content; 2 a usage error (unknown op
-or version, no such zoo folder, a file that is not a bundle). Errors are one line on stderr.
+or version, no such zoo folder, a file that is not a bundle). Errors are one line on stderr; with
+--json, kzoo's main() also prints them as {"error", "exit_code", "command"} on stdout.
 
 `agent/cli.py` calls `add_zoo_parser(subparsers)` while building its parser and hands
 `args.command == "zoo"` to `run_zoo(args)`.
@@ -32,6 +33,7 @@ from typing import Any, TextIO
 
 from agent import zoo_task
 from agent.argtypes import positive_float, positive_int
+from agent.jsonout import say_error, write_json
 from kernel_zoo import _home, bundle, store
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
@@ -59,7 +61,8 @@ def add_zoo_parser(subparsers: Any) -> None:
 
     def command(name: str, help_text: str, description: str, zoo_help: str) -> Any:
         parser = commands.add_parser(name, help=help_text, description=description)
-        parser.add_argument("--json", action="store_true", help="print the result as JSON")
+        parser.add_argument("--json", action="store_true",
+                            help="print the result, or the error that ended the command, as JSON")
         parser.add_argument("--zoo", type=Path, metavar="DIR", help=zoo_help)
         return parser
 
@@ -202,7 +205,7 @@ def _labels(configs: list[dict[str, Any]], shared: set[str] | None = None
 
 
 def _print_json(payload: Any) -> None:
-    print(json.dumps(payload, indent=2))
+    write_json("-", payload)  # noted as written: an error after it adds no error object
 
 
 def _number(value: Any, spec: str) -> str:
@@ -885,13 +888,13 @@ def run_zoo(args: argparse.Namespace) -> int:
             raise store.ZooError(f"unknown zoo command: {args.zoo_command}")
         return handler(args)
     except _UsageError as err:
-        print(f"kzoo: error: {err}", file=sys.stderr)
+        say_error(str(err))
         return EXIT_USAGE
     except (store.ZooIntegrityError, store.ZooConflictError) as err:
-        print(f"kzoo: error: {err}", file=sys.stderr)
+        say_error(str(err))
         return EXIT_FAILED
     except store.ZooError as err:
-        print(f"kzoo: error: {err}", file=sys.stderr)
+        say_error(str(err))
         return EXIT_USAGE
     except OSError as err:  # an unwritable --out or zoo folder, a full disk
         # name the file the user gave, not the scratch file beside it that failed first
@@ -899,6 +902,5 @@ def run_zoo(args: argparse.Namespace) -> int:
         if args.zoo_command == "export":
             where = "stdout" if str(args.out) == STDIO else args.out
         what = err.strerror or str(err)
-        print(f"kzoo: error: cannot write {where}: {what}" if where else f"kzoo: error: {what}",
-              file=sys.stderr)
+        say_error(f"cannot write {where}: {what}" if where else what)
         return EXIT_USAGE

@@ -321,3 +321,49 @@ def test_help_lists_every_optimize_flag(tmp_path):
     for flag in ("--trials", "--time-budget", "--dtype", "--workers", "--address", "--storage",
                  "--zoo", "--json", "--no-promote", "--start"):
         assert flag in proc.stdout
+
+
+_NO_MODEL_TASK = """
+    import torch
+    def get_inputs():
+        return [torch.randn(4, 8)]
+    def get_init_inputs():
+        return []
+"""
+
+
+def _said(stderr: str) -> str:
+    """The one `kzoo: error:` line's message."""
+    assert stderr.count("kzoo: error: ") == 1, stderr
+    return stderr.split("kzoo: error: ", 1)[1].rstrip("\n")
+
+
+def test_an_error_goes_to_the_json_target_as_an_object_too(tmp_path):
+    """`kzoo ... --json - | jq` got empty input on a user error: the message went to stderr only."""
+    task = tmp_path / "nomodel.py"
+    task.write_text(textwrap.dedent(_NO_MODEL_TASK))
+    proc = run_kzoo("optimize", str(task), "--json", "-", env_home=tmp_path / "home")
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    assert "defines no Model" in proc.stderr and "Traceback" not in proc.stderr
+    assert json.loads(proc.stdout) == {"error": _said(proc.stderr), "exit_code": 2,
+                                       "command": "optimize"}
+    out = tmp_path / "out" / "verdict.json"
+    missing = run_kzoo("verify", "--task", "tasks/softmax.py", "--candidate", "nope.py",
+                       "--json", str(out), env_home=tmp_path / "home")
+    assert missing.returncode == 2 and missing.stdout == ""
+    assert missing.stderr == "kzoo: error: nope.py: no such candidate file\n"
+    assert json.loads(out.read_text()) == {"error": "nope.py: no such candidate file",
+                                           "exit_code": 2, "command": "verify"}
+    assert [p.name for p in out.parent.iterdir()] == ["verdict.json"]  # no scratch file left
+
+
+def test_an_unwritable_json_target_gets_no_error_object(tmp_path):
+    task = tmp_path / "nomodel.py"
+    task.write_text(textwrap.dedent(_NO_MODEL_TASK))
+    for args in [("optimize", str(task)), ("analyze", "missing.py"),
+                 ("verify", "--task", "tasks/softmax.py", "--candidate", "nope.py")]:
+        proc = run_kzoo(*args, "--json", "/proc/kzoo.json", env_home=tmp_path / "home")
+        assert proc.returncode == 2, (args, proc.stderr)
+        assert proc.stdout == "" and proc.stderr == (
+            "kzoo: error: --json /proc/kzoo.json: cannot write there (No such file or directory); "
+            "name a file in a writable folder, or '-' for stdout\n"), (args, proc.stderr)

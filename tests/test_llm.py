@@ -549,3 +549,10 @@ def test_runs_read_a_mangled_record_without_a_traceback(tmp_path):
     assert shown.returncode == 0 and "round 1:" in shown.stdout, shown.stderr
     empty = run_kzoo("runs", "show", "", env_home=tmp_path / "home")
     assert empty.returncode == 2 and "give a run's id" in empty.stderr
+
+
+def test_runs_show_of_no_run_with_json_is_a_json_error(tmp_path):
+    proc = run_kzoo("runs", "show", "nope", "--json", env_home=tmp_path / "home")
+    assert proc.returncode == 2 and proc.stderr.startswith("kzoo: error: no run 'nope'")
+    assert json.loads(proc.stdout) == {"error": proc.stderr[len("kzoo: error: "):-1],
+                                       "exit_code": 2, "command": "runs show"}

@@ -822,3 +822,13 @@ def test_export_to_stdout_with_json_is_a_usage_error(shipped_copy: Path, tmp_pat
     assert err == ("kzoo: error: zoo export: --out - writes the bundle to stdout, where --json "
                    "would print the summary too; give --out a file, or leave out --json\n")
     assert not (tmp_path / "-").exists()
+
+
+def test_an_error_with_json_is_a_json_object_on_stdout(tmp_path: Path):
+    proc = run_kzoo("zoo", "show", "nope", "--json", env_home=tmp_path / "home")
+    assert proc.returncode == 2 and proc.stderr.count("\n") == 1
+    assert proc.stderr.startswith("kzoo: error: no zoo entry for op 'nope'")
+    assert json.loads(proc.stdout) == {"error": proc.stderr[len("kzoo: error: "):-1],
+                                       "exit_code": 2, "command": "zoo show"}
+    plain = run_kzoo("zoo", "show", "nope", env_home=tmp_path / "home")
+    assert plain.returncode == 2 and plain.stdout == "" and plain.stderr == proc.stderr

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 
 from agent.llm import DEFAULT_BUDGET, DEFAULT_ROUNDS, DEFAULT_SAMPLES, LLMSettings
@@ -94,10 +93,12 @@ def add_runs_parser(sub) -> None:
     )
     runs_sub = runs.add_subparsers(dest="runs_command", metavar="ACTION", required=True)
     listing = runs_sub.add_parser("list", help="one line per run, oldest first")
-    listing.add_argument("--json", action="store_true", help="every run.json as a JSON list")
+    listing.add_argument("--json", action="store_true", help="every run.json as a JSON list "
+                         "(an error as a JSON object)")
     show = runs_sub.add_parser("show", help="one run: settings, rounds, samples, verdicts, tokens")
     show.add_argument("run_id", metavar="ID", help="a run id, or a unique prefix of one")
-    show.add_argument("--json", action="store_true", help="the run's run.json")
+    show.add_argument("--json", action="store_true", help="the run's run.json (an error, such "
+                      "as no run by that ID, as a JSON object)")
 
 
 def _tokens(run: dict) -> str:
@@ -106,12 +107,13 @@ def _tokens(run: dict) -> str:
 
 
 def run_runs(args: argparse.Namespace) -> int:
+    from agent.jsonout import write_json
     from agent.llm.runs import find_run, list_runs, runs_dir
 
     if args.runs_command == "list":
         runs = list_runs()
         if args.json:
-            print(json.dumps(runs, indent=2))
+            write_json("-", runs)
             return 0
         if not runs:
             print(f"no LLM runs under {runs_dir()}")
@@ -125,7 +127,7 @@ def run_runs(args: argparse.Namespace) -> int:
         return 0
     run = find_run(args.run_id)
     if args.json:
-        print(json.dumps(run, indent=2))
+        write_json("-", run)
         return 0
     print(f"run {run['id']}  ({run.get('status')}"
           + (f": {run['stop_reason']}" if run.get("stop_reason") else "") + ")")
