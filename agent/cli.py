@@ -64,7 +64,8 @@ def build_parser() -> argparse.ArgumentParser:
                      "postgresql://... to share studies)")
     opt.add_argument("--zoo", metavar="DIR",
                      help="zoo folder to promote into (default $KZOO_HOME/zoo)")
-    opt.add_argument("--json", metavar="OUT", help="write the result object to OUT ('-': stdout)")
+    opt.add_argument("--json", metavar="OUT", help="write the result object to OUT ('-': stdout); "
+                     "an error, as {error, exit_code, command}")
     opt.add_argument("--no-promote", action="store_true", help="never promote to the zoo")
     opt.add_argument("--timeout", type=positive_float, default=600.0, metavar="SECONDS",
                      help="per-candidate limit before its worker is killed (default 600)")
@@ -90,7 +91,8 @@ def build_parser() -> argparse.ArgumentParser:
     ver.add_argument("--candidate", required=True, metavar="FILE", help="candidate module file")
     ver.add_argument("--dtype", choices=("float32", "bfloat16", "float16"),
                      help="dtype to check (default: the task's first dtype)")
-    ver.add_argument("--json", metavar="OUT", help="write the full verdict to OUT ('-': stdout)")
+    ver.add_argument("--json", metavar="OUT", help="write the full verdict to OUT ('-': stdout); "
+                     "an error, as {error, exit_code, command}")
     ver.add_argument("--timeout", type=positive_float, default=600.0, metavar="SECONDS",
                      help="limit before the candidate's process is killed (default 600)")
     ver.add_argument("--no-time", action="store_true", help="check correctness only")
@@ -106,7 +108,7 @@ def build_parser() -> argparse.ArgumentParser:
     ana.add_argument("tasks", nargs="+", metavar="TASK", help="KernelBench-format task files, or "
                      "folders of them (each folder's .py files that define a task)")
     ana.add_argument("--json", metavar="OUT", help="write a list with one object per file to "
-                     "OUT ('-': stdout)")
+                     "OUT ('-': stdout); an error, as {error, exit_code, command}")
     ana.add_argument("--device", metavar="NAME", help="roofline for this GPU (h100, h200, a100) "
                      "instead of this machine's")
 

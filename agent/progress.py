@@ -66,17 +66,19 @@ def _fmt(value: Any, spec: str) -> str:
 
 def render_table(rows: list[dict[str, Any]], limit: int = 10) -> str:
     """The best trials first: score, status, time, speedups, roofline fraction, params."""
-    head = f"{'trial':>5}  {'score':>6}  {'status':<12} {'ms':>9} {'vs eager':>8} {'vs compile':>10} " \
-           f"{'roofline':>8}  params / reason"
+    # the status column fits "x correctness", the longest stage's
+    head = f"{'trial':>5}  {'score':>6}  {'status':<14} {'ms':>9} {'vs eager':>8} " \
+           f"{'vs compile':>10} {'roofline':>8}  params / reason"
     lines = [head, "-" * len(head)]
     for row in rows[:limit]:
-        status = "ok" if row["accepted"] else f"x {row['stage'] or ''}"[:12]
+        status = "ok" if row["accepted"] else f"x {row['stage'] or ''}"[:14]
         params = " ".join(f"{k}={v}" for k, v in row["params"].items())
         detail = params if row["accepted"] else f"{params}  <- {row['reason'][:80]}"
         lines.append(
-            f"{row['trial']:>5}  {_fmt(row['score'], '6.3f')}  {status:<12} {_fmt(row['ms'], '9.4f')} "
-            f"{_fmt(row['speedup_vs_eager'], '8.2f')} {_fmt(row['speedup_vs_compile'], '10.2f')} "
-            f"{_fmt(row['roofline_fraction'], '8.2f')}  {detail}"
+            f"{row['trial']:>5}  {_fmt(row['score'], '6.3f')}  {status:<14} "
+            f"{_fmt(row['ms'], '9.4f')} {_fmt(row['speedup_vs_eager'], '8.2f')} "
+            f"{_fmt(row['speedup_vs_compile'], '10.2f')} {_fmt(row['roofline_fraction'], '8.2f')}  "
+            f"{detail}"
         )
     if len(rows) > limit:
         lines.append(f"... {len(rows) - limit} more trial(s) in the study")

@@ -367,3 +367,13 @@ def test_an_unwritable_json_target_gets_no_error_object(tmp_path):
         assert proc.stdout == "" and proc.stderr == (
             "kzoo: error: --json /proc/kzoo.json: cannot write there (No such file or directory); "
             "name a file in a writable folder, or '-' for stdout\n"), (args, proc.stderr)
+
+
+def test_the_trials_table_shows_the_longest_stage_whole():
+    from agent.progress import render_table
+
+    row = {"trial": 3, "score": 0.0, "accepted": False, "stage": "correctness", "ms": None,
+           "speedup_vs_eager": None, "speedup_vs_compile": None, "roofline_fraction": None,
+           "reason": "[wrong-values] mismatches at 5 of 8 elements", "params": {"block": 64}}
+    head, rule, line = render_table([row]).splitlines()
+    assert "x correctness " in line and line.index("block=64") == head.index("params / reason")

@@ -114,6 +114,12 @@ def test_wrong_candidates_are_rejected_with_their_exploit_class(task, verifier, 
     assert any(r.startswith(f"[{exploit}]") for r in verdict.reasons)
 
 
+def test_a_finding_about_the_whole_module_names_no_line(task, verifier):
+    source, _ = WRONG["no ModelNew"]
+    verdict = verifier.verify(task, source, "float32")
+    assert "[no-model] defines no class ModelNew" in verdict.reasons, verdict.reasons  # no "line 0"
+
+
 def test_mismatch_report_is_data(task, verifier):
     source = _patched("inv = 1.0 / tl.sum(e, axis=1)", "inv = 1.05 / tl.sum(e, axis=1)")
     verdict = verifier.verify(task, source, "bfloat16")

@@ -90,7 +90,8 @@ class Finding:
     message: str
 
     def text(self) -> str:
-        return f"line {self.line}: {self.message}"
+        # line 0: the module as a whole (no ModelNew, say), not a line of it
+        return f"line {self.line}: {self.message}" if self.line else self.message
 
 
 def _chain(node: ast.AST) -> tuple[str, ...] | None:
