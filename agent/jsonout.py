@@ -8,6 +8,7 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import math
 import os
 import stat
 import sys
@@ -108,9 +109,23 @@ def check_output_file(flag: str, target: str, example: str, hint: str = "") -> N
                           flag) from None
 
 
+def strict(value):
+    """`value` with every non-finite float as the string "inf", "-inf" or "nan": strict JSON has
+    no literal for them, and Python's Infinity and NaN stop jq and most parsers (an error of inf,
+    a mismatch's value)."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return "nan" if math.isnan(value) else ("inf" if value > 0 else "-inf")
+    if isinstance(value, dict):
+        return {key: strict(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [strict(item) for item in value]
+    return value
+
+
 def write_json(target: str, payload) -> None:
+    """`payload` as strict JSON (non-finite numbers as strings: `strict`) to `target`."""
     global _json_written
-    text = json.dumps(payload, indent=2, default=str) + "\n"
+    text = json.dumps(strict(payload), indent=2, default=str, allow_nan=False) + "\n"
     if target == "-":
         stream = _json_stream or sys.stdout
         stream.write(text)

@@ -33,10 +33,12 @@ def test_verify_rejects_a_wrong_candidate_with_exit_1_and_a_mismatch_report(tmp_
                     env_home=tmp_path / "home")
     assert proc.returncode == 1, proc.stdout + proc.stderr
     assert "REJECTED at correctness" in proc.stdout
-    verdict = json.loads(out.read_text())
+    # strict JSON (jq refuses Python's Infinity): this candidate's inf outputs as "inf"
+    verdict = json.loads(out.read_text(), parse_constant=lambda name: pytest.fail(name))
     assert verdict["accepted"] is False
     bad = [c for s in verdict["shapes"] for c in s["comparisons"] if not c["ok"]]
     assert bad and bad[0]["mismatches"] and bad[0]["mismatches"][0]["kind"] == "value"
+    assert bad[0]["rel_l2_err"] == "inf" and bad[0]["mismatches"][0]["got"] == "inf"
 
 
 def test_verify_usage_errors_exit_2(tmp_path):
