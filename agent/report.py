@@ -210,6 +210,8 @@ def _check_cell(unit: dict[str, Any]) -> str:
     if status == "wrong":
         verdict = verify.get("verdict") or {}
         return f"WRONG at {verdict.get('stage')}"
+    if status == "skipped":
+        return f"skipped: {verify.get('reason')}"
     return status.upper() if status == "integrity" else f"error: {verify.get('reason')}"
 
 
@@ -242,10 +244,17 @@ def build_blocks(summary: dict[str, Any], plots: dict[str, str]) -> list[Block]:
     blocks: list[Block] = [
         ("h1", f"kzoo sweep: {summary['device']} ({summary['mode']}), {summary['created']}")
     ]
-    counts = (f"{len(summary['units'])} unit(s), {len(summary['regressions'])} regression(s), "
+    units = summary["units"]
+    verified = [u for u in units if u.get("verify")]
+    skipped = sum(1 for u in verified if u["verify"]["status"] == "skipped")
+    counts = (f"{len(units)} unit(s), {len(verified) - skipped} re-verified"
+              + (f", {skipped} skipped (a kernel that needs a GPU)" if skipped else "")
+              + f"; {len(summary['regressions'])} regression(s), "
               f"{len(summary['failures'])} failure(s), {len(summary['promotions'])} "
               f"promotion(s); exit code {summary['exit_code']}")
     status = {0: "Clean", 1: "FAILURES", 3: "REGRESSIONS"}.get(summary["exit_code"], "?")
+    if status == "Clean" and not summary["complete"]:
+        status = "Incomplete, clean so far"  # a unit not run yet is not a clean one
     blocks.append(("p", f"**{status}**: {counts}."))
     if not summary["complete"]:
         blocks.append(("p", f"Incomplete: {summary['incomplete_reason']}. Run the same command "

@@ -589,10 +589,12 @@ class _Sweep:
                                                        self.environment),
         }
         if verdict is not None:
-            from verifier.verdict import Verdict
+            from verifier.verdict import NEEDS_A_GPU, Verdict, needs_a_gpu
 
             summary = Verdict.from_dict(verdict).summary()
             result.update(status="correct" if summary["accepted"] else "wrong", verdict=summary)
+            if needs_a_gpu(summary):  # never run, so not found wrong
+                result.update(status="skipped", reason=NEEDS_A_GPU)
             result["environment_changes"].update(timer_change(unit["recorded"], summary))
         return result
 
@@ -770,6 +772,8 @@ class _Sweep:
                 skip = "--trials-per-op 0: re-verification only"
             elif (state.step(unit, "verify") or {}).get("status") == "error":
                 skip = "its verify step could not run"
+            elif (state.step(unit, "verify") or {}).get("status") == "skipped":
+                skip = "its kernel could not run here: " + state.step(unit, "verify")["reason"]
             if skip:
                 state.finish(unit, "tune", {"status": "skipped", "reason": skip})
                 continue

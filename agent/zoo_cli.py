@@ -35,6 +35,7 @@ from agent import zoo_task
 from agent.argtypes import positive_float, positive_int
 from agent.jsonout import say_error, write_json
 from kernel_zoo import _home, bundle, store
+from verifier.verdict import NEEDS_A_GPU, needs_a_gpu
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 # configs last: the one column whose width varies by entry, so it never pads the others out
@@ -583,7 +584,8 @@ class _Verifier:
                         verdict = running.pop(key).verdict()  # answered, died or out of time
                         self._done[key] = (verdict, todo[key][0])
                         ended += 1
-                        status = "correct" if verdict.get("accepted") else "WRONG"
+                        status = ("correct" if verdict.get("accepted") else
+                                  "skipped (needs a GPU)" if needs_a_gpu(verdict) else "WRONG")
                         print(f"  [{ended}/{len(todo)}] {todo[key][0]}: {status}", file=report,
                               flush=True)
         finally:
@@ -593,7 +595,8 @@ class _Verifier:
     def check(
         self, label: str, config: dict[str, Any], source: bytes, report: TextIO
     ) -> dict[str, Any]:
-        """One config's result: status "correct", "wrong" or "error", with what was found."""
+        """One config's result: status "correct", "wrong", "error" or "skipped" (a CUDA C++ kernel
+        with no GPU to run it on), with what was found."""
         result, task, source_text, key = self._resolve(config, source)
         if task is not None and task.warning:
             print(f"    warning: {task.warning}", file=report, flush=True)
@@ -606,6 +609,8 @@ class _Verifier:
         else:
             verdict = self._start(task, source_text, config["dtype"]).verdict()
             self._done[key] = (verdict, label)
+        if needs_a_gpu(verdict):  # never run, so not found wrong
+            return {**result, "status": "skipped", "reason": NEEDS_A_GPU, "verdict": verdict}
         status = "correct" if verdict.get("accepted") else "wrong"
         return {**result, "status": status, "verdict": verdict}
 
@@ -662,7 +667,7 @@ def _verify_entry(
             else:
                 result = checker.check(where, config, source, report)
             print(f"  {label}: {_config_status(result, checker.mode)}", file=report, flush=True)
-            if result["status"] != "correct":
+            if result["status"] not in ("correct", "skipped"):
                 status = _config_status(result, checker.mode)
                 path = store.entry_file_path(entry.path, entry.manifest, config["file"])
                 failures.append(f"{where} ({path}): {status}")
@@ -682,6 +687,8 @@ def _config_status(result: dict[str, Any], mode: str) -> str:
     status = result["status"]
     if status == "error":
         return f"ERROR: {result['reason']}"
+    if status == "skipped":
+        return f"not run ({result['reason']})"
     verdict = result["verdict"]
     if status == "correct":
         shapes = len(verdict.get("shapes") or [])
@@ -755,9 +762,13 @@ def _verify(args: argparse.Namespace) -> int:
         for failure in failures:
             print(f"  {failure}", file=sys.stderr)
         return EXIT_FAILED
+    skipped = sum(1 for result in results for config in result.get("configs", [])
+                  if config.get("status") == "skipped" and config.get("reason") == NEEDS_A_GPU)
+    kernels = ("every kernel correct" if not skipped else
+               f"every kernel run correct; {skipped} not run (CUDA C++, which needs a GPU)")
     print(
         f"all good: {len(results)} entr{'y' if len(results) == 1 else 'ies'}, {n_configs} "
-        f"config(s), every file intact and every kernel correct ({checker.mode})",
+        f"config(s), every file intact and {kernels} ({checker.mode})",
         file=report,
     )
     return EXIT_OK

@@ -17,6 +17,7 @@ import time
 from pathlib import Path
 
 import pytest
+import torch
 from conftest import ROOT, copy_entry, run_kzoo
 from test_zoo import kernel_source, make_record
 
@@ -464,6 +465,26 @@ def test_a_sweep_out_of_time_reports_itself_incomplete(tmp_path):
     assert [u["verify"] for u in summary["units"]] == [None, None]
     assert "Incomplete: the time budget ran out" in (report / "report.md").read_text()
     assert not (tmp_path / "home" / "sweeps" / "history.jsonl").exists()  # only finished sweeps
+
+
+@pytest.mark.skipif(torch.cuda.is_available(), reason="on a GPU the CUDA C++ kernel runs")
+def test_a_cuda_kernel_no_gpu_can_run_is_skipped_not_a_regression(tmp_path):
+    """linear_bias_gelu 1.19.0 serves the H200 CUDA C++ kernels. A sweep on a machine with no GPU
+    reported them WRONG and exited 3 (regressions) every night; they were never run."""
+    zoo = tmp_path / "zoo"
+    copy_entry(SHIPPED, "linear_bias_gelu", "1.19.0", zoo)
+    report = tmp_path / "report"
+    proc = run_kzoo("sweep", "--ops", "linear_bias_gelu", "--trials-per-op", "0", "--zoo",
+                    str(zoo), "--report", str(report), env_home=tmp_path / "home")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    summary = json.loads((report / "summary.json").read_text())
+    statuses = sorted(((u["id"].split("/")[-1], u["verify"]["status"]) for u in summary["units"]))
+    assert statuses == [("nvidia-h100-80gb-hbm3", "correct"), ("nvidia-h100-80gb-hbm3", "correct"),
+                        ("nvidia-h200", "skipped"), ("nvidia-h200", "skipped")], statuses
+    assert summary["regressions"] == [] and summary["failures"] == []
+    text = (report / "report.md").read_text()
+    assert "**Clean**: 4 unit(s), 2 re-verified, 2 skipped (a kernel that needs a GPU)" in text
+    assert "skipped: CUDA C++: it runs only on a GPU, and this machine has none" in text
 
 
 def test_usage_errors_are_one_line_with_exit_2(tmp_path):

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import torch
 from conftest import copy_entry, of_this_run, run_kzoo
 from test_zoo import (
     REAL_SHIPPED_ZOO,
@@ -390,6 +391,25 @@ def test_verify_runs_only_the_configs_a_dtype_and_bucket_name(shipped_copy: Path
     assert code == 2
     assert err.strip() == ("kzoo: error: no config matches --dtype float16; these "
                            "entries hold dtype/bucket bfloat16/any, float32/any")
+
+
+@pytest.mark.skipif(torch.cuda.is_available(), reason="on a GPU the CUDA C++ kernel runs")
+def test_verify_skips_a_cuda_kernel_where_no_gpu_can_run_it(tmp_path: Path, capsys):
+    """The shipped linear_bias_gelu 1.19.0 serves the H200 a CUDA C++ kernel. With no GPU it
+    cannot run: not run (skipped), not WRONG (which made `zoo verify` exit 1, and a sweep exit 3,
+    on every GPU-less machine)."""
+    copy_entry(REAL_SHIPPED_ZOO, "linear_bias_gelu", "1.19.0", tmp_path / "zoo")
+    argv = ["zoo", "verify", "linear_bias_gelu", "--dtype", "bfloat16", "--json", "--zoo",
+            str(tmp_path / "zoo")]
+    code, report, err = run_json(argv, capsys)
+    assert code == 0 and report["ok"] is True, err
+    configs = {c["file"]: c for e in report["entries"] for c in e["configs"]}
+    cuda = configs["linear_bias_gelu_sm_90_bfloat16_nvidia-h200.py"]
+    assert cuda["status"] == "skipped" and "runs only on a GPU" in cuda["reason"]
+    assert "needs-gpu" in cuda["verdict"]["exploits"]
+    assert [c["status"] for c in configs.values() if c is not cuda] == ["correct"]
+    assert "not run (CUDA C++: it runs only on a GPU, and this machine has none)" in err
+    assert "every kernel run correct; 1 not run (CUDA C++, which needs a GPU)" in err
 
 
 def test_verify_newest_runs_each_ops_newest_version_only(shipped_copy: Path, capsys):

@@ -42,6 +42,15 @@ class Timing:
     n: int
 
 
+NEEDS_A_GPU = "CUDA C++: it runs only on a GPU, and this machine has none"
+
+
+def needs_a_gpu(verdict: dict[str, Any]) -> bool:
+    """A verdict (Verdict.to_dict or .summary) that refused to run a CUDA C++ kernel for want of
+    a GPU: nothing was found wrong with it, so re-verification reports it skipped, not wrong."""
+    return not verdict.get("accepted") and "needs-gpu" in (verdict.get("exploits") or [])
+
+
 def geomean(values: list[float | None]) -> float | None:
     """The geometric mean of positive values; None when there are none or one is missing or not
     positive (a ratio that was never measured)."""
