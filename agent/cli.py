@@ -8,6 +8,7 @@ optimize: no correct candidate); 2 a usage error (bad flags, a task file that ca
 from __future__ import annotations
 
 import argparse
+import os
 import json
 import sys
 from pathlib import Path
@@ -395,8 +396,22 @@ def main(argv: list[str] | None = None) -> int:
                 if args.command in ("optimize", "sweep") else "")
         print(f"kzoo: interrupted{kept}", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        return _reader_left()
     _error_to_json(args, code)
     return code
+
+
+EXIT_PIPE = 128 + 13  # as a tool SIGPIPE ends: `kzoo zoo list | head`, the reader left early
+
+
+def _reader_left() -> int:
+    """stdout's reader closed the pipe: no error line (the reader asked for no more), and
+    stdout pointed at /dev/null so that the exit's flush of what is buffered raises nothing."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
+    return EXIT_PIPE
 
 
 def _dispatch(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:

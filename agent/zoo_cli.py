@@ -907,6 +907,8 @@ def run_zoo(args: argparse.Namespace) -> int:
     except store.ZooError as err:
         say_error(str(err))
         return EXIT_USAGE
+    except BrokenPipeError:  # `kzoo zoo list | head`: the reader left, which is no error here
+        raise
     except OSError as err:  # an unwritable --out or zoo folder, a full disk
         # name the file the user gave, not the scratch file beside it that failed first
         where = err.filename

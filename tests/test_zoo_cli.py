@@ -852,3 +852,22 @@ def test_an_error_with_json_is_a_json_object_on_stdout(tmp_path: Path):
                                        "exit_code": 2, "command": "zoo show"}
     plain = run_kzoo("zoo", "show", "nope", env_home=tmp_path / "home")
     assert plain.returncode == 2 and plain.stdout == "" and plain.stderr == proc.stderr
+
+
+def test_a_reader_that_leaves_early_ends_the_command_quietly(tmp_path: Path):
+    """`kzoo zoo list | head -2`: the listing (over 100 KB, more than a pipe holds) meets a closed
+    pipe. It said `kzoo: error: Broken pipe` and exited 2, a usage error; now it ends as a tool
+    that SIGPIPE ends does (141), saying nothing."""
+    import os
+    import subprocess
+    import sys
+
+    from conftest import ROOT
+
+    env = dict(os.environ, KZOO_HOME=str(tmp_path / "home"), PYTHONPATH=str(ROOT))
+    proc = subprocess.Popen([sys.executable, "-m", "agent", "zoo", "list"], cwd=ROOT, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert proc.stdout.readline().startswith("op ")
+    proc.stdout.close()
+    err = proc.stderr.read()
+    assert proc.wait(timeout=120) == 141 and err == "", err
