@@ -811,7 +811,9 @@ class PinnedLinear(PinnedOp):
         if (bias is not None) != self.has_bias:
             wanted = _ops_gemm.variant_name(bias is not None, self.activation)
             raise TypeError(f"pinned {self.op} takes {'a' if self.has_bias else 'no'} bias "
-                            f"(its kernel fixes the epilogue); for this call pin {wanted}")
+                            f"(its kernel fixes the epilogue); for this call pin {wanted} (once "
+                            f"the zoo holds an entry of it: `kzoo zoo list`), or call "
+                            f"kernel_zoo.ops.linear, which falls back to PyTorch where none is")
         return _ops_gemm.linear_call(f"pinned {self.op}", x, weight, bias, self.activation,
                                      self._entry)
 
@@ -833,6 +835,7 @@ _PINNABLE.update({
 _UNPINNABLE = {
     "attention": "it dispatches to one zoo op per score_mod; pin attention_relpos, "
                  "attention_alibi or attention_softcap, or scaled_dot_product_attention for "
-                 "score_mod=None",
+                 "score_mod=None, whichever the zoo holds an entry of (`kzoo zoo list`; the "
+                 "shipped zoo: attention_relpos and attention_softcap)",
 }
 
