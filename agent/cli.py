@@ -387,15 +387,16 @@ def main(argv: list[str] | None = None) -> int:
                 write_json(target, stop.payload)
             except OutputError as exc:
                 print(f"kzoo: error: {exc}", file=sys.stderr)
-        print(f"kzoo: interrupted after {stop.completed} completed trial(s), kept in study "
+        word, code = _stopped_by()
+        print(f"kzoo: {word} after {stop.completed} completed trial(s), kept in study "
               f"{stop.study!r} ({stop.storage}); {best}. Run the same command again to go on.",
               file=sys.stderr)
-        return 130
+        return code
     except KeyboardInterrupt:
-        kept = ("; completed trials are kept in the study"
-                if args.command in ("optimize", "sweep") else "")
-        print(f"kzoo: interrupted{kept}", file=sys.stderr)
-        return 130
+        word, code = _stopped_by()
+        kept = ("; completed trials are kept in the study" if args.command == "optimize" else "")
+        print(f"kzoo: {word}{kept}", file=sys.stderr)
+        return code
     except BrokenPipeError:
         return _reader_left()
     _error_to_json(args, code)
@@ -403,6 +404,14 @@ def main(argv: list[str] | None = None) -> int:
 
 
 EXIT_PIPE = 128 + 13  # as a tool SIGPIPE ends: `kzoo zoo list | head`, the reader left early
+
+
+def _stopped_by() -> tuple[str, int]:
+    """How an interrupted command ends: a Ctrl-C (130), or a SIGTERM that agent.cluster turned
+    into one (143, as the signal would end it)."""
+    from agent.cluster import terminated
+
+    return ("terminated (SIGTERM)", 128 + 15) if terminated() else ("interrupted", 130)
 
 
 def _reader_left() -> int:

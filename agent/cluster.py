@@ -8,6 +8,8 @@ by Ray; the candidate it held is recorded as failed with the cause, never retrie
 from __future__ import annotations
 
 import os
+import signal
+import threading
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -44,6 +46,33 @@ def _check_reachable(address: str) -> None:
             f"nothing answers at {host}:{port} ({exc.strerror or exc}): start the cluster with "
             "`ray start --head`, or leave --address out to start a local instance"
         ) from exc
+
+
+_terminated = False
+
+
+def terminated() -> bool:
+    """Whether a SIGTERM (systemd's stop, Kubernetes', `timeout`'s) ended the command."""
+    return _terminated
+
+
+def _sigterm_as_ctrl_c(signum, frame) -> None:
+    """A SIGTERM stops the run as a Ctrl-C does (its SIGINT handler: the search's, which stops at
+    its next step, or Python's), so the study, the sweep's state and the --json result are kept
+    and the command exits 143 (kzoo's main asks `terminated`)."""
+    global _terminated
+    _terminated = True
+    os.kill(os.getpid(), signal.SIGINT)
+
+
+def take_sigterm() -> None:
+    """Replace the SIGTERM handling ray.init installs in the driver, whose exit dumps Ray's C++
+    stack and, a slow shutdown past 3 s, aborts (exit 134): `_sigterm_as_ctrl_c`. Not where
+    SIGINT is ignored (a background job: SIGTERM then ends the process as by default), and only
+    in the main thread."""
+    if (threading.current_thread() is threading.main_thread()
+            and signal.getsignal(signal.SIGINT) is not signal.SIG_IGN):
+        signal.signal(signal.SIGTERM, _sigterm_as_ctrl_c)
 
 
 def init_ray(address: str | None, mode: str, workers: int,
@@ -87,6 +116,7 @@ def init_ray(address: str | None, mode: str, workers: int,
                 object_store_memory=256 << 20,  # verdicts are small; keep the instance light
                 configure_logging=False,
             )
+        take_sigterm()
     resources = ray.cluster_resources()
     return {"address": address or "local", "gpus": int(resources.get("GPU", 0)),
             "cpus": int(resources.get("CPU", 0))}

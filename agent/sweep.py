@@ -58,6 +58,14 @@ MIN_TUNE_SECONDS = 5.0
 EXIT_CLEAN, EXIT_FAILED, EXIT_USAGE, EXIT_REGRESSED = 0, 1, 2, 3
 
 
+class SweepInterrupted(Exception):
+    """A sweep stopped by Ctrl-C: `result` is its summary and report as far as it got."""
+
+    def __init__(self, result: SweepResult) -> None:
+        super().__init__("interrupted")
+        self.result = result
+
+
 class SweepUsageError(Exception):
     """The sweep cannot start as asked (unknown op, a report folder of another sweep, ...)."""
 
@@ -1000,8 +1008,9 @@ def append_history(path: Path, records: list[dict[str, Any]]) -> None:
 
 
 def run_sweep(opts: SweepOptions) -> SweepResult:
-    """Plan (or resume) a sweep, run its unfinished steps, and write its report."""
-    from agent.errors import ClusterError
+    """Plan (or resume) a sweep, run its unfinished steps, and write its report; SweepInterrupted
+    (with the report as far as it got) where a Ctrl-C stopped it."""
+    from agent.errors import ClusterError, OptimizeInterrupted
     from agent.report import write_report
 
     if not 0 < opts.regression_threshold <= 1:
@@ -1019,6 +1028,7 @@ def run_sweep(opts: SweepOptions) -> SweepResult:
                   f"in {sweep.report_dir}"
                   + ("; already complete, rewriting its report" if state.complete else
                      f"; resuming: {finished} of {total} step(s) already done" if finished else ""))
+        interrupted = None
         try:
             sweep.verify_all(state)
             if not sweep.incomplete_reason:
@@ -1026,6 +1036,11 @@ def run_sweep(opts: SweepOptions) -> SweepResult:
         except ClusterError as err:
             sweep.run_failures.append({"message": f"Ray: {err}"})
             sweep.incomplete_reason = "Ray failed; run the same command again to resume"
+        except (KeyboardInterrupt, OptimizeInterrupted) as stop:
+            # a Ctrl-C (or a SIGTERM, agent.cluster): the steps done are in the state file
+            # already; the report and summary say how far it got, and the caller exits 130
+            interrupted = stop
+            sweep.incomplete_reason = "interrupted; run the same command again to go on"
         finally:
             sweep.shutdown()
         summary = sweep.summary(state)
@@ -1033,4 +1048,7 @@ def run_sweep(opts: SweepOptions) -> SweepResult:
         files = write_report(summary, history, sweep.report_dir)
         summary["files"] = files
         write_json_atomically(sweep.report_dir / "summary.json", summary)
-    return SweepResult(summary, sweep.report_dir, files)
+    result = SweepResult(summary, sweep.report_dir, files)
+    if interrupted is not None:
+        raise SweepInterrupted(result) from interrupted
+    return result

@@ -82,7 +82,7 @@ def add_sweep_parser(subparsers: Any) -> None:
 def run_sweep_command(args: argparse.Namespace) -> int:
     from agent.jsonout import (OutputError, check_json_target, check_output_file,
                                check_output_folder, say_error, write_json)
-    from agent.sweep import EXIT_USAGE, SweepOptions, SweepUsageError, run_sweep
+    from agent.sweep import EXIT_USAGE, SweepInterrupted, SweepOptions, SweepUsageError, run_sweep
     from kernel_zoo.store import ZooError
 
     try:  # said before the sweep, not after its hours of work
@@ -106,6 +106,8 @@ def run_sweep_command(args: argparse.Namespace) -> int:
     except (SweepUsageError, ZooError) as err:
         say_error(str(err))
         return EXIT_USAGE
+    except SweepInterrupted as stop:
+        return _interrupted(args, stop.result)
     summary = result.summary
     out = sys.stderr if args.json == "-" else sys.stdout
     state = "complete" if summary["complete"] else f"INCOMPLETE ({summary['incomplete_reason']})"
@@ -132,3 +134,23 @@ def run_sweep_command(args: argparse.Namespace) -> int:
             say_error(str(err), to_json=False)
             return EXIT_USAGE
     return result.exit_code
+
+
+def _interrupted(args: argparse.Namespace, result) -> int:
+    """A sweep a Ctrl-C (or a SIGTERM) stopped: the summary as far as it got, marked interrupted,
+    to --json; one line on what is kept; 130 (143 for a SIGTERM)."""
+    from agent.cluster import terminated
+    from agent.jsonout import OutputError, say_error, write_json
+
+    summary = result.summary
+    done = sum(1 for unit in summary["units"] for step in ("verify", "tune") if unit.get(step))
+    word, code = ("terminated (SIGTERM)", 143) if terminated() else ("interrupted", 130)
+    if args.json:
+        try:
+            write_json(args.json, {"interrupted": True, **summary})
+        except OutputError as err:
+            say_error(str(err), to_json=False)
+    print(f"kzoo: {word}; {done} of {2 * len(summary['units'])} step(s) done, kept in "
+          f"{result.report_dir} (report.md says how far it got). Run the same command again to go "
+          "on.", file=sys.stderr)
+    return code

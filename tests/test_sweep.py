@@ -339,6 +339,45 @@ def _check_report_files(report: Path) -> dict:
 
 
 @pytest.mark.timeout(900)
+def test_a_ctrl_c_during_a_tune_step_reports_the_sweep_as_far_as_it_got(tmp_path):
+    """Ctrl-C in a tune step: --json got that unit's optimize result, and the line said "completed
+    trials are kept in the study"; now the sweep's summary, marked interrupted, and its steps."""
+    zoo, report, home = tmp_path / "zoo", tmp_path / "report", tmp_path / "home"
+    _copy_softmax_fixture(zoo)
+    env = dict(os.environ, KZOO_HOME=str(home), PYTHONPATH=str(ROOT))
+    out = tmp_path / "out.json"
+    cmd = [sys.executable, "-m", "agent", "sweep", "--zoo", str(zoo), "--trials-per-op", "50",
+           "--workers", "1", "--seed", "0", "--report", str(report), "--json", str(out)]
+    sweep_proc = subprocess.Popen(
+        cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+        start_new_session=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    db = home / "studies.db"
+    deadline = time.monotonic() + 400
+    try:
+        while time.monotonic() < deadline and sweep_proc.poll() is None:
+            if db.exists() and sum(_complete_trials(db).values()) >= 1:  # inside a tune step
+                break
+            time.sleep(0.2)
+        assert sweep_proc.poll() is None, "the sweep ended before the Ctrl-C"
+        os.kill(sweep_proc.pid, signal.SIGINT)
+        _, err = sweep_proc.communicate(timeout=300)
+    finally:
+        if sweep_proc.poll() is None:
+            sweep_proc.kill()
+        try:
+            os.killpg(sweep_proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+    assert sweep_proc.returncode == 130 and "Traceback" not in err, err[-2000:]
+    done = len(_steps(report))
+    assert (f"kzoo: interrupted; {done} of 4 step(s) done, kept in {report} (report.md says how "
+            "far it got). Run the same command again to go on.") in err, err[-2000:]
+    summary = json.loads(out.read_text())
+    assert summary["interrupted"] is True and summary["complete"] is False
+    assert len(summary["units"]) == 2 and "interrupted" in summary["incomplete_reason"]
+    assert "Incomplete, clean so far" in (report / "report.md").read_text()
+
+
 def test_sweep_killed_after_a_unit_resumes_without_redoing_it(tmp_path):
     zoo, report, home = tmp_path / "zoo", tmp_path / "report", tmp_path / "home"
     _copy_softmax_fixture(zoo)
