@@ -448,6 +448,7 @@ class _Sweep:
         self.arch = device_arch()
         self.environment = environment()
         self.started = time.monotonic()
+        self.tune_count = "1/1"  # the tune step under way, of those this run has to do
         self.zoo_dirs = _zoo_dirs(opts)
         self.report_dir = Path(
             opts.report or _home.kzoo_home() / "sweeps"
@@ -726,7 +727,7 @@ class _Sweep:
             # an interrupted run of this step promoted already: only a better kernel goes in
             best_so_far = max(p["speedup_vs_best_baseline"] or 0.0 for p in target["promotions"])
             bar = max(bar or 0.0, best_so_far * self.opts.min_improvement)
-        self.say(f"[tune] {unit['id']}: study {name!r} from {target['before']} to "
+        self.say(f"[tune {self.tune_count}] {unit['id']}: study {name!r} from {target['before']} to "
                  f"{target['trials']} trials"
                  + ("" if seconds is None else f" within {seconds:.0f} s")
                  + ("" if warm else "; the entry's params are not in the template's space now, "
@@ -766,11 +767,11 @@ class _Sweep:
             self.incomplete_reason = "the time budget ran out during a tune step"
             target["partial"] = {**outcome, "status": "partial"}
             state.save()
-            self.say(f"[tune] {unit['id']}: stopped at {result['trials']} of {target['trials']} "
+            self.say(f"[tune {self.tune_count}] {unit['id']}: stopped at {result['trials']} of {target['trials']} "
                      f"trials (time budget; run the same command again to finish); {promoted}")
             return
         state.finish(unit, "tune", outcome)
-        self.say(f"[tune] {unit['id']}: {result['trials']} trials; {promoted}")
+        self.say(f"[tune {self.tune_count}] {unit['id']}: {result['trials']} trials; {promoted}")
 
     def tune_all(self, state: SweepState) -> None:
         todo = [u for u in state.units if state.step(u, "tune") is None]
@@ -791,6 +792,7 @@ class _Sweep:
                 self.incomplete_reason = "the time budget ran out before every tune step ran"
                 return
             self.init_ray()
+            self.tune_count = f"{index + 1}/{len(todo)}"  # as the verify steps' lines count
             self.tune(state, unit, seconds)
 
     # -- summary, history, report
