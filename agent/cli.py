@@ -70,8 +70,8 @@ def build_parser() -> argparse.ArgumentParser:
     opt.add_argument("--no-promote", action="store_true", help="never promote to the zoo")
     opt.add_argument("--timeout", type=positive_float, default=600.0, metavar="SECONDS",
                      help="per-candidate limit before its worker is killed (default 600)")
-    opt.add_argument("--seed", type=sampler_seed, help="sampler seed (0 to 2**32 - 1), for reproducible "
-                     "searches")
+    opt.add_argument("--seed", type=sampler_seed,
+                     help="sampler seed (0 to 2**32 - 1), for reproducible searches")
     opt.add_argument("--template", metavar="NAME",
                      help="search this template instead of the plan's first (e.g. a CUDA C++ "
                      "one, softmax_cuda, which needs a GPU); `kzoo optimize` names the choices "
@@ -387,13 +387,17 @@ def main(argv: list[str] | None = None) -> int:
                 write_json(target, stop.payload)
             except OutputError as exc:
                 print(f"kzoo: error: {exc}", file=sys.stderr)
-        word, code = _stopped_by()
+        from agent.cluster import stopped_by  # only here: it costs ~50 ms to import
+
+        word, code = stopped_by()
         print(f"kzoo: {word} after {stop.completed} completed trial(s), kept in study "
               f"{stop.study!r} ({stop.storage}); {best}. Run the same command again to go on.",
               file=sys.stderr)
         return code
     except KeyboardInterrupt:
-        word, code = _stopped_by()
+        from agent.cluster import stopped_by  # only here: it costs ~50 ms to import
+
+        word, code = stopped_by()
         kept = ("; completed trials are kept in the study" if args.command == "optimize" else "")
         print(f"kzoo: {word}{kept}", file=sys.stderr)
         return code
@@ -405,13 +409,6 @@ def main(argv: list[str] | None = None) -> int:
 
 EXIT_PIPE = 128 + 13  # as a tool SIGPIPE ends: `kzoo zoo list | head`, the reader left early
 
-
-def _stopped_by() -> tuple[str, int]:
-    """How an interrupted command ends: a Ctrl-C (130), or a SIGTERM that agent.cluster turned
-    into one (143, as the signal would end it)."""
-    from agent.cluster import terminated
-
-    return ("terminated (SIGTERM)", 128 + 15) if terminated() else ("interrupted", 130)
 
 
 def _reader_left() -> int:

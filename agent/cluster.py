@@ -51,15 +51,17 @@ def _check_reachable(address: str) -> None:
 _terminated = False
 
 
-def terminated() -> bool:
-    """Whether a SIGTERM (systemd's stop, Kubernetes', `timeout`'s) ended the command."""
-    return _terminated
+def stopped_by() -> tuple[str, int]:
+    """How an interrupted command says it ended, and its exit code: a Ctrl-C (130), or a SIGTERM
+    (systemd's stop, Kubernetes', `timeout`'s) that `_sigterm_as_ctrl_c` turned into one (143, as
+    the signal would end it)."""
+    return ("terminated (SIGTERM)", 128 + 15) if _terminated else ("interrupted", 130)
 
 
 def _sigterm_as_ctrl_c(signum, frame) -> None:
     """A SIGTERM stops the run as a Ctrl-C does (its SIGINT handler: the search's, which stops at
     its next step, or Python's), so the study, the sweep's state and the --json result are kept
-    and the command exits 143 (kzoo's main asks `terminated`)."""
+    and the command exits 143 (`stopped_by`)."""
     global _terminated
     _terminated = True
     os.kill(os.getpid(), signal.SIGINT)

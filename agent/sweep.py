@@ -727,8 +727,8 @@ class _Sweep:
             # an interrupted run of this step promoted already: only a better kernel goes in
             best_so_far = max(p["speedup_vs_best_baseline"] or 0.0 for p in target["promotions"])
             bar = max(bar or 0.0, best_so_far * self.opts.min_improvement)
-        self.say(f"[tune {self.tune_count}] {unit['id']}: study {name!r} from {target['before']} to "
-                 f"{target['trials']} trials"
+        self.say(f"[tune {self.tune_count}] {unit['id']}: study {name!r} from "
+                 f"{target['before']} to {target['trials']} trials"
                  + ("" if seconds is None else f" within {seconds:.0f} s")
                  + ("" if warm else "; the entry's params are not in the template's space now, "
                     "so no warm start"))
@@ -767,8 +767,9 @@ class _Sweep:
             self.incomplete_reason = "the time budget ran out during a tune step"
             target["partial"] = {**outcome, "status": "partial"}
             state.save()
-            self.say(f"[tune {self.tune_count}] {unit['id']}: stopped at {result['trials']} of {target['trials']} "
-                     f"trials (time budget; run the same command again to finish); {promoted}")
+            self.say(f"[tune {self.tune_count}] {unit['id']}: stopped at {result['trials']} of "
+                     f"{target['trials']} trials (time budget; run the same command again to "
+                     f"finish); {promoted}")
             return
         state.finish(unit, "tune", outcome)
         self.say(f"[tune {self.tune_count}] {unit['id']}: {result['trials']} trials; {promoted}")

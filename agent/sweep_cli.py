@@ -139,12 +139,12 @@ def run_sweep_command(args: argparse.Namespace) -> int:
 def _interrupted(args: argparse.Namespace, result) -> int:
     """A sweep a Ctrl-C (or a SIGTERM) stopped: the summary as far as it got, marked interrupted,
     to --json; one line on what is kept; 130 (143 for a SIGTERM)."""
-    from agent.cluster import terminated
+    from agent.cluster import stopped_by
     from agent.jsonout import OutputError, say_error, write_json
 
     summary = result.summary
     done = sum(1 for unit in summary["units"] for step in ("verify", "tune") if unit.get(step))
-    word, code = ("terminated (SIGTERM)", 143) if terminated() else ("interrupted", 130)
+    word, code = stopped_by()
     if args.json:
         try:
             write_json(args.json, {"interrupted": True, **summary})
