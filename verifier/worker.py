@@ -9,6 +9,7 @@ import multiprocessing as mp
 import os
 import signal
 import threading
+import warnings
 from dataclasses import dataclass, replace
 from multiprocessing import resource_tracker
 from pathlib import Path
@@ -69,6 +70,11 @@ class VerifierWorker:
         if mode == "interpreter":
             # Read by triton.jit when a candidate's kernels are decorated, i.e. at import.
             os.environ["TRITON_INTERPRET"] = "1"
+            # The interpreter runs a kernel's arithmetic as numpy's, which warns on each inf or
+            # NaN it makes ("invalid value encountered in add"). Verdicts judge the outputs
+            # themselves; the warnings only flooded `kzoo verify`'s terminal.
+            warnings.filterwarnings("ignore", category=RuntimeWarning,
+                                    module=r"triton\.runtime\.interpreter")
         from verifier.core import Verifier
 
         self.mode = mode
