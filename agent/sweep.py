@@ -47,6 +47,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from agent.jsonout import strict
 from kernel_zoo import _home, store
 
 STATE_FILE = "sweep-state.json"
@@ -1050,7 +1051,9 @@ def run_sweep(opts: SweepOptions) -> SweepResult:
         history = sweep.history(state, summary)
         files = write_report(summary, history, sweep.report_dir)
         summary["files"] = files
-        write_json_atomically(sweep.report_dir / "summary.json", summary)
+        # strict JSON, as --json writes it (jq stops on Python's Infinity); the state file keeps
+        # its floats, being read back by a resumed sweep
+        write_json_atomically(sweep.report_dir / "summary.json", strict(summary))
     result = SweepResult(summary, sweep.report_dir, files)
     if interrupted is not None:
         raise SweepInterrupted(result) from interrupted

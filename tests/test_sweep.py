@@ -329,7 +329,9 @@ def _steps(report: Path) -> dict:
 
 
 def _check_report_files(report: Path) -> dict:
-    summary = json.loads((report / "summary.json").read_text())
+    # strict JSON: a wrong kernel's inf error is the string "inf", not Python's Infinity
+    summary = json.loads((report / "summary.json").read_text(),
+                         parse_constant=lambda name: pytest.fail(f"summary.json holds {name}"))
     assert (report / "report.md").read_text().startswith("# kzoo sweep:")
     html = (report / "report.html").read_text()
     assert html.count("data:image/png;base64,") == 3
@@ -456,16 +458,17 @@ def test_sweep_killed_after_a_unit_resumes_without_redoing_it(tmp_path):
 
 
 def _wrong_kernel_zoo(zoo: Path) -> None:
-    """The shipped float32 kernel, changed to scale its output by 1.5, re-hashed: a schema-valid
-    entry whose manifest still claims the shipped verdict."""
+    """The shipped float32 kernel, changed to divide its output by 0 (inf: the summary's errors
+    are non-finite), re-hashed: a schema-valid entry whose manifest still claims the shipped
+    verdict."""
     manifest = copy.deepcopy(json.loads((SHIPPED / "softmax" / "1.1.0" /
                                          "manifest.json").read_text()))
     config = next(c for c in manifest["configs"] if c["dtype"] == "float32")
     source = store.read_entry_file(SHIPPED / "softmax" / "1.1.0", manifest,
                                    config["file"]).decode()
-    wrong = source.replace("tl.store(y_ptr + y_off, y.to(", "tl.store(y_ptr + y_off, (1.5 * y).to(")
-    wrong = wrong.replace("tl.store(y_row + offs, y.to(", "tl.store(y_row + offs, (1.5 * y).to(")
-    assert wrong.count("1.5 * y") == 2
+    wrong = source.replace("tl.store(y_ptr + y_off, y.to(", "tl.store(y_ptr + y_off, (y / 0.0).to(")
+    wrong = wrong.replace("tl.store(y_row + offs, y.to(", "tl.store(y_row + offs, (y / 0.0).to(")
+    assert wrong.count("y / 0.0") == 2
     data = wrong.encode()
     manifest.update(version="2.0.0", configs=[config],
                     files={config["file"]: store.sha256_bytes(data)})
