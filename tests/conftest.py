@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -61,6 +63,29 @@ def run_kzoo(*args: str, env_home: Path, timeout: float = 600, cwd: Path = ROOT)
         [sys.executable, "-m", "agent", *args], cwd=cwd, env=env, capture_output=True, text=True,
         timeout=timeout,
     )
+
+
+def signal_when(proc: subprocess.Popen, ready, sig: int, within_s: float = 300,
+                end_s: float = 120) -> str | None:
+    """Wait (polling every 0.2 s, at most `within_s`) until `ready()`, send `sig` to `proc` alone,
+    wait up to `end_s` for it to end and return its stderr (None where it is not piped). Fails
+    if `proc` ended before the signal. Then SIGKILLs `proc`'s process group (it was started with
+    `start_new_session=True`): Ray's agents outlive a killed driver there, and the test leaves
+    nothing running behind it."""
+    deadline = time.monotonic() + within_s
+    try:
+        while time.monotonic() < deadline and proc.poll() is None and not ready():
+            time.sleep(0.2)
+        assert proc.poll() is None, f"it ended (exit {proc.returncode}) before the signal"
+        os.kill(proc.pid, sig)
+        return proc.communicate(timeout=end_s)[1]
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
 
 
 def copy_entry(src_zoo: Path, op: str, version: str, dst_zoo: Path) -> Path:

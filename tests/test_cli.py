@@ -256,7 +256,7 @@ def test_unplannable_op_is_reported_plainly(tmp_path):
 
 
 def _count_complete(db) -> int:
-    with sqlite3.connect(db) as conn:
+    with sqlite3.connect(db, timeout=60) as conn:  # a run writing: wait out its lock
         return conn.execute("SELECT COUNT(*) FROM trials WHERE state = 'COMPLETE'").fetchone()[0]
 
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT, of_this_run
+from conftest import ROOT, of_this_run, signal_when
 
 SOFTMAX = str(ROOT / "tasks" / "softmax.py")
 
@@ -84,7 +84,7 @@ def test_a_verifier_killed_mid_trial_is_replaced_and_the_loop_goes_on(kzoo_home)
 
 
 def _states(db: Path) -> dict[str, list[int]]:
-    with sqlite3.connect(db) as conn:
+    with sqlite3.connect(db, timeout=60) as conn:  # a run writing: wait out its lock
         try:
             rows = conn.execute("SELECT number, state FROM trials").fetchall()
         except sqlite3.OperationalError:  # the driver has not created Optuna's tables yet
@@ -104,23 +104,9 @@ def test_driver_killed_with_sigkill_resumes_without_losing_trials(tmp_path):
     driver = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
                               stderr=subprocess.DEVNULL, start_new_session=True)
     db = home / "studies.db"
-    deadline = time.monotonic() + 300
-    try:
-        while time.monotonic() < deadline:
-            if db.exists() and len(_states(db).get("COMPLETE", [])) >= 2:
-                break
-            time.sleep(0.2)
-        os.kill(driver.pid, signal.SIGKILL)  # the driver only; Ray's processes must cope
-        driver.wait(30)
-    finally:
-        if driver.poll() is None:
-            driver.kill()
-        # Ray's dashboard and runtime-env agents outlive a SIGKILLed driver; they are in its
-        # process group, so the test can leave nothing running behind it.
-        try:
-            os.killpg(driver.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
+    # the driver only; Ray's processes must cope
+    signal_when(driver, lambda: db.exists() and len(_states(db).get("COMPLETE", [])) >= 2,
+                signal.SIGKILL, end_s=30)
     before = _states(db)
     kept = set(before.get("COMPLETE", []))
     assert len(kept) >= 2
@@ -169,21 +155,9 @@ def test_ctrl_c_says_what_the_study_holds_and_how_to_go_on(tmp_path, cleanup):
                               stderr=subprocess.PIPE, text=True, start_new_session=True,
                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     db = home / "studies.db"
-    deadline = time.monotonic() + 300
-    try:
-        while time.monotonic() < deadline:
-            if db.exists() and len(_states(db).get("COMPLETE", [])) >= 1:
-                break
-            time.sleep(0.2)
-        os.kill(driver.pid, sent)  # what Ctrl-C (or a service manager's stop) sends the driver
-        _, err = driver.communicate(timeout=120)
-    finally:
-        if driver.poll() is None:
-            driver.kill()
-        try:
-            os.killpg(driver.pid, signal.SIGKILL)  # Ray's agents in its process group
-        except ProcessLookupError:
-            pass
+    # what Ctrl-C (or a service manager's stop) sends the driver
+    err = signal_when(driver, lambda: db.exists() and len(_states(db).get("COMPLETE", [])) >= 1,
+                      sent)
     assert driver.returncode == code, err[-2000:]
     assert "Traceback" not in err and "SIGTERM received" not in err, err[-2000:]
     completed = len(_states(db).get("COMPLETE", []))

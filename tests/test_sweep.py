@@ -13,12 +13,11 @@ import signal
 import sqlite3
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 import torch
-from conftest import ROOT, copy_entry, run_kzoo
+from conftest import ROOT, copy_entry, run_kzoo, signal_when
 from test_zoo import kernel_source, make_record
 
 from agent import sweep
@@ -313,7 +312,7 @@ def test_report_from_gpu_timings_has_every_file_plot_and_regression(tmp_path, kz
 
 
 def _complete_trials(db: Path) -> dict[str, int]:
-    with sqlite3.connect(db) as conn:
+    with sqlite3.connect(db, timeout=60) as conn:  # a run writing: wait out its lock
         rows = conn.execute(
             "SELECT s.study_name, COUNT(*) FROM trials t JOIN studies s "
             "ON t.study_id = s.study_id WHERE t.state = 'COMPLETE' GROUP BY s.study_name"
@@ -354,22 +353,9 @@ def test_a_ctrl_c_during_a_tune_step_reports_the_sweep_as_far_as_it_got(tmp_path
         cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
         start_new_session=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     db = home / "studies.db"
-    deadline = time.monotonic() + 400
-    try:
-        while time.monotonic() < deadline and sweep_proc.poll() is None:
-            if db.exists() and sum(_complete_trials(db).values()) >= 1:  # inside a tune step
-                break
-            time.sleep(0.2)
-        assert sweep_proc.poll() is None, "the sweep ended before the Ctrl-C"
-        os.kill(sweep_proc.pid, signal.SIGINT)
-        _, err = sweep_proc.communicate(timeout=300)
-    finally:
-        if sweep_proc.poll() is None:
-            sweep_proc.kill()
-        try:
-            os.killpg(sweep_proc.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
+    err = signal_when(sweep_proc,  # once inside a tune step
+                      lambda: db.exists() and sum(_complete_trials(db).values()) >= 1,
+                      signal.SIGINT, within_s=400, end_s=300)
     assert sweep_proc.returncode == 130 and "Traceback" not in err, err[-2000:]
     done = len(_steps(report))
     assert (f"kzoo: interrupted; {done} of 4 step(s) done, kept in {report} (report.md says how "
@@ -388,20 +374,8 @@ def test_sweep_killed_after_a_unit_resumes_without_redoing_it(tmp_path):
            "--workers", "1", "--seed", "0", "--report", str(report)]
     first = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
                              stderr=subprocess.DEVNULL, start_new_session=True)
-    deadline = time.monotonic() + 400
-    try:
-        while time.monotonic() < deadline and first.poll() is None:
-            if any(key.endswith("#tune") for key in _steps(report)):
-                break
-            time.sleep(0.1)
-        assert first.poll() is None, "the sweep ended before it could be killed"
-        os.kill(first.pid, signal.SIGKILL)
-        first.wait(30)
-    finally:
-        try:  # Ray's helpers of the killed driver are in its process group
-            os.killpg(first.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
+    signal_when(first, lambda: any(key.endswith("#tune") for key in _steps(report)),
+                signal.SIGKILL, within_s=400, end_s=30)
     before = _steps(report)
     tuned = [key for key in before if key.endswith("#tune")]
     assert len(tuned) == 1 and len(before) == 3  # both verify steps, one tune step
