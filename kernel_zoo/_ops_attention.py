@@ -27,11 +27,12 @@ dims that are powers of two in 16..256 and positive scales; other calls use the 
 from __future__ import annotations
 
 import functools
+import logging
 
 import torch
 import torch.nn.functional as F
 
-from kernel_zoo.ops import _call, _define, _Op
+from kernel_zoo.ops import _call, _define, _Op, _report_fallback
 
 SCORE_MODS = {"relative_position": "relpos", "alibi": "alibi", "softcap": "softcap"}
 DEFAULT_SOFTCAP = 50.0
@@ -90,14 +91,10 @@ def _modified_reference(mod: str, q, k, v, is_causal, scale, softcap=DEFAULT_SOF
     return torch.matmul(torch.softmax(s, dim=-1), v.float()).to(q.dtype)
 
 
-def _fake(q, *rest):
-    return q.new_empty(q.shape)
-
-
 SDPA = _Op("scaled_dot_product_attention", _sdpa_reference, "F.scaled_dot_product_attention",
            same_layout=False, ineligible=_ineligible)
 _SCHEMA = "(Tensor q, Tensor k, Tensor v, bool is_causal=False, float? scale=None, str? entry=None)"
-_sdpa_op = _define(SDPA, _SCHEMA + " -> Tensor", _fake)
+_sdpa_op = _define(SDPA, _SCHEMA + " -> Tensor")
 
 ATTENTION = {
     mod: _Op(f"attention_{short}", functools.partial(_modified_reference, mod),
@@ -110,18 +107,26 @@ _attention_ops = {
         ("(Tensor q, Tensor k, Tensor v, bool is_causal=False, float? scale=None, "
          "float softcap=50.0, str? entry=None) -> Tensor") if mod == "softcap"
         else _SCHEMA + " -> Tensor",
-        _fake,
     )
     for mod, op in ATTENTION.items()
 }
 
 
 def scaled_dot_product_attention(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor,
-                                 is_causal: bool = False,
-                                 scale: float | None = None) -> torch.Tensor:
-    """`F.scaled_dot_product_attention(q, k, v, is_causal=..., scale=...)` (no mask, no dropout);
-    k and v with fewer heads than q are grouped-query attention (SDPA's enable_gqa=True).
-    Zoo kernel `kzoo::scaled_dot_product_attention` where one fits, else SDPA itself."""
+                                 attn_mask: torch.Tensor | None = None, dropout_p: float = 0.0,
+                                 is_causal: bool = False, *, scale: float | None = None,
+                                 enable_gqa: bool = False) -> torch.Tensor:
+    """`F.scaled_dot_product_attention`, its arguments in its order: zoo kernel
+    `kzoo::scaled_dot_product_attention` where one fits, else SDPA itself. A call with an
+    attn_mask or a dropout_p is SDPA's own (zoo kernels hold neither). k and v with fewer heads
+    than q are grouped-query attention whatever enable_gqa says (SDPA's enable_gqa=True)."""
+    if attn_mask is not None or dropout_p:
+        if not torch.compiler.is_compiling():  # the log's lock cannot be traced
+            _report_fallback(SDPA.name, "scaled_dot_product_attention with an attn_mask or "
+                                        "dropout; using F.scaled_dot_product_attention",
+                             logging.INFO)
+        return F.scaled_dot_product_attention(q, k, v, attn_mask, dropout_p, is_causal,
+                                              scale=scale, enable_gqa=k.shape[-3] != q.shape[-3])
     return _call(SDPA, _sdpa_op, (q, k, v, bool(is_causal), scale), None)
 
 
@@ -132,7 +137,7 @@ def attention(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, score_mod: str 
     "relative_position" (s + q_idx - kv_idx), "alibi" (s + slope_h * (kv_idx - q_idx)),
     "softcap" (softcap * tanh(s / softcap)), or None (plain SDPA). Zoo op attention_<mod>."""
     if score_mod is None:
-        return scaled_dot_product_attention(q, k, v, is_causal, scale)
+        return scaled_dot_product_attention(q, k, v, is_causal=is_causal, scale=scale)
     if score_mod not in ATTENTION:
         raise ValueError(f"attention: score_mod {score_mod!r} is not one of "
                          f"{[None, *ATTENTION]}")

@@ -26,7 +26,7 @@ import torch
 import torch.nn.functional as F
 
 from kernel_zoo.ops import _call, _define, _dispatch, _Op, _register_recompute_autograd, \
-    _same_dtype_device
+    _same_dtype_device, reference_fake
 
 ACTIVATIONS = {
     "relu": F.relu,
@@ -96,8 +96,7 @@ def _matmul_bucket_shape(args: tuple) -> tuple:
 
 MATMUL = _Op("matmul", lambda a, b: torch.matmul(a, b), "torch.matmul", same_layout=False,
              ineligible=_matmul_ineligible, bucket_shape=_matmul_bucket_shape)
-_matmul_op = _define(MATMUL, "(Tensor a, Tensor b, str? entry=None) -> Tensor",
-                     lambda a, b, entry=None: torch.matmul(a, b))
+_matmul_op = _define(MATMUL, "(Tensor a, Tensor b, str? entry=None) -> Tensor")
 
 # the reference over all four arguments: what autograd recomputes
 LINEAR = _Op("linear", _linear_reference, "F.linear", same_layout=False)
@@ -149,8 +148,11 @@ def linear_call(who: str, x, weight, bias, activation, entry) -> torch.Tensor:
     return _linear_impl(x, weight, bias, activation, entry)
 
 
+_linear_reference_fake = reference_fake(_linear_reference, same_layout=False)
+
+
 def _linear_fake(x, weight, bias=None, activation=None, entry=None):
-    return x.new_empty((*x.shape[:-1], weight.shape[0]))
+    return _linear_reference_fake(x, weight, bias, activation)
 
 
 _linear_op = torch.library.custom_op(

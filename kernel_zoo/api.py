@@ -237,7 +237,10 @@ def optimize(module_or_function: torch.nn.Module | Callable[..., Any], example_i
                      "kernels run on the GPU, so it is on cuda: call it with CUDA tensors",
                      device.type)
         device = torch.device("cuda")
-    optimized = optimized.to(device)
+    optimized = optimized.to(device).requires_grad_(False)
+    # Its kernels are forward ones: a call that autograd would record got an output with no
+    # gradient, silently. Refused with what to do instead.
+    optimized.register_forward_pre_hook(_forward_only)
     result.payload["kernel_file"] = str(kernel_file)
     result.payload["task_file"] = str(task_file)
     if result.payload.get("mode") == "interpreter" and os.environ.get("TRITON_INTERPRET") != "1":
@@ -246,6 +249,16 @@ def optimize(module_or_function: torch.nn.Module | Callable[..., Any], example_i
         optimized.register_forward_pre_hook(_needs_interpreter(kernel_file))
         _log.warning("kernel_zoo.optimize: %s", _interpreter_hint(kernel_file))
     return optimized.eval(), result.payload
+
+
+def _forward_only(module, args):
+    if torch.is_grad_enabled() and any(isinstance(a, torch.Tensor) and a.requires_grad
+                                       for a in args):
+        raise RuntimeError(
+            "kernel_zoo.optimize: the optimized module runs forward kernels only, with no "
+            "backward, and an input requires grad: call it under torch.no_grad() (or "
+            "torch.inference_mode()) on inputs that need no gradient, or train with the original "
+            "module (kernel_zoo.ops' ops have autograd)")
 
 
 def _interpreter_hint(kernel_file: Path) -> str:

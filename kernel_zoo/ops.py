@@ -181,10 +181,32 @@ def _match_fake_layout(out: torch.Tensor, x: torch.Tensor) -> torch.Tensor:
     """
     if out.stride() == x.stride():
         return out
-    like = torch.empty_like(x)
+    like = torch.empty_like(x, dtype=out.dtype)
     if like.stride() == out.stride():
         return out
     return like.copy_(out)
+
+
+def _promised(same_layout: bool, x: torch.Tensor, out: torch.Tensor) -> torch.Tensor:
+    """An empty tensor of `out`'s shape and dtype laid out as every zoo op promises torch.compile
+    (its fake implementation returns these): x's strides (`empty_like`) for an output of x's
+    shape from an op that keeps x's layout, else contiguous."""
+    if same_layout and out.shape == x.shape:
+        return torch.empty_like(x, dtype=out.dtype)
+    return out.new_empty(out.shape)
+
+
+def _conform(same_layout: bool, x: torch.Tensor, out: Any) -> Any:
+    """The real outputs laid out as `_promised` says (copied where they are not): a result laid
+    out otherwise (the reference's, for a transposed input) failed torch.compile's stride check
+    or, worse, was read with the wrong strides."""
+    if isinstance(out, tuple):
+        return tuple(_conform(same_layout, x, o) for o in out)
+    if not isinstance(out, torch.Tensor):
+        return out
+    if same_layout and out.shape == x.shape:
+        return _match_fake_layout(out, x)
+    return out.contiguous()
 
 
 # ---------------------------------------------------------------------------------------------
@@ -217,9 +239,7 @@ def _dispatch(op: _Op, args: tuple, entry: str | None) -> Any:
         out = op.reference(*args)
     else:
         out = launcher(*call_args)
-    if op.same_layout and isinstance(out, torch.Tensor):
-        out = _match_fake_layout(out, args[0])
-    return out
+    return _conform(op.same_layout, args[0], out)
 
 
 # A call's decision (launcher or fallback) depends only on its signature: each tensor's shape, dtype
@@ -346,6 +366,13 @@ def _call(op: _Op, custom_op: Any, args: tuple, entry: str | None) -> Any:
     same implementation called directly: the dispatcher costs an eager call ~10-20 us of host
     time, as much as the kernel itself on a launch-bound tensor."""
     _check_tensors(op, args)
+    if op.reduces_dim and isinstance(args[1], (tuple, list)):
+        # zoo kernels reduce one dim, the schema's dim is one int: PyTorch itself (traced as it
+        # is under torch.compile, where the log's lock cannot be)
+        if not torch.compiler.is_compiling():
+            _report_fallback(op.name, f"{op.name} over several dims; using {op.reference_name}",
+                             logging.INFO)
+        return op.reference(*args)
     tensors = [a for a in args if isinstance(a, torch.Tensor)]
     grad = torch.is_grad_enabled() and any(t.requires_grad for t in tensors)
     if torch.compiler.is_compiling() or grad:
@@ -364,19 +391,27 @@ def _register_recompute_autograd(custom_op: Any, op: _Op) -> None:
         ctx.others = [None if isinstance(a, torch.Tensor) else a for a in inputs]
 
     def backward(ctx: Any, *grads: torch.Tensor) -> tuple:
+        # Grad mode is on in a backward only under create_graph=True (a second derivative, a
+        # gradient penalty): the gradient is then built from views of the inputs, so it is
+        # differentiable in turn (detached copies dropped its own derivative silently), and each
+        # partial derivative is taken at its own view (at the inputs themselves, one input
+        # computed from another, as swiglu(x, 2 * x), would add that path in twice).
+        create_graph = torch.is_grad_enabled()
         args = list(ctx.others)
         leaves = []
         with torch.enable_grad():
             for i, saved in zip(ctx.tensor_positions, ctx.saved_tensors):
                 wants = ctx.needs_input_grad[i] and saved.is_floating_point()
-                args[i] = saved.detach().requires_grad_(wants)
+                args[i] = (saved.view_as(saved) if create_graph and wants
+                           else saved.detach().requires_grad_(wants))
                 if wants:
                     leaves.append(i)
             out = op.reference(*args[:-1])  # the last input is the pinned entry
             outs = out if isinstance(out, tuple) else (out,)
             upstream = [g if g is not None else torch.zeros_like(o) for g, o in zip(grads, outs)]
             found = torch.autograd.grad(outs, [args[i] for i in leaves], upstream,
-                                        allow_unused=True) if leaves else ()
+                                        allow_unused=True,
+                                        create_graph=create_graph) if leaves else ()
         result: list[Any] = [None] * len(args)
         for i, g in zip(leaves, found):
             result[i] = g
@@ -385,8 +420,25 @@ def _register_recompute_autograd(custom_op: Any, op: _Op) -> None:
     torch.library.register_autograd(custom_op, backward, setup_context=setup_context)
 
 
-def _define(op: _Op, schema: str, fake: Callable[..., Any], differentiable: bool = True):
-    """The custom op `kzoo::<name>` over `_dispatch`, with its fake and (by recompute) autograd."""
+def reference_fake(reference: Callable[..., Any], same_layout: bool) -> Callable[..., Any]:
+    """A fake implementation that runs the PyTorch reference on the fake inputs: each output's
+    shape and dtype are the reference's (type promotion included: sum of bool is int64, a
+    float16 times a float32 is float32), its layout `_promised`'s. A fake written by hand that
+    promised x's dtype had torch.compile read an int64 or float32 result as x's dtype: wrong
+    values, no error."""
+
+    def fake(*args: Any) -> Any:
+        out = reference(*args)
+        if isinstance(out, tuple):
+            return tuple(_promised(same_layout, args[0], o) for o in out)
+        return _promised(same_layout, args[0], out)
+
+    return fake
+
+
+def _define(op: _Op, schema: str, differentiable: bool = True):
+    """The custom op `kzoo::<name>` over `_dispatch`, with its fake (`reference_fake`) and (by
+    recompute) autograd."""
 
     # The dispatcher may pass trailing arguments that equal their defaults as keywords, or not at
     # all: put every argument back in schema order.
@@ -396,10 +448,19 @@ def _define(op: _Op, schema: str, fake: Callable[..., Any], differentiable: bool
         (i, a.name, str(a.type) == "Optional[Tensor]") for i, a in enumerate(arguments)
         if str(a.type) in ("Tensor", "Optional[Tensor]"))
 
-    def impl(*args: Any, **kwargs: Any) -> Any:
-        full = list(args) + [kwargs.get(a.name, defaults.get(a.name)) for a in arguments[len(args):]]
+    def in_order(args: tuple, kwargs: dict) -> tuple[tuple, str | None]:
+        full = list(args) + [kwargs.get(a.name, defaults.get(a.name))
+                             for a in arguments[len(args):]]
         *call_args, entry = full
-        return _dispatch(op, tuple(call_args), entry)
+        return tuple(call_args), entry
+
+    def impl(*args: Any, **kwargs: Any) -> Any:
+        return _dispatch(op, *in_order(args, kwargs))
+
+    fake_of = reference_fake(op.reference, op.same_layout)
+
+    def fake(*args: Any, **kwargs: Any) -> Any:
+        return fake_of(*in_order(args, kwargs)[0])
 
     custom_op = torch.library.custom_op(f"kzoo::{op.name}", impl, mutates_args=(), schema=schema)
     custom_op.register_fake(fake)
@@ -429,19 +490,8 @@ def _norm_ineligible(args: tuple) -> str | None:
     return _same_dtype_device(x, {"weight": weight, "bias": bias})
 
 
-def _reduced_shape(x: torch.Tensor, dim: int) -> list[int]:
-    shape = list(x.shape)
-    if shape:
-        del shape[dim % len(shape)]
-    return shape
-
-
 # ---------------------------------------------------------------------------------------------
 # the ops
-
-
-def _like(x: torch.Tensor, *rest: Any) -> torch.Tensor:
-    return torch.empty_like(x)
 
 
 SOFTMAX = _Op("softmax", lambda x, dim: torch.softmax(x, dim), "torch.softmax", reduces_dim=True)
@@ -511,39 +561,32 @@ REDUCTIONS = {
 }
 
 _DIM_SCHEMA = "(Tensor x, SymInt dim, str? entry=None) -> Tensor"
-_softmax_op = _define(SOFTMAX, _DIM_SCHEMA, _like, differentiable=False)
-_log_softmax_op = _define(LOG_SOFTMAX, _DIM_SCHEMA, _like, differentiable=False)
+_softmax_op = _define(SOFTMAX, _DIM_SCHEMA, differentiable=False)
+_log_softmax_op = _define(LOG_SOFTMAX, _DIM_SCHEMA, differentiable=False)
 _rms_norm_op = _define(
     RMS_NORM,
     "(Tensor x, SymInt[] normalized_shape, Tensor? weight=None, float? eps=None, "
-    "str? entry=None) -> Tensor", _like,
+    "str? entry=None) -> Tensor",
 )
 _layer_norm_op = _define(
     LAYER_NORM,
     "(Tensor x, SymInt[] normalized_shape, Tensor? weight=None, Tensor? bias=None, "
-    "float eps=1e-05, str? entry=None) -> Tensor", _like,
+    "float eps=1e-05, str? entry=None) -> Tensor",
 )
 _add_rms_norm_op = _define(
     ADD_RMS_NORM,
     "(Tensor x, Tensor residual, Tensor weight, float eps=1e-06, str? entry=None) "
     "-> (Tensor, Tensor)",
-    lambda x, *rest: (torch.empty_like(x), torch.empty_like(x)),
 )
 _cross_entropy_op = _define(
     CROSS_ENTROPY,
     "(Tensor logits, Tensor target, SymInt ignore_index=-100, str? entry=None) -> Tensor",
-    lambda logits, *rest: logits.new_empty(()),
 )
 _GATED_SCHEMA = "(Tensor a, Tensor b, str? entry=None) -> Tensor"
-_swiglu_op = _define(SWIGLU, _GATED_SCHEMA, _like)
-_geglu_op = _define(GEGLU, _GATED_SCHEMA, _like)
+_swiglu_op = _define(SWIGLU, _GATED_SCHEMA)
+_geglu_op = _define(GEGLU, _GATED_SCHEMA)
 _reduction_ops = {
-    name: _define(
-        op, _DIM_SCHEMA,
-        (lambda x, dim, entry=None: x.new_empty(_reduced_shape(x, dim), dtype=torch.int64))
-        if name == "argmax" else (lambda x, dim, entry=None: x.new_empty(_reduced_shape(x, dim))),
-        differentiable=name != "argmax",
-    )
+    name: _define(op, _DIM_SCHEMA, differentiable=name != "argmax")
     for name, op in REDUCTIONS.items()
 }
 
@@ -628,7 +671,8 @@ def layer_norm(x: torch.Tensor, normalized_shape: list[int] | tuple[int, ...],
 def add_rms_norm(x: torch.Tensor, residual: torch.Tensor, weight: torch.Tensor,
                  eps: float = 1e-6) -> tuple[torch.Tensor, torch.Tensor]:
     """`(rms_norm(x + residual, weight), x + residual)` in one pass over the data, the sum rounded
-    to x's dtype before it is normalized (as the unfused code computes it); `kzoo::add_rms_norm`."""
+    to its dtype (x's; the promoted one where residual's differs, as `x + residual` is) before it
+    is normalized (as the unfused code computes it); `kzoo::add_rms_norm`."""
     return _call(ADD_RMS_NORM, _add_rms_norm_op, (x, residual, weight, eps), None)
 
 

@@ -303,7 +303,19 @@ def test_ops_fall_back_to_the_reference_on_cpu():
     torch.manual_seed(2)
     q, k, v = torch.randn(1, 4, 9, 16), torch.randn(1, 2, 9, 16), torch.randn(1, 2, 9, 16)
     expected = F.scaled_dot_product_attention(q, k, v, is_causal=True, enable_gqa=True)
-    torch.testing.assert_close(ops.scaled_dot_product_attention(q, k, v, True), expected)
+    torch.testing.assert_close(ops.scaled_dot_product_attention(q, k, v, is_causal=True),
+                               expected)
+    torch.testing.assert_close(ops.attention(q, k, v, None, True), expected)
+    # F.sdpa's arguments in F.sdpa's order: a mask (4th) or a dropout is SDPA's own call
+    mask = torch.randn(9, 9)
+    torch.testing.assert_close(ops.scaled_dot_product_attention(q, k, v, mask),
+                               F.scaled_dot_product_attention(q, k, v, mask, enable_gqa=True))
+    torch.manual_seed(3)
+    dropped = ops.scaled_dot_product_attention(q, k, v, None, 0.5, True, scale=0.3,
+                                               enable_gqa=True)
+    torch.manual_seed(3)
+    torch.testing.assert_close(dropped, F.scaled_dot_product_attention(
+        q, k, v, None, 0.5, True, scale=0.3, enable_gqa=True))
     for mod in ("relative_position", "alibi", "softcap"):
         got = ops.attention(q, k, v, mod, is_causal=True, softcap=3.0)
         want = _reference(q, k, v, True, None, mod, 3.0).float()

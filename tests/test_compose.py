@@ -510,6 +510,12 @@ def test_python_api_returns_an_optimized_module(tmp_path, monkeypatch):
     assert result["best"]["correct"] is True
     with torch.no_grad():
         torch.testing.assert_close(optimized(x), model(x), rtol=1e-5, atol=1e-6)
+    # forward kernels only: no parameter asks for a gradient, and an input that does is refused
+    # (its output had none, silently)
+    assert not any(p.requires_grad for p in optimized.parameters())
+    torch.testing.assert_close(optimized(x), model(x), rtol=1e-5, atol=1e-6)
+    with pytest.raises(RuntimeError, match="forward kernels only, with no backward"):
+        optimized(x.clone().requires_grad_())
 
 
 def test_python_api_takes_a_closure_and_a_scripts_own_function(tmp_path, monkeypatch):
