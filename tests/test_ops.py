@@ -119,13 +119,16 @@ def _compiled_cases() -> list:
 
 
 
-def test_compiled_ops_give_torchs_results_dtypes_and_layouts():
+@pytest.mark.parametrize("device", ["cpu", pytest.param("cuda", marks=pytest.mark.gpu)])
+def test_compiled_ops_give_torchs_results_dtypes_and_layouts(device):
     """Under torch.compile (Inductor) the fakes promised the first input's dtype: a sum of bool
     (int64) read back as bool gave [1, 1, 0, 0] for [269, 270, 276, 259], silu(float16) * float32
     read as float16 gave values 100x off; and outputs laid out otherwise than the fake said (an
     SDPA of transposed heads) failed Inductor's stride check. Each case, compiled, now equals the
-    same call made eagerly, which falls back to PyTorch itself on the CPU, in values and dtype."""
-    cases = _compiled_cases()
+    same call made eagerly (PyTorch itself on the CPU; on a GPU the zoo's kernels where an entry
+    serves the call), in values and dtype."""
+    cases = [(name, fn, tuple(a.to(device) for a in args))
+             for name, fn, args in _compiled_cases()]
 
     def every(*inputs):
         outs, at = [], 0
