@@ -408,24 +408,27 @@ def test_scripted_llm_rounds_end_to_end_on_the_gpu(kzoo_home, monkeypatch, ray_i
 
 
 @pytest.mark.timeout(600)
-def test_an_op_no_template_covers_goes_to_the_llm_alone(kzoo_home, monkeypatch, ray_instance):
+def test_an_op_no_template_covers_goes_to_the_llm_alone(kzoo_home, monkeypatch, ray_instance,
+                                                        tmp_path, capsys):
     """row_sum (a nansum) matches no template family: with --llm, the model's template is tuned
-    by its own
-    study and verified; nothing is promoted."""
-    from agent import loop
-    from agent.llm import LLMSettings
+    by its own study and verified; nothing is promoted. Run as `kzoo optimize` runs it: its
+    report once ended in a KeyError (a key the payload of this path lacked), --json unwritten."""
+    from agent.cli import main
 
     monkeypatch.setenv("OPENAI_API_KEY", "test-key")
     task = LLM_DIR / "row_sum.py"
+    out = tmp_path / "out.json"
     with ChatServer([answer(scripted("row_sum_template"))]) as server:
-        llm = LLMSettings(model="scripted-model", base_url=server.base_url, rounds=1, samples=1,
-                          backoff_s=0.01)
-        result = loop.optimize(loop.OptimizeOptions(
-            task=str(task), trials=2, workers=2, seed=0, quiet=True, llm=llm,
-        ))
+        code = main(["optimize", str(task), "--trials", "2", "--workers", "2", "--seed", "0",
+                     "--llm", "scripted-model", "--llm-base-url", server.base_url,
+                     "--llm-rounds", "1", "--llm-samples", "1", "--json", str(out)])
         prompt = server.user_prompts()[0]
+    printed = capsys.readouterr()
+    assert code == 0, printed.err
+    assert "best: trial 0 of 0 (interpreter, float32), verified correct" in printed.out
     assert "No template family covers this op" in prompt and "torch.nansum(x, dim=-1)" in prompt
-    payload = result.payload
+    payload = json.loads(out.read_text())
+    assert payload["time_budget_ran_out"] is False
     assert payload["plan_problem"] and "matches no template family" in payload["plan_problem"]
     assert payload["best"]["correct"] and payload["best"]["template"].startswith("llm-")
     assert set(payload["best"]["params"]) == {"BLOCK", "WARPS"}
@@ -499,6 +502,12 @@ def test_dry_run_json_for_an_op_no_template_covers(kzoo_home, monkeypatch, capsy
 def test_llm_without_a_key_is_a_one_line_usage_error(kzoo_home, monkeypatch, capsys):
     from agent.cli import main
 
+    monkeypatch.setenv("OPENAI_API_KEY", "test-key")
+    # `--llm "$MODEL"` with MODEL unset ran the search with no LLM, silently
+    assert main(["optimize", str(ROOT / "tasks" / "softmax.py"), "--llm", ""]) == 2
+    assert capsys.readouterr().err == (
+        "kzoo: error: --llm: empty model name (an unset variable?); name the model the endpoint "
+        "serves, e.g. --llm gpt-4o, or leave --llm out\n")
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
     assert main(["optimize", str(ROOT / "tasks" / "softmax.py"), "--llm", "gpt-x"]) == 2

@@ -8,6 +8,7 @@ import sys
 
 from agent.llm import DEFAULT_BUDGET, DEFAULT_ROUNDS, DEFAULT_SAMPLES, LLMSettings
 from agent.argtypes import positive_float, positive_int
+from agent.errors import UsageError
 
 
 def add_llm_flags(opt: argparse.ArgumentParser) -> None:
@@ -42,8 +43,11 @@ def llm_settings(args: argparse.Namespace) -> LLMSettings | None:
     """The settings the flags ask for, or None when the LLM is off; checks the key up front."""
     from agent.llm import api_key, check_base_url, resolve_base_url
 
-    if not args.llm:
+    if args.llm is None:
         return None
+    if not args.llm.strip():  # `--llm "$MODEL"` with MODEL unset: not "no LLM", silently
+        raise UsageError("--llm: empty model name (an unset variable?); name the model the "
+                         "endpoint serves, e.g. --llm gpt-4o, or leave --llm out")
     settings = LLMSettings(
         model=args.llm, base_url=resolve_base_url(args.llm_base_url), rounds=args.llm_rounds,
         samples=args.llm_samples, budget_tokens=args.llm_budget,

@@ -285,8 +285,10 @@ def optimize_llm_only(opts, task, dtype: str, plan_problem: str):
         }
     payload = {
         "task": str(task.path), "op": task.op or task.name, "dtype": dtype, "device": device,
-        "environment": environment(), "mode": mode, "study": None, "storage": storage, "ray": ray_info, "trials": 0,
-        "new_trials": 0, "pruned_by_constraints": 0,
+        "environment": environment(), "mode": mode, "study": None, "storage": storage,
+        "ray": ray_info, "trials": 0, "new_trials": 0, "pruned_by_constraints": 0,
+        # the LLM's rounds and token budget bound this path; --time-budget bounds a search
+        "time_budget_ran_out": False,
         "elapsed_s": round(time.monotonic() - started, 2), "worker_restarts": pool.restarts,
         "throughput": pool.throughput(), "best": best, "promoted": None,
         "plan_problem": plan_problem, "llm": outcome.report,
