@@ -112,7 +112,14 @@ class Task:
                     f"{self.path}: the KZOO['{which}'] formula takes '{name}', which is neither a "
                     "module-level global of the task nor 'itemsize'."
                 )
-        return int(fn(**kwargs))
+        try:
+            value = int(fn(**kwargs))
+        except Exception as exc:  # the task's own formula: its file's fault, said so, not a bug
+            raise TaskError(
+                f"{self.path}: the KZOO['{which}'] formula failed with {kwargs}: "
+                f"{type(exc).__name__}: {exc}; it must return the {which} as a finite number."
+            ) from None
+        return value
 
 
 def _call(task: Task, fn_name: str):

@@ -228,3 +228,29 @@ def test_tolerance_overrides_load_as_floats_for_any_known_dtype(tmp_path):
     with_overrides = [p.name for p in sorted((ROOT / "tasks").glob("*.py"))
                       if p.name not in ("__init__.py", "loader.py") and tasks.load(p).tolerances]
     assert len(with_overrides) == 6, with_overrides
+
+
+@pytest.mark.parametrize("formula, cause", [
+    ("lambda n: n / 0", "ZeroDivisionError: division by zero"),
+    ("lambda n: float('nan')", "ValueError: cannot convert float NaN to integer"),
+])
+def test_a_formula_that_fails_is_the_task_files_error(tmp_path, formula, cause):
+    """`kzoo analyze` called it a kernel-zoo bug, to be reported."""
+    path = write(tmp_path, f"""
+        import torch
+        import torch.nn as nn
+        class Model(nn.Module):
+            def forward(self, x):
+                return x * 2
+        n = 8
+        def get_inputs():
+            return [torch.randn(n)]
+        def get_init_inputs():
+            return []
+        KZOO = {{"flops": {formula}}}
+    """)
+    task = tasks.load(path)
+    with pytest.raises(tasks.TaskError) as info:
+        task.formula_value("flops", itemsize=4)
+    assert str(info.value) == (f"{path}: the KZOO['flops'] formula failed with {{'n': 8}}: "
+                               f"{cause}; it must return the flops as a finite number.")
