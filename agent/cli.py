@@ -390,6 +390,9 @@ def main(argv: list[str] | None = None) -> int:
         from agent.cluster import stopped_by  # only here: it costs ~50 ms to import
 
         word, code = stopped_by()
+        if stop.kept is not None:
+            print(f"kzoo: {word}; {stop.kept}", file=sys.stderr)
+            return code
         print(f"kzoo: {word} after {stop.completed} completed trial(s), kept in study "
               f"{stop.study!r} ({stop.storage}); {best}. Run the same command again to go on.",
               file=sys.stderr)

@@ -24,9 +24,11 @@ class LLMSetupError(Exception):
 class OptimizeInterrupted(KeyboardInterrupt):
     """Ctrl-C during a search: what the study holds now, for the CLI to say before it exits."""
 
-    def __init__(self, study: str, storage: str, completed: int, best: str | None,
-                 payload: dict | None = None):
+    def __init__(self, study: str | None, storage: str, completed: int, best: str | None,
+                 payload: dict | None = None, kept: str | None = None):
         super().__init__(study)
         self.study, self.storage, self.completed, self.best = study, storage, completed, best
         # what `--json` gets instead of the finished run's object: marked "interrupted"
         self.payload = payload or {}
+        # what is kept, in words, where there is no study (an LLM run on its own)
+        self.kept = kept

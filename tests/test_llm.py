@@ -565,3 +565,46 @@ def test_runs_show_of_no_run_with_json_is_a_json_error(tmp_path):
     assert proc.returncode == 2 and proc.stderr.startswith("kzoo: error: no run 'nope'")
     assert json.loads(proc.stdout) == {"error": proc.stderr[len("kzoo: error: "):-1],
                                        "exit_code": 2, "command": "runs show"}
+
+
+@pytest.mark.timeout(300)
+def test_one_ctrl_c_during_a_slow_request_stops_an_llm_run_at_once(tmp_path):
+    """The LLM alone (no template covers row_sum), its request stalled for 120 s: one Ctrl-C
+    waited for the request to end (a thread pool's exit), then said "completed trials are kept in
+    the study" (there is none) and left --json empty. Now it stops within seconds, says where the
+    run is recorded, and --json gets the interrupted object."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from conftest import signal_when
+
+    out = tmp_path / "out.json"
+    env = {**os.environ, "OPENAI_API_KEY": "test-key", "KZOO_HOME": str(tmp_path / "home"),
+           "PYTHONPATH": str(ROOT)}
+    with ChatServer([answer(scripted("row_sum_template"), delay_s=120)]) as server:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "agent", "optimize", str(LLM_DIR / "row_sum.py"),
+             "--trials", "2", "--workers", "1", "--llm", "scripted-model", "--llm-base-url",
+             server.base_url, "--llm-rounds", "1", "--llm-samples", "1", "--json", str(out)],
+            cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+            start_new_session=True,
+            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+        asked: list[float] = []  # when the request was seen out
+
+        def request_out() -> bool:
+            if server.requests and not asked:
+                asked.append(time.monotonic())
+            return bool(asked)
+
+        err = signal_when(proc, request_out, signal.SIGINT, within_s=200, end_s=60)
+        stopped_after = time.monotonic() - asked[0]
+    assert proc.returncode == 130, err
+    assert stopped_after < 30, stopped_after  # not the request's 120 s
+    assert "Traceback" not in err and "kept in the study" not in err, err
+    payload = json.loads(out.read_text())
+    run_id = payload["llm"]["run_id"]
+    assert payload["interrupted"] is True and payload["llm"]["status"] == "interrupted"
+    assert (f"kzoo: interrupted; LLM run {run_id} is recorded in {payload['llm']['run_dir']} "
+            f"(kzoo runs show {run_id}); run the same command again for a new run") in err, err

@@ -7,7 +7,7 @@ template search's only with a strictly higher score (the interpreter scores ever
 
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
+import threading
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -67,15 +67,25 @@ def _leader_from_study(study, template: Template, context: dict) -> Leader | Non
 
 
 def _ask_all(client, messages: list[dict[str, str]], samples: int) -> list[tuple[int, Any]]:
-    """Every sample's Reply, or the exception that stopped its request; requests run in parallel."""
-    def one(_: int):
-        try:
-            return client.complete(messages, admitted=True)  # the round checked the budget
-        except Exception as exc:  # RequestFailed, BudgetExhausted: data for the round
-            return exc
+    """Every sample's Reply, or the exception that stopped its request; requests run in parallel,
+    each in a daemon thread waited for in short joins: a Ctrl-C stops the run at once, and the
+    requests still out end with the process. (A thread pool's exit waited for them: one Ctrl-C
+    sat through the rest of a slow request, its retries included, minutes of them.)"""
+    results: list[Any] = [None] * samples
 
-    with ThreadPoolExecutor(max_workers=samples) as executor:
-        results = list(executor.map(one, range(samples)))
+    def one(index: int) -> None:
+        try:
+            results[index] = client.complete(messages, admitted=True)  # budget checked already
+        except Exception as exc:  # RequestFailed, BudgetExhausted: data for the round
+            results[index] = exc
+
+    threads = [threading.Thread(target=one, args=(i,), name=f"kzoo-llm-sample-{i + 1}",
+                                daemon=True) for i in range(samples)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        while thread.is_alive():
+            thread.join(0.2)
     return list(enumerate(results, start=1))
 
 
@@ -215,6 +225,10 @@ def run_llm_stage(
         run.finish("interrupted" if interrupted else "failed",
                    "interrupted" if interrupted else f"{type(exc).__name__}: {exc}",
                    client.budget.record(), llm_best.report() if llm_best else None)
+        if interrupted:  # for a caller with no study to speak of: where the run is recorded
+            exc.llm_run = {"run_id": run.id, "run_dir": str(run.path), "status": "interrupted",
+                           "rounds": rounds_done, "tokens": client.budget.record(),
+                           "best": llm_best.report() if llm_best else None}
         raise
     if stop_reason:
         progress.note(f"LLM stopped: {stop_reason}")
@@ -268,6 +282,20 @@ def optimize_llm_only(opts, task, dtype: str, plan_problem: str):
             storage=storage, trials=opts.trials, seed=opts.seed, progress=progress,
             plan_problem=plan_problem,
         )
+    except KeyboardInterrupt as interrupt:  # no study here: the run folder is what is kept
+        from agent.errors import OptimizeInterrupted
+
+        run = getattr(interrupt, "llm_run", None)
+        payload = {
+            "interrupted": True, "task": str(task.path), "op": task.op or task.name,
+            "dtype": dtype, "device": device, "environment": environment(), "mode": mode,
+            "study": None, "trials": 0, "best": None, "promoted": None,
+            "plan_problem": plan_problem, "llm": run,
+        }
+        kept = ("nothing was recorded yet" if run is None else
+                f"LLM run {run['run_id']} is recorded in {run['run_dir']} (kzoo runs show "
+                f"{run['run_id']}); run the same command again for a new run")
+        raise OptimizeInterrupted(None, storage, 0, None, payload, kept=kept) from interrupt
     finally:
         progress.close()
         pool.shutdown()
