@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import threading
 from pathlib import Path
 
 import pytest
@@ -164,6 +165,67 @@ def test_client_does_not_retry_a_bad_key_and_estimates_missing_usage(monkeypatch
         assert len(server.requests) == 1
         reply = client.complete([{"role": "user", "content": "12345678"}])
     assert not reply.usage_reported and reply.prompt_tokens == 2 and reply.completion_tokens == 1
+
+
+class _NotAnApi:
+    """A loopback HTTP server that is no chat-completions endpoint: `kind` "html" answers POST
+    with a web page (200), "broken" with a JSON content type over a body that is not JSON,
+    "plain" has no POST at all (501, as `python -m http.server`)."""
+
+    def __init__(self, kind: str):
+        from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args):
+                pass
+
+            if kind != "plain":
+                def do_POST(self):
+                    self.rfile.read(int(self.headers.get("Content-Length", 0)))
+                    body = b"<html><body>Web UI</body></html>" if kind == "html" else b"{oops"
+                    self.send_response(200)
+                    self.send_header("Content-Type", "text/html" if kind == "html"
+                                     else "application/json")
+                    self.send_header("Content-Length", str(len(body)))
+                    self.end_headers()
+                    self.wfile.write(body)
+
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.httpd.daemon_threads = True
+        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+        self.base_url = f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
+
+    def __enter__(self):
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+
+@pytest.mark.parametrize("kind, what", [
+    ("html", "a str starting '<html><body>Web UI</body></html>'"),
+    ("broken", "a body that is not JSON (Expecting property name enclosed in double quotes"),
+    ("plain", "HTTP 501 ("),
+])
+def test_a_server_that_is_no_chat_endpoint_is_named_at_once(monkeypatch, kind, what):
+    """A wrong --llm-base-url: a web page was taken for an empty answer (every round sent, a
+    budget charged for nothing), broken JSON stopped the run on a bare JSONDecodeError, and a
+    plain web server's 501 was retried as a server error."""
+    from agent.llm.client import ChatClient, RequestFailed
+
+    monkeypatch.setenv("OPENAI_API_KEY", "test-key")
+    with _NotAnApi(kind) as server:
+        client = ChatClient(settings(server, max_attempts=3))
+        with pytest.raises(RequestFailed) as info:
+            client.complete([{"role": "user", "content": "x"}])
+    message = str(info.value)
+    assert not info.value.retryable and info.value.attempts == 1, message
+    assert message.startswith(f"{server.base_url} answered with {what}"), message
+    assert message.endswith("not a chat completion: check --llm-base-url (an OpenAI-compatible "
+                            "endpoint's, which usually ends in /v1)"), message
+    assert client.budget.record()["total_tokens"] == 0
 
 
 def test_budget_is_checked_before_sending(monkeypatch):

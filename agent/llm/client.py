@@ -10,6 +10,7 @@ counted.
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 from dataclasses import dataclass, field
@@ -133,8 +134,19 @@ class ChatClient:
                     ) from None
                 time.sleep(self._backoff(attempt, wait_hint))
                 continue
+            if not hasattr(response, "choices"):  # the client hands a non-JSON body back as is
+                raise RequestFailed(self._not_an_api(f"a {type(response).__name__} starting "
+                                                     f"{str(response)[:60]!r}"),
+                                    retryable=False, attempts=attempt)
             return self._reply(response, messages, attempt, time.monotonic() - started, errors)
         raise AssertionError("unreachable: the loop returns or raises")
+
+    def _not_an_api(self, what: str) -> str:
+        """Why an answer shows the server is no chat-completions endpoint, and what to check:
+        a wrong base URL (a web UI's page, a plain HTTP server) answered."""
+        return (f"{self.settings.base_url or 'the OpenAI API'} answered with {what}, not a chat "
+                "completion: check --llm-base-url (an OpenAI-compatible endpoint's, which usually "
+                "ends in /v1)")
 
     def _send(self, messages: list[dict[str, str]]):
         extra: dict[str, Any] = {}
@@ -161,6 +173,8 @@ class ChatClient:
             status = exc.status_code
             hint = _retry_after(exc.response.headers.get("retry-after"))
             detail = _error_detail(exc)
+            if status == 501:  # no POST at all: a plain web server, not an LLM endpoint
+                return False, None, self._not_an_api(f"HTTP 501 ({detail})")
             if status == 429 or status >= 500:
                 return True, hint, f"HTTP {status}: {detail}"
             if status in (401, 403):
@@ -173,6 +187,8 @@ class ChatClient:
             return False, None, f"HTTP {status}: {detail}"
         if isinstance(exc, openai.APIResponseValidationError):
             return False, None, f"the server's answer is not a chat completion: {exc}"
+        if isinstance(exc, json.JSONDecodeError):
+            return False, None, self._not_an_api(f"a body that is not JSON ({exc})")
         return False, None, f"{type(exc).__name__}: {exc}"
 
     def _reply(self, response, messages, attempts: int, seconds: float,
