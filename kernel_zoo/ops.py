@@ -509,6 +509,11 @@ LAYER_NORM = _Op(
 
 def _add_rms_norm_reference(x, residual, weight, eps):
     s = x + residual
+    if weight.dim() != 1 or s.dim() == 0 or weight.shape[0] != s.shape[-1]:
+        # F.rms_norm's own error took the weight's shape for the normalized shape and blamed x
+        raise ValueError(f"kernel_zoo.ops.add_rms_norm: weight has shape {list(weight.shape)}; "
+                         f"it must be ({s.shape[-1] if s.dim() else 1},), the last dim of "
+                         f"x + residual {list(s.shape)}")
     return F.rms_norm(s, list(weight.shape), weight, eps), s
 
 
@@ -680,6 +685,13 @@ def cross_entropy(logits: torch.Tensor, target: torch.Tensor,
                   ignore_index: int = -100) -> torch.Tensor:
     """`F.cross_entropy(logits, target, ignore_index=...)` with mean reduction over the targets
     that are not ignored, for (N, C) logits; `kzoo::cross_entropy`."""
+    if isinstance(ignore_index, bool) or not isinstance(ignore_index, (int, torch.SymInt)):
+        # F.cross_entropy's third argument is `weight`: a tensor here is that, unsupported
+        raise TypeError(
+            f"kernel_zoo.ops.cross_entropy: ignore_index (the third argument) must be an int, "
+            f"got {_type_text(ignore_index)}"
+            + ("; class weights (F.cross_entropy's third argument) are not supported here: "
+               "call F.cross_entropy for them" if isinstance(ignore_index, torch.Tensor) else ""))
     return _call(CROSS_ENTROPY, _cross_entropy_op, (logits, target, ignore_index), None)
 
 
@@ -800,6 +812,9 @@ def load(op: str, version: str | None = None, *, zoo: str | Path | None = None) 
             raise store.ZooError(f"kernel_zoo.load cannot pin {op!r} ({_UNPINNABLE[op]}); "
                                  f"ops it can pin: {known}")
         raise store.ZooError(f"kernel_zoo.ops has no op {op!r}; ops: {known}")
+    if version is not None and not isinstance(version, str):
+        raise TypeError(f"kernel_zoo.load: version must be a string such as '1.1.0' (`kzoo zoo "
+                        f"list` shows them), got {_type_text(version)} {version!r}")
     zoo_dirs = None
     if zoo is not None:
         zoo_dir = Path(zoo).expanduser()

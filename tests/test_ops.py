@@ -189,3 +189,30 @@ def test_second_derivatives_are_the_references(name, fn, inputs):
     derivative, under create_graph=True) came out silently wrong, by 7.4 for rms_norm."""
     torch.manual_seed(0)
     assert torch.autograd.gradgradcheck(fn, inputs()), name
+
+
+@pytest.mark.parametrize("call, error, message", [
+    (lambda: ops.cross_entropy(torch.randn(3, 4), torch.tensor([0, 1, 2]), torch.ones(4)),
+     TypeError, "kernel_zoo.ops.cross_entropy: ignore_index (the third argument) must be an int, "
+     "got torch.Tensor; class weights (F.cross_entropy's third argument) are not supported here: "
+     "call F.cross_entropy for them"),
+    (lambda: ops.add_rms_norm(torch.randn(4, 8), torch.randn(4, 8), torch.randn(3)),
+     ValueError, "kernel_zoo.ops.add_rms_norm: weight has shape [3]; it must be (8,), the last "
+     "dim of x + residual [4, 8]"),
+    (lambda: kernel_zoo.load("softmax", 1), TypeError,
+     "kernel_zoo.load: version must be a string such as '1.1.0' (`kzoo zoo list` shows them), "
+     "got int 1"),
+])
+def test_a_mistake_torch_would_word_otherwise_is_named(call, error, message):
+    """F.cross_entropy's third argument (weight) given here ran into 'argument ignore_index
+    (position 5) must be int'; a wrong add_rms_norm weight was blamed on x's shape; a version
+    given as a number failed inside a regex."""
+    with pytest.raises(error) as err:
+        call()
+    assert str(err.value) == message
+
+
+def test_gated_ops_broadcast_as_torch_does():
+    a, b = torch.randn(8), torch.randn(4, 8)
+    torch.testing.assert_close(ops.swiglu(a, b), F.silu(a) * b)
+    torch.testing.assert_close(ops.geglu(b, a), F.gelu(b) * a)
