@@ -126,7 +126,9 @@ def scaled_dot_product_attention(q: torch.Tensor, k: torch.Tensor, v: torch.Tens
                                         "dropout; using F.scaled_dot_product_attention",
                              logging.INFO)
         return F.scaled_dot_product_attention(q, k, v, attn_mask, dropout_p, is_causal,
-                                              scale=scale, enable_gqa=k.shape[-3] != q.shape[-3])
+                                              scale=scale, enable_gqa=enable_gqa or (
+                                                  min(q.dim(), k.dim()) >= 3
+                                                  and k.shape[-3] != q.shape[-3]))
     return _call(SDPA, _sdpa_op, (q, k, v, bool(is_causal), scale), None)
 
 
