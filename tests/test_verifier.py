@@ -149,7 +149,7 @@ def test_hanging_candidate_times_out(task, tmp_path):
     source = _patched("        return launch_softmax(x, 1)\n",
                       "        while True:\n            pass\n")
     request = VerifyRequest(str(task.path), task.source, source, "float32")
-    data = verify_in_subprocess(request, detect_mode(), str(tmp_path), timeout_s=20)
+    data = verify_in_subprocess(request, detect_mode(), str(tmp_path), timeout_s=10)
     assert data["stage"] == "timeout" and not data["accepted"]
 
 
