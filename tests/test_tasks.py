@@ -14,6 +14,23 @@ def write(tmp_path, body: str):
     return path
 
 
+_IDENTITY_TASK = """
+    import torch, torch.nn as nn
+    class Model(nn.Module):
+        def forward(self, x):
+            return x
+    def get_inputs():
+        return [torch.randn(3)]
+    def get_init_inputs():
+        return []
+"""
+
+
+def write_identity(tmp_path, kzoo: str):
+    """The smallest task, x -> x over 3 values, with `KZOO = <kzoo>` (a dict's source)."""
+    return write(tmp_path, _IDENTITY_TASK + f"    KZOO = {kzoo}\n")
+
+
 def test_builtin_softmax_task_has_odd_and_wide_shapes_in_three_dtypes():
     task = tasks.load(ROOT / "tasks" / "softmax.py")
     widths = {s["dim"] for s in task.shapes}
@@ -114,17 +131,7 @@ def test_shape_override_of_unknown_global_is_refused(tmp_path):
 
 
 def test_unsupported_dtype_is_refused(tmp_path):
-    path = write(tmp_path, """
-        import torch, torch.nn as nn
-        class Model(nn.Module):
-            def forward(self, x):
-                return x
-        def get_inputs():
-            return [torch.randn(3)]
-        def get_init_inputs():
-            return []
-        KZOO = {"dtypes": ["float64"]}
-    """)
+    path = write_identity(tmp_path, '{"dtypes": ["float64"]}')
     with pytest.raises(tasks.TaskError, match="unsupported dtypes"):
         tasks.load(path)
 
@@ -147,17 +154,7 @@ def test_model_constructor_failure_is_a_task_error(tmp_path):
 
 
 def test_seeds_come_from_the_task(tmp_path):
-    path = write(tmp_path, """
-        import torch, torch.nn as nn
-        class Model(nn.Module):
-            def forward(self, x):
-                return x
-        def get_inputs():
-            return [torch.randn(3)]
-        def get_init_inputs():
-            return []
-        KZOO = {"seeds": [5, 6, 7]}
-    """)
+    path = write_identity(tmp_path, '{"seeds": [5, 6, 7]}')
     assert tasks.load(path).seeds == (5, 6, 7)
     assert tasks.load(ROOT / "tasks" / "softmax.py").seeds == (0, 1)
     bad = write(tmp_path, "import torch.nn as nn\nclass Model(nn.Module): pass\n"
@@ -189,17 +186,7 @@ def test_a_bad_tolerance_override_is_refused_naming_its_key(tmp_path, tolerances
                                                            allowed):
     # unchecked, a string made every trial fail with a TypeError blamed on the candidate, and a
     # negative rtol rejected every correct kernel as wrong-values
-    path = write(tmp_path, f"""
-        import torch, torch.nn as nn
-        class Model(nn.Module):
-            def forward(self, x):
-                return x
-        def get_inputs():
-            return [torch.randn(3)]
-        def get_init_inputs():
-            return []
-        KZOO = {{"tolerances": {tolerances}}}
-    """)
+    path = write_identity(tmp_path, f'{{"tolerances": {tolerances}}}')
     with pytest.raises(tasks.TaskError) as info:
         tasks.load(path)
     message = str(info.value)
@@ -208,18 +195,8 @@ def test_a_bad_tolerance_override_is_refused_naming_its_key(tmp_path, tolerances
 
 
 def test_tolerance_overrides_load_as_floats_for_any_known_dtype(tmp_path):
-    path = write(tmp_path, """
-        import torch, torch.nn as nn
-        class Model(nn.Module):
-            def forward(self, x):
-                return x
-        def get_inputs():
-            return [torch.randn(3)]
-        def get_init_inputs():
-            return []
-        KZOO = {"dtypes": ["float32"], "tolerances": {"float32": {"rtol": 1, "rel_l2": 2e-5},
-                                                      "bfloat16": {"atol_scale": 2.5e-3}}}
-    """)
+    path = write_identity(tmp_path, '{"dtypes": ["float32"], "tolerances": {"float32": '
+                          '{"rtol": 1, "rel_l2": 2e-5}, "bfloat16": {"atol_scale": 2.5e-3}}}')
     task = tasks.load(path)
     assert task.tolerances == {"float32": {"rtol": 1.0, "rel_l2": 2e-5},
                                "bfloat16": {"atol_scale": 2.5e-3}}
