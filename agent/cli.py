@@ -8,8 +8,8 @@ optimize: no correct candidate); 2 a usage error (bad flags, a task file that ca
 from __future__ import annotations
 
 import argparse
-import os
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -385,8 +385,8 @@ def main(argv: list[str] | None = None) -> int:
         if target and stop.payload:
             try:
                 write_json(target, stop.payload)
-            except OutputError as exc:
-                print(f"kzoo: error: {exc}", file=sys.stderr)
+            except OutputError as exc:  # the target itself failed: it gets no error object
+                say_error(str(exc), to_json=False)
         from agent.cluster import stopped_by  # only here: it costs ~50 ms to import
 
         word, code = stopped_by()
@@ -411,7 +411,6 @@ def main(argv: list[str] | None = None) -> int:
 
 
 EXIT_PIPE = 128 + 13  # as a tool SIGPIPE ends: `kzoo zoo list | head`, the reader left early
-
 
 
 def _reader_left() -> int:

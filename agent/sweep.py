@@ -779,12 +779,13 @@ class _Sweep:
         todo = [u for u in state.units if state.step(u, "tune") is None]
         for index, unit in enumerate(todo):
             skip = None
+            verify = state.step(unit, "verify") or {}
             if self.opts.trials_per_op == 0:
                 skip = "--trials-per-op 0: re-verification only"
-            elif (state.step(unit, "verify") or {}).get("status") == "error":
+            elif verify.get("status") == "error":
                 skip = "its verify step could not run"
-            elif (state.step(unit, "verify") or {}).get("status") == "skipped":
-                skip = "its kernel could not run here: " + state.step(unit, "verify")["reason"]
+            elif verify.get("status") == "skipped":
+                skip = "its kernel could not run here: " + verify["reason"]
             if skip:
                 state.finish(unit, "tune", {"status": "skipped", "reason": skip})
                 continue
