@@ -23,6 +23,14 @@ def _module(name: str, cfg, tmp_path):
     return load_candidate(found.template_object().render(cfg, **found.context), tmp_path)
 
 
+def _accepted_in_every_dtype(verifier, task, source: str, *label) -> None:
+    """The verifier accepts `source` in each of the task's dtypes, at its GPU shapes, untimed;
+    `label` (the config's knobs) leads the assertion's message."""
+    for dtype in task.dtypes:
+        verdict = verifier.verify(task, source, dtype, time=False)
+        assert verdict.accepted, (*label, dtype, verdict.reasons)
+
+
 def _grids(module, monkeypatch) -> list:
     seen = []
     real = module._launch
@@ -387,9 +395,7 @@ def test_epoch_slots_are_correct_on_the_gpu(name, slot_tag, tmp_path):
                               slot_tag=slot_tag)
     source = norm.render(cfg, **found.context)
     verifier = Verifier("gpu", tmp_path)
-    for dtype in task.dtypes:
-        verdict = verifier.verify(task, source, dtype, time=False)
-        assert verdict.accepted, (dtype, verdict.reasons)
+    _accepted_in_every_dtype(verifier, task, source)
     module = load_candidate(source, tmp_path)
     rows, cols = 64, 65536
     w = torch.rand(cols, device="cuda") + 0.5
@@ -514,9 +520,7 @@ def test_row_split_is_correct_on_the_gpu(name, tmp_path):
         cfg = dataclasses.replace(norm.default, single_pass_max=32768,
                                   **{"elems_per_thread": 16, "row_split": split, **knobs})
         source = norm.render(cfg, **found.context)
-        for dtype in task.dtypes:
-            verdict = verifier.verify(task, source, dtype, time=False)
-            assert verdict.accepted, (split, dtype, verdict.reasons)
+        _accepted_in_every_dtype(verifier, task, source, split)
         module = load_candidate(source, tmp_path)
         x = torch.randn(256, 65536, device="cuda")
         w = torch.randn(65536, device="cuda")
@@ -549,9 +553,7 @@ def test_a_register_cap_above_a_blocks_share_is_lowered_to_it(tmp_path):
     assert not norm.violations(cfg)
     source = norm.render(cfg, **found.context)
     verifier = Verifier("gpu", tmp_path)
-    for dtype in task.dtypes:
-        verdict = verifier.verify(task, source, dtype, time=False)
-        assert verdict.accepted, (dtype, verdict.reasons)
+    _accepted_in_every_dtype(verifier, task, source)
     module = load_candidate(source, tmp_path)
     x, w = torch.randn(256, 65536, device="cuda"), torch.randn(65536, device="cuda")
     got = module.launch_rms_norm(x, (65536,), w)
@@ -582,9 +584,7 @@ def test_loop_full_from_is_correct_on_the_gpu(name, tmp_path):
         cfg = dataclasses.replace(norm.default, loop_full_from=cols, loop_block=block,
                                   loop_warps=warps, **more)
         source = norm.render(cfg, **found.context)
-        for dtype in task.dtypes:
-            verdict = verifier.verify(task, source, dtype, time=False)
-            assert verdict.accepted, (cols, dtype, verdict.reasons)
+        _accepted_in_every_dtype(verifier, task, source, cols)
 
 
 def test_row_split_stores_the_norms_epilogue(tmp_path, monkeypatch):
@@ -835,7 +835,4 @@ def test_align_edges_is_correct_on_the_gpu(name, tmp_path):
                                   programs_per_sm=per_sm, edges_persist=per_sm > 0,
                                   num_stages=stages, affine_table=table, edges_maxnreg=regs)
         source = norm.render(cfg, **found.context)
-        for dtype in task.dtypes:
-            verdict = verifier.verify(task, source, dtype, time=False)
-            assert verdict.accepted, (tile, body_tile, per_sm, table, regs, dtype,
-                                      verdict.reasons)
+        _accepted_in_every_dtype(verifier, task, source, tile, body_tile, per_sm, table, regs)
