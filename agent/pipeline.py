@@ -108,9 +108,7 @@ class Pipeline:
         key = params_key(params)
         problems = self.template.violations(cfg)
         if problems:
-            # Pruned, not completed: it never compiled, so it does not count as a trial.
-            trial.set_user_attr("constraints", problems)
-            self.study.tell(trial, state=_state("PRUNED"))
+            search.reject(self.study, trial, problems)  # never compiled: not a trial
             self.pruned += 1
             if self.pruned > self.max_pruned:
                 raise OptimizeError("the sampler keeps proposing configs the template's "

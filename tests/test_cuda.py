@@ -420,7 +420,7 @@ def test_optuna_searches_the_cuda_templates(tmp_path):
         trial = study.ask()
         cfg = search.suggest(trial, SOFTMAX_CUDA)
         if SOFTMAX_CUDA.violations(cfg):
-            study.tell(trial, state=optuna.trial.TrialState.PRUNED)
+            search.reject(study, trial, SOFTMAX_CUDA.violations(cfg))
             continue
         assert guards.check_source(SOFTMAX_CUDA.render(cfg, **SOFTMAX_LAST)) == []
         study.tell(trial, 1.0)

@@ -77,7 +77,7 @@ def test_a_batch_asked_ahead_spreads_out_and_follows_the_model():
             cfg = search.suggest(trial, template)
             if not template.violations(cfg):
                 return trial, params_of(cfg)
-            study.tell(trial, state=optuna.trial.TrialState.PRUNED)
+            search.reject(study, trial, template.violations(cfg))
 
     def closeness(params):  # how many knobs match the target config
         return sum(params[k] == target[k] for k in params)

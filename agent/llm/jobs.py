@@ -15,8 +15,6 @@ import search
 from templates.base import Template, params_of
 from verifier.worker import VerifyRequest
 
-MAX_PRUNED_PER_TRIAL = 20
-
 
 @dataclass
 class Work:
@@ -86,6 +84,7 @@ class TemplateJob:
         self.request_for = request_for  # source -> VerifyRequest
         self.inflight = 0
         self.pruned = 0
+        self.max_pruned = search.pruned_budget(template, trials)  # as the built-in search's
         self.stopped: str | None = None
         self.results: list[dict[str, Any]] = []
         self.tokens: dict[str, int] = {}
@@ -113,10 +112,9 @@ class TemplateJob:
             key = json.dumps(params, sort_keys=True)
             problems = self.template.violations(cfg)
             if problems:
-                trial.set_user_attr("constraints", problems)
-                self.study.tell(trial, state=_state("PRUNED"))
+                search.reject(self.study, trial, problems)
                 self.pruned += 1
-                if self.pruned > MAX_PRUNED_PER_TRIAL * self.trials:
+                if self.pruned > self.max_pruned:
                     self.stopped = ("its constraints rejected nearly every config the sampler "
                                     "proposed")
                 continue
