@@ -88,6 +88,25 @@ def signal_when(proc: subprocess.Popen, ready, sig: int, within_s: float = 300,
             pass
 
 
+def trial_states(db: Path) -> list[tuple[str, int, str]]:
+    """(study name, trial number, state) of every trial in a study store that a run may be
+    writing right now; [] while the file exists without Optuna's tables (the run creates them
+    just after the file)."""
+    import sqlite3
+
+    if not Path(db).exists():
+        return []
+    with sqlite3.connect(db, timeout=60) as conn:  # a run writing: wait out its lock
+        try:
+            return conn.execute(
+                "SELECT s.study_name, t.number, t.state FROM trials t JOIN studies s "
+                "ON t.study_id = s.study_id").fetchall()
+        except sqlite3.OperationalError as exc:
+            if "no such table" in str(exc):
+                return []
+            raise
+
+
 def copy_entry(src_zoo: Path, op: str, version: str, dst_zoo: Path) -> Path:
     """Copy one entry byte for byte into another zoo folder, with the blobs it names when it is
     schema 2 or 3 (its folder holds only its manifest); returns the copy's folder."""

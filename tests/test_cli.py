@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import json
-import sqlite3
 import textwrap
 
 import pytest
 import torch
 
-from conftest import ROOT, run_kzoo
+from conftest import ROOT, run_kzoo, trial_states
 
 CANDIDATES = ROOT / "tests" / "candidates"
 
@@ -256,8 +255,7 @@ def test_unplannable_op_is_reported_plainly(tmp_path):
 
 
 def _count_complete(db) -> int:
-    with sqlite3.connect(db, timeout=60) as conn:  # a run writing: wait out its lock
-        return conn.execute("SELECT COUNT(*) FROM trials WHERE state = 'COMPLETE'").fetchone()[0]
+    return sum(state == "COMPLETE" for _, _, state in trial_states(db))
 
 
 @pytest.mark.timeout(900)

@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import os
 import signal
-import sqlite3
 import subprocess
 import sys
 import threading
@@ -15,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT, of_this_run, signal_when
+from conftest import ROOT, of_this_run, signal_when, trial_states
 
 SOFTMAX = str(ROOT / "tasks" / "softmax.py")
 
@@ -84,13 +83,8 @@ def test_a_verifier_killed_mid_trial_is_replaced_and_the_loop_goes_on(kzoo_home)
 
 
 def _states(db: Path) -> dict[str, list[int]]:
-    with sqlite3.connect(db, timeout=60) as conn:  # a run writing: wait out its lock
-        try:
-            rows = conn.execute("SELECT number, state FROM trials").fetchall()
-        except sqlite3.OperationalError:  # the driver has not created Optuna's tables yet
-            return {}
     out: dict[str, list[int]] = {}
-    for number, state in rows:
+    for _, number, state in trial_states(db):
         out.setdefault(state, []).append(number)
     return out
 
@@ -105,7 +99,7 @@ def test_driver_killed_with_sigkill_resumes_without_losing_trials(tmp_path):
                               stderr=subprocess.DEVNULL, start_new_session=True)
     db = home / "studies.db"
     # the driver only; Ray's processes must cope
-    signal_when(driver, lambda: db.exists() and len(_states(db).get("COMPLETE", [])) >= 2,
+    signal_when(driver, lambda: len(_states(db).get("COMPLETE", [])) >= 2,
                 signal.SIGKILL, end_s=30)
     before = _states(db)
     kept = set(before.get("COMPLETE", []))
@@ -156,7 +150,7 @@ def test_ctrl_c_says_what_the_study_holds_and_how_to_go_on(tmp_path, cleanup):
                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     db = home / "studies.db"
     # what Ctrl-C (or a service manager's stop) sends the driver
-    err = signal_when(driver, lambda: db.exists() and len(_states(db).get("COMPLETE", [])) >= 1,
+    err = signal_when(driver, lambda: len(_states(db).get("COMPLETE", [])) >= 1,
                       sent)
     assert driver.returncode == code, err[-2000:]
     assert "Traceback" not in err and "SIGTERM received" not in err, err[-2000:]

@@ -10,14 +10,13 @@ import json
 import os
 import re
 import signal
-import sqlite3
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 import torch
-from conftest import ROOT, copy_entry, run_kzoo, signal_when
+from conftest import ROOT, copy_entry, run_kzoo, signal_when, trial_states
 from test_zoo import kernel_source, make_record
 
 from agent import sweep
@@ -312,12 +311,11 @@ def test_report_from_gpu_timings_has_every_file_plot_and_regression(tmp_path, kz
 
 
 def _complete_trials(db: Path) -> dict[str, int]:
-    with sqlite3.connect(db, timeout=60) as conn:  # a run writing: wait out its lock
-        rows = conn.execute(
-            "SELECT s.study_name, COUNT(*) FROM trials t JOIN studies s "
-            "ON t.study_id = s.study_id WHERE t.state = 'COMPLETE' GROUP BY s.study_name"
-        ).fetchall()
-    return dict(rows)
+    counts: dict[str, int] = {}
+    for study, _, state in trial_states(db):
+        if state == "COMPLETE":
+            counts[study] = counts.get(study, 0) + 1
+    return counts
 
 
 def _steps(report: Path) -> dict:
@@ -354,7 +352,7 @@ def test_a_ctrl_c_during_a_tune_step_reports_the_sweep_as_far_as_it_got(tmp_path
         start_new_session=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     db = home / "studies.db"
     err = signal_when(sweep_proc,  # once inside a tune step
-                      lambda: db.exists() and sum(_complete_trials(db).values()) >= 1,
+                      lambda: sum(_complete_trials(db).values()) >= 1,
                       signal.SIGINT, within_s=400, end_s=300)
     assert sweep_proc.returncode == 130 and "Traceback" not in err, err[-2000:]
     done = len(_steps(report))
