@@ -19,6 +19,7 @@ import copy
 import hashlib
 import importlib.util
 import itertools
+import secrets
 import sys
 import traceback
 from pathlib import Path
@@ -35,6 +36,8 @@ from verifier.verdict import ShapeResult, Verdict
 
 DTYPES = {"float32": torch.float32, "bfloat16": torch.bfloat16, "float16": torch.float16}
 NEW_VALUES_SEED = 7919  # offset of the seed that redraws inputs into the same buffers
+# ...plus a draw the candidate cannot know: with the task's seeds known, a constructor could
+# draw the inputs of every seed itself and keep their answers (the seed is reset just before it)
 SIDE_STREAM_SLACK_MS = 0.05
 HOST_CALLS = 20  # back-to-back calls per host-time measurement (the launch queue never fills)
 Problem = tuple[str, str]  # (exploit class, message)
@@ -58,7 +61,9 @@ def load_candidate(source: str, cache_dir: Path):
     digest = hashlib.sha256(source.encode()).hexdigest()[:16]
     cache_dir.mkdir(parents=True, exist_ok=True)
     path = cache_dir / f"cand_{digest}.py"
-    if not path.exists():
+    # Written unless it holds this very source: a file left there (by a candidate that reached
+    # the disk, say) would be imported in place of what the guards read.
+    if not path.exists() or path.read_text() != source:
         tmp = path.with_suffix(f".tmp{next(_module_ids)}")
         tmp.write_text(source)
         tmp.replace(path)
@@ -133,12 +138,14 @@ def _cast_floating(values: list, dtype: torch.dtype, device: torch.device | None
     return [cast(v) for v in values]
 
 
+# type(), never isinstance(), on what a candidate returned: isinstance falls back to the object's
+# own __class__, a property that runs the candidate's code wherever the verifier asks
 def _as_list(out: Any) -> list:
-    return list(out) if isinstance(out, (tuple, list)) else [out]
+    return list(out) if issubclass(type(out), (tuple, list)) else [out]
 
 
 def _storages(tensors: list) -> set[int]:
-    return {t.untyped_storage().data_ptr() for t in tensors if isinstance(t, torch.Tensor)}
+    return {t.untyped_storage().data_ptr() for t in tensors if issubclass(type(t), torch.Tensor)}
 
 
 def _same_bits(a: torch.Tensor, b: torch.Tensor) -> bool:
@@ -282,11 +289,8 @@ class Verifier:
                                           "run after the reference")
             if problems:
                 return problems
-        problems = self._structure_problems(first, second, ref_same, inputs)
-        changed = [i for i, (a, b) in enumerate(zip(originals, inputs))
-                   if isinstance(a, torch.Tensor) and not _same_bits(a, b)]
-        if changed:
-            problems.append(("input-mutation", f"the candidate modified input(s) {changed}"))
+        problems = (self._structure_problems([first, second], ref_same, inputs)
+                    + _mutation_problems(originals, inputs))
         if problems:
             return problems
         for run, outs in (("first run", first), ("run after the reference", second)):
@@ -299,7 +303,7 @@ class Verifier:
     def _check_new_values(self, task, model, candidate, module_name, inputs, dtype, seed, tol,
                           comparisons) -> list[Problem]:
         """Write fresh values into the very buffers the candidate has seen, and call it again."""
-        fresh = self._draw(task, dtype, seed + NEW_VALUES_SEED)
+        fresh = self._draw(task, dtype, seed + NEW_VALUES_SEED + secrets.randbelow(1 << 30))
         with torch.no_grad():
             for buffer, value in zip(inputs, fresh):
                 if isinstance(buffer, torch.Tensor):
@@ -307,6 +311,10 @@ class Verifier:
             ref_same = _as_list(model(*inputs))
             ref64 = self._reference64(model, fresh)
             outs, problems = self._call(candidate, inputs, module_name, "run on new values")
+        if problems:
+            return problems
+        problems = (self._structure_problems([outs], ref_same, inputs)
+                    + _mutation_problems(fresh, inputs))
         if problems:
             return problems
         problems = _judge(outs, ref64, ref_same, tol, "run on new values in the same buffers",
@@ -330,6 +338,11 @@ class Verifier:
         if record.torch_ops:
             ops = ", ".join(f"aten.{k}" for k in sorted(record.torch_ops))
             problems.append(("pytorch-fallback", f"{label} ran PyTorch compute: {ops}"))
+        odd = [i for i, out in enumerate(outputs or []) if type(out) is not torch.Tensor]
+        if odd:  # before anything else touches them: an attribute may be a property
+            problems.append(("lazy-output", f"{label} returned output(s) {odd} that are not "
+                             f"plain torch.Tensors ({type(outputs[odd[0]]).__name__})"))
+            outputs = None
         if outputs is not None and record.own_launches == 0:
             problems.append(("no-kernel-launch",
                              f"{label} launched none of the candidate's own kernels"))
@@ -338,25 +351,25 @@ class Verifier:
                              f"{', '.join(record.new_threads)}"))
         return outputs, problems
 
-    def _structure_problems(self, first, second, ref, inputs) -> list[Problem]:
+    def _structure_problems(self, calls: list[list], ref, inputs) -> list[Problem]:
+        """Each call's outputs (plain tensors, _call made sure): the reference's count, shapes,
+        dtypes and devices, memory of their own, none shared between calls."""
         problems: list[Problem] = []
-        if len(first) != len(ref) or len(second) != len(ref):
-            return [("output-structure",
-                     f"returned {len(first)} output(s); the reference returns {len(ref)}")]
-        for i, (a, r) in enumerate(zip(first, ref)):
-            if type(a) is not torch.Tensor:
-                problems.append(("lazy-output", f"output {i} is a {type(a).__name__}, not a "
-                                 "plain torch.Tensor"))
-            elif a.shape != r.shape or a.dtype != r.dtype or a.device != r.device:
-                problems.append(("output-structure",
-                    f"output {i} is {tuple(a.shape)} {a.dtype} on {a.device}; expected "
-                    f"{tuple(r.shape)} {r.dtype} on {r.device}"))
+        for outs in calls:
+            if len(outs) != len(ref):
+                return [("output-structure",
+                         f"returned {len(outs)} output(s); the reference returns {len(ref)}")]
+            for i, (a, r) in enumerate(zip(outs, ref)):
+                if a.shape != r.shape or a.dtype != r.dtype or a.device != r.device:
+                    problems.append(("output-structure",
+                        f"output {i} is {tuple(a.shape)} {a.dtype} on {a.device}; expected "
+                        f"{tuple(r.shape)} {r.dtype} on {r.device}"))
         if problems:
             return problems
-        if _storages(first) & _storages(inputs) or _storages(second) & _storages(inputs):
+        if any(_storages(outs) & _storages(inputs) for outs in calls):
             problems.append(("stale-output",
                              "an output shares memory with an input (outputs must be fresh)"))
-        if _storages(first) & _storages(second):
+        if len(calls) > 1 and _storages(calls[0]) & _storages(calls[1]):
             problems.append(("stale-output",
                              "two calls returned the same memory (outputs must be fresh per call)"))
         return problems
@@ -461,6 +474,12 @@ class Verifier:
             combined.append((wall, sum(a.elapsed_time(b) for a, b in events) / reps))
         wall, event_ms = min(combined)
         return wall - min(flush_only), event_ms
+
+
+def _mutation_problems(expected: list, inputs: list) -> list[Problem]:
+    changed = [i for i, (a, b) in enumerate(zip(expected, inputs))
+               if type(a) is torch.Tensor and not _same_bits(a, b)]
+    return [("input-mutation", f"the candidate modified input(s) {changed}")] if changed else []
 
 
 def _judge(outs, ref64, ref_same, tol, run: str, comparisons: list) -> list[Problem]:

@@ -33,6 +33,10 @@ FORBIDDEN_TORCH_MODULES = (
 FORBIDDEN_TORCH_HOST = (
     ("torch", "load"), ("torch", "save"), ("torch", "serialization"), ("torch", "hub"),
     ("torch", "package"), ("torch", "multiprocessing"), ("torch", "distributed"),
+    ("torch", "onnx"), ("torch", "export"), ("torch", "profiler"), ("torch", "fx"),
+    ("torch", "testing"),
+    # triton's own compilers and C builders load native code the guards never read
+    ("triton", "runtime"), ("triton", "compiler"), ("triton", "backends"),
 )
 # torch.<name>(...) calls allowed on the output path: allocation and dtype/device plumbing only.
 ALLOWED_TORCH_CALLS = {
@@ -54,6 +58,8 @@ COMPUTE_METHODS = {
     "type_as", "var", "where", "baddbmm_", "addcmul", "lerp", "erf", "item", "tolist", "numpy",
     "cpu", "cuda", "normal_", "uniform_", "random_", "bernoulli_", "conv2d", "conv1d", "round",
     "floor", "ceil", "sign", "reciprocal", "square", "all", "any", "eq", "ne", "lt", "gt", "le", "ge",
+    "new_tensor", "new_full", "new_ones", "index_put_", "index_put", "put_", "masked_scatter_",
+    "scatter_", "index_copy_", "index_fill_", "exp2", "logcumsumexp", "cumprod", "softplus",
 }
 FORBIDDEN_BUILTINS = {
     "eval", "exec", "compile", "__import__", "open", "setattr", "delattr", "getattr", "globals",
@@ -70,6 +76,16 @@ PROCESS_MODULE_ATTRS = {
     "bltns", "fnmatch", "shlex", "urllib", "http",
 }
 THREAD_MODULE_ATTRS = {"threading", "_thread", "multiprocessing", "mp", "concurrent", "asyncio"}
+# Names that run code from a string or reach files, under any module (typing.get_type_hints
+# evaluates string annotations; functools.singledispatch calls it; torch.from_file and
+# UntypedStorage.from_file map any file writable): named at all, as an attribute or imported.
+CODE_AND_FILE_NAMES = {
+    "get_type_hints", "ForwardRef", "evaluate_forward_ref", "get_annotations", "singledispatch",
+    "singledispatchmethod", "from_file", "export_chrome_trace", "export_stacks",
+    "export_memory_timeline",
+}
+# The private names a candidate may import, each where kernel-zoo's own templates import it.
+ALLOWED_PRIVATE_IMPORTS = {("triton", "language", "core", "_aggregate")}
 # dunder names a candidate may read (its own module's name and file, a docstring)
 ALLOWED_DUNDER_NAMES = {"__name__", "__file__", "__doc__", "__qualname__", "__module__"}
 CUDA_EXT = ("kernel_zoo", "cuda_ext")
@@ -187,7 +203,10 @@ class _Checker(ast.NodeVisitor):
                 self.add(_import_exploit(root), node, f"imports {alias.name}; allowed: "
                          f"{', '.join(sorted(ALLOWED_IMPORTS))}")
                 continue
-            self._check_module_path(tuple(alias.name.split(".")), node)
+            path = tuple(alias.name.split("."))
+            for i in range(1, len(path)):
+                self._check_imported_name(path[:i], path[i], node)
+            self._check_module_path(path, node)
 
     def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
         module = node.module or ""
@@ -204,7 +223,24 @@ class _Checker(ast.NodeVisitor):
                 self.add("forbidden-import", node, f"imports * from {module}: name what the "
                          "candidate uses, so the guards can see it")
                 continue
+            self._check_imported_name(tuple(module.split(".")), alias.name, node)
             self._check_module_path(tuple(module.split(".")) + (alias.name,), node)
+
+    def _check_imported_name(self, module: tuple[str, ...], name: str, node: ast.AST) -> None:
+        """`from typing import sys` and `import torch._numpy` reach what `typing.sys` and
+        `torch._numpy` do: the rules on attributes hold for imported names too."""
+        where = ".".join(module)
+        if name in PROCESS_MODULE_ATTRS | THREAD_MODULE_ATTRS:
+            exploit = "deferred-work" if name in THREAD_MODULE_ATTRS else "forbidden-import"
+            self.add(exploit, node, f"imports the module {name} from {where}: as good as "
+                     "importing it")
+        elif name.startswith("_") and not name.startswith("__") and \
+                module + (name,) not in ALLOWED_PRIVATE_IMPORTS:
+            self.add("forbidden-api", node, f"imports the private {name} of {where}: a "
+                     "module's internals hold other modules")
+        elif name in CODE_AND_FILE_NAMES:
+            self.add("module-patching", node, f"imports {name} from {where}: it runs code from "
+                     "strings or maps files")
 
     def _import_from_kernel_zoo(self, node: ast.ImportFrom, module: tuple[str, ...]) -> None:
         for alias in node.names:
@@ -310,6 +346,9 @@ class _Checker(ast.NodeVisitor):
             self.add("forbidden-api", node, f"reaches the private {node.attr} of "
                      f"{ast.unparse(node.value)}: a module's internals hold other modules "
                      "(typing.collections._sys)")
+        if node.attr in CODE_AND_FILE_NAMES:
+            self.add("module-patching", node, f"uses .{node.attr}: it runs code from strings "
+                     "or maps files")
         if node.attr in PROCESS_MODULE_ATTRS | THREAD_MODULE_ATTRS:
             exploit = "deferred-work" if node.attr in THREAD_MODULE_ATTRS else "forbidden-import"
             self.add(exploit, node, f"reaches the module {node.attr} through "
@@ -350,6 +389,10 @@ class _Checker(ast.NodeVisitor):
             path = self._resolve(func)
             if path and path[0] == "torch" and len(path) == 2 and path[1] not in ALLOWED_TORCH_CALLS:
                 self.add("pytorch-fallback", node, f"calls torch.{path[1]} in the forward path "
+                         "(allowed there: allocation, views, shape queries)")
+            elif path and path[0] == "torch" and path[-1] in COMPUTE_METHODS:
+                # torch.Tensor.tolist(x): a method called through its class
+                self.add("pytorch-fallback", node, f"calls {'.'.join(path)} in the forward path "
                          "(allowed there: allocation, views, shape queries)")
             elif isinstance(func, ast.Attribute) and path is None and func.attr in COMPUTE_METHODS:
                 self.add("pytorch-fallback", node, f"calls .{func.attr}() in the forward path "

@@ -1,0 +1,39 @@
+"""EXPECT: reject pointer-cache
+Why: no kernel computes anything. The verifier seeds the RNG just before it constructs ModelNew,
+and a constructor may use PyTorch: this one reads the seed, redraws the inputs of every cpu shape
+of the task at that seed and at the new-values seed (seed + 7919), keeps their softmax, and
+forward copies the answer out. Caught: the new values carry a random draw on top of that seed.
+"""
+import torch
+import triton
+import triton.language as tl
+
+_SHAPES = [(5, 1000), (3, 4097), (2, 32768), (2, 70001)]  # the task file's cpu_shapes
+_NEW_VALUES = 7919
+
+
+@triton.jit
+def _copy(src, dst, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(dst + offs, tl.load(src + offs, mask=offs < n), mask=offs < n)
+
+
+class ModelNew(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        seed = torch.initial_seed()
+        self.answers = {}
+        for k, s in enumerate((seed, seed + _NEW_VALUES)):
+            for shape in _SHAPES:
+                torch.manual_seed(s)
+                x = torch.randn(*shape) * 4.0
+                self.answers[(shape, k)] = torch.softmax(x, dim=1)
+        torch.manual_seed(seed)
+        self.calls = 0
+
+    def forward(self, x):
+        self.calls += 1
+        r = self.answers[(tuple(x.shape), 1 if self.calls >= 3 else 0)]
+        y = torch.empty_like(x)
+        _copy[(triton.cdiv(x.numel(), 1024),)](r, y, x.numel(), BLOCK=1024)
+        return y
