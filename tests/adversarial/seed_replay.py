@@ -8,7 +8,8 @@ import torch
 import triton
 import triton.language as tl
 
-_SHAPES = [(5, 1000), (3, 4097), (2, 32768), (2, 70001)]  # the task file's cpu_shapes
+_CPU_SHAPES = [(5, 1000), (3, 4097), (2, 32768), (2, 70001)]  # the task file's cpu_shapes
+_GPU_SHAPES = [(4099, 1000), (4096, 4097), (8192, 4096), (1024, 32768), (256, 128256)]
 _NEW_VALUES = 7919
 
 
@@ -24,7 +25,8 @@ class ModelNew(torch.nn.Module):
         seed = torch.initial_seed()
         self.answers = {}
         for k, s in enumerate((seed, seed + _NEW_VALUES)):
-            for shape in _SHAPES:
+            on_gpu = torch.empty(0).device.type == "cuda"  # the verifier's device context
+            for shape in (_GPU_SHAPES if on_gpu else _CPU_SHAPES):
                 torch.manual_seed(s)
                 x = torch.randn(*shape) * 4.0
                 self.answers[(shape, k)] = torch.softmax(x, dim=1)
