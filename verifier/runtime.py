@@ -4,10 +4,8 @@ threads appeared, and whether anything the verifier relies on was patched.
 Triton launches go through `JITFunction.run` (compiled) or `InterpretedFunction.run` (interpreter),
 or through a compiled kernel's own launcher (`CompiledKernel[grid](...)`, which a launch recipe
 keeps to skip the JIT's argument binding); wrapping those counts each launch by the module that
-defined the kernel, and marks the launch: PyTorch work inside it is charged to the candidate only
-where the candidate's own code asked for it (its nearest frame outside torch is the candidate's:
-a property Triton reads off an argument, a constexpr function, a grid), never Triton's own (the
-interpreter copies arguments). A launcher taken from a compiled
+defined the kernel, and marks the launch so the PyTorch work Triton does for itself (the
+interpreter copies arguments) is not charged to the candidate. A launcher taken from a compiled
 kernel before these hooks went in is not counted: the call then fails as launching none of the
 candidate's kernels, never the other way round. CUDA C++ entry points built by kernel_zoo.cuda_ext
 report each call to an observer installed here, under the module that built them. Everything else
@@ -17,7 +15,6 @@ charged to the candidate unless a thread unrelated to the call was seen starting
 
 from __future__ import annotations
 
-import sys
 import threading
 import weakref
 from collections import Counter
@@ -25,7 +22,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 import torch
-from torch.utils._python_dispatch import TorchDispatchMode
+from torch.utils._python_dispatch import TorchDispatchMode, _disable_current_modes
 
 # aten ops a forward path may run: allocation, views, layout copies and metadata, nothing else.
 ALLOWED_ATEN = {
@@ -33,7 +30,7 @@ ALLOWED_ATEN = {
     "zeros_like", "new_zeros", "zero_", "view", "_unsafe_view", "reshape", "_reshape_alias",
     "as_strided", "clone", "t", "transpose", "permute", "unsqueeze", "squeeze", "expand", "select",
     "slice", "narrow", "split", "split_with_sizes", "chunk", "unbind", "detach", "alias",
-    "unflatten", "sym_size", "sym_stride", "sym_numel", "sym_storage_offset",
+    "lift_fresh", "unflatten", "sym_size", "sym_stride", "sym_numel", "sym_storage_offset",
     "is_contiguous", "size", "stride", "dim", "numel", "contiguous",
 }
 
@@ -52,7 +49,6 @@ _foreign_threads: weakref.WeakSet = weakref.WeakSet()
 # candidate starts runs under a monitor of its own that counts into the same record: PyTorch work
 # handed to a thread (and joined before the call returns) is the candidate's like any other.
 _watch_monitor: _AtenMonitor | None = None
-_watched_module: str | None = None  # the candidate's module, while a call of it is watched
 
 
 def _in_launch() -> bool:
@@ -69,22 +65,25 @@ def _launch(module, count, launch, *args, **kwargs):
         _launches[module] += 1
     _state.depth = getattr(_state, "depth", 0) + 1
     try:
-        # The monitor stays on: Triton reads attributes off the arguments, and a candidate's
-        # property or constexpr function runs PyTorch there (see _asked_by_candidate).
-        return launch(*args, **kwargs)
+        # Step out of any dispatch mode for the launch: Triton's own tensor work (the
+        # interpreter copies arguments) is not the candidate's, and intercepting it is slow.
+        with _disable_current_modes():
+            return launch(*args, **kwargs)
     finally:
         _state.depth -= 1
 
 
 def _watched_again(fn):
-    """`fn` (a candidate's callable grid or pre-run hook, which Triton calls inside the launch)
-    watched as the call outside a launch is: every aten op it runs is charged, even where no
-    frame of the candidate's shows (a functools.partial of a torch function)."""
+    """`fn` (a candidate's callable grid or pre-run hook, which Triton calls inside the launch,
+    where the monitor steps aside for Triton's own work) run under the call's monitor again."""
     def watched(*args, **kwargs):
-        depth = getattr(_state, "depth", 0)
+        monitor, depth = _watch_monitor, getattr(_state, "depth", 0)
+        if monitor is None:
+            return fn(*args, **kwargs)
         _state.depth = 0
         try:
-            return fn(*args, **kwargs)
+            with monitor.twin():
+                return fn(*args, **kwargs)
         finally:
             _state.depth = depth
 
@@ -205,24 +204,11 @@ class _AtenMonitor(TorchDispatchMode):
         return _AtenMonitor(self.allowed, self.ops)
 
     def __torch_dispatch__(self, func, types, args=(), kwargs=None):
-        name = func.overloadpacket.__name__
-        if name not in self.allowed and (not _in_launch() or _asked_by_candidate()):
-            self.ops[name] += 1
+        if not _in_launch():
+            name = func.overloadpacket.__name__
+            if name not in self.allowed:
+                self.ops[name] += 1
         return func(*args, **(kwargs or {}))
-
-
-def _asked_by_candidate() -> bool:
-    """Inside a launch: whether the innermost Python frame outside torch (and this module) that
-    led to this aten op is the candidate's code rather than Triton's."""
-    frame = sys._getframe(2)
-    while frame is not None:
-        module = frame.f_globals.get("__name__", "")
-        if module == _watched_module:
-            return True
-        if not (module == __name__ or module == "torch" or module.startswith("torch.")):
-            return False
-        frame = frame.f_back
-    return False
 
 
 @dataclass
@@ -238,7 +224,7 @@ def watch_call(candidate_module: str, library_aten: frozenset[str] = frozenset()
     """Record what one candidate call launches, computes with PyTorch, and leaves running.
     `library_aten`: aten ops of the library calls the task's reference makes (a convolution),
     which a composed candidate makes too."""
-    global _watched_thread, _watch_monitor, _watched_module
+    global _watched_thread, _watch_monitor
     install_launch_hooks()
     before = dict(_launches)
     # the Thread objects, not their idents: a thread that ends frees its ident for the next one
@@ -248,7 +234,6 @@ def watch_call(candidate_module: str, library_aten: frozenset[str] = frozenset()
     _foreign_threads.clear()
     _watched_thread = threading.get_ident()
     _watch_monitor = monitor
-    _watched_module = candidate_module
     _state.watching = True
     try:
         with monitor:
@@ -257,7 +242,6 @@ def watch_call(candidate_module: str, library_aten: frozenset[str] = frozenset()
         _state.watching = False
         _watched_thread = None
         _watch_monitor = None
-        _watched_module = None
         for module, count in _launches.items():
             delta = count - before.get(module, 0)
             if module == candidate_module:
