@@ -11,6 +11,6 @@ __all__ = [
     "TrialRecord", "best_accepted", "completed_trials", "connect_storage", "count_completed",
     "default_storage",
     "open_study",
-    "pruned_budget", "reclaim_stale_trials", "reject", "score", "space_size", "study_name", "suggest",
-    "this_driver",
+    "pruned_budget", "reclaim_stale_trials", "reject", "score", "space_size", "study_name",
+    "suggest", "this_driver",
 ]
