@@ -23,6 +23,7 @@ from __future__ import annotations
 import json
 import os
 import secrets
+import stat
 from pathlib import Path
 from typing import Any
 
@@ -54,20 +55,39 @@ def export_entry(entry: store.Entry, out: Path) -> dict[str, Any]:
         "manifest": entry.manifest,
         "files": texts,
     }
-    out = Path(out).expanduser().resolve()
+    text = json.dumps(bundle, indent=2) + "\n"
+    out = Path(out).expanduser()
+    if _is_stream(out):
+        # a FIFO, a terminal, /dev/stdout: written in place. Renaming a file over one would
+        # replace the device node with a regular file (over /dev/null, for everyone)
+        with open(out, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        return {"op": entry.op, "version": entry.version, "out": str(out), "files": sorted(texts)}
+    out = out.resolve()
+    if out.is_dir():
+        raise store.ZooError(f"{out}: is a folder; name the bundle file (e.g. "
+                             f"{out / (entry.op + '.json')})")
     if not out.parent.is_dir():
         raise store.ZooError(f"{out.parent}: no such folder to write the bundle into")
     # open(..., "x") rather than tempfile: the bundle gets the umask's usual permissions, not 0600
     tmp = out.parent / f".{out.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp"
     try:
         with open(tmp, "x", encoding="utf-8") as handle:
-            json.dump(bundle, handle, indent=2)
-            handle.write("\n")
+            handle.write(text)
         os.replace(tmp, out)
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
     return {"op": entry.op, "version": entry.version, "out": str(out), "files": sorted(texts)}
+
+
+def _is_stream(path: Path) -> bool:
+    """Whether `path` exists and is neither a regular file nor a folder (through links)."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return False
+    return not (stat.S_ISREG(mode) or stat.S_ISDIR(mode))
 
 
 def read_bundle(path: Path) -> tuple[dict[str, Any], dict[str, bytes]]:

@@ -252,6 +252,31 @@ def test_export_import_round_trip(shipped_copy: Path, tmp_path: Path, capsys):
     assert out_text == f"softmax 1.0.0 is already at {imported}, identical\n"
 
 
+def test_export_writes_into_a_fifo_in_place_and_refuses_a_folder(
+    shipped_copy: Path, tmp_path: Path, capsys
+):
+    """A FIFO (or /dev/stdout, a terminal) is written in place: renaming a file over it would
+    replace the node, and over /dev/null, for every user of the machine."""
+    import os
+    import threading
+
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    received: list[bytes] = []
+    reader = threading.Thread(target=lambda: received.append(fifo.read_bytes()))
+    reader.start()
+    argv = ["zoo", "export", "softmax", "--version", "1.0.0", "--zoo", str(shipped_copy)]
+    code, out, _ = run_cli([*argv, "--out", str(fifo)], capsys)
+    reader.join(timeout=30)
+    assert code == 0 and f"-> {fifo} " in out
+    assert json.loads(received[0])["manifest"]["version"] == "1.0.0"
+    assert fifo.is_fifo()  # still the pipe, not a file named pipe
+
+    code, _, err = run_cli([*argv, "--out", str(tmp_path)], capsys)
+    assert code == 2  # a zoo or file error other than a hash mismatch or a refused import
+    assert err.startswith(f"kzoo: error: {tmp_path.resolve()}: is a folder; name the bundle file")
+
+
 def test_import_refuses_a_tampered_bundle_naming_the_file(
     shipped_copy: Path, tmp_path: Path, capsys
 ):
