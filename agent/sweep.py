@@ -354,7 +354,9 @@ def _zoo_dirs(opts: SweepOptions) -> list[Path] | None:
 
 
 def _zoo_ops(zoo_dirs: list[Path] | None) -> list[str]:
-    return sorted({e.op for e in store.iter_entries(zoo_dirs) if isinstance(e, store.Entry)})
+    """Every op with a version folder, its manifests unread: an op whose entry cannot be read is
+    planned, and its ZooError becomes the sweep's failure (not a clean sweep of nothing)."""
+    return store.op_names(zoo_dirs)
 
 
 def selected_ops(opts: SweepOptions) -> list[str]:

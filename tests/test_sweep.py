@@ -203,6 +203,20 @@ def test_plan_takes_what_dispatch_serves_and_seeds_a_new_arch(tmp_path):
         "softmax/sm_80/float32/any", "softmax/sm_90/bfloat16/any"]
 
 
+def test_an_op_whose_only_entry_is_unreadable_is_a_failure_not_a_clean_sweep(tmp_path):
+    zoo = tmp_path / "zoo"
+    store.promote("softmax", kernel_source("ok"), make_record("sm_90", "bfloat16"), zoo_dir=zoo)
+    store.promote("amax", kernel_source("broken"), make_record("sm_90", "bfloat16"),
+                  zoo_dir=zoo)
+    (zoo / "amax" / "1.0.0" / "manifest.json").write_text("{not json")
+    ops = sweep.selected_ops(sweep.SweepOptions(zoo=str(zoo)))
+    assert ops == ["amax", "softmax"]
+    units, failures = sweep.plan_units(ops, [zoo], "interpreter", None)
+    assert [u["op"] for u in units] == ["softmax"]
+    assert [f["op"] for f in failures] == ["amax"]
+    assert failures[0]["message"].startswith("cannot read amax's entries: ")
+
+
 def test_plan_takes_this_gpu_models_config_of_a_bucket_two_models_tuned(tmp_path):
     """A bucket with an H100's and an H200's config: a sweep on either GPU re-times its own, on
     another GPU of the arch the one promoted last (what dispatch serves each); the interpreter
