@@ -128,7 +128,9 @@ def _params_arg(text: str) -> dict:
     source = text
     if text.startswith("@"):
         try:
-            source = Path(text[1:]).read_text()
+            source = Path(text[1:]).read_text(encoding="utf-8")
+        except UnicodeDecodeError:
+            raise argparse.ArgumentTypeError(f"{text[1:]}: not UTF-8 text; give a JSON file")
         except OSError as exc:
             raise argparse.ArgumentTypeError(f"cannot read {text[1:]}: {exc.strerror or exc}")
     try:
@@ -257,9 +259,15 @@ def cmd_verify(args) -> int:
     dtype = args.dtype or task.dtypes[0]
     if dtype not in task.dtypes:
         return _error(f"dtype {dtype} is not among the task's dtypes {list(task.dtypes)}")
+    try:
+        source = candidate.read_text(encoding="utf-8")
+    except UnicodeDecodeError as err:
+        return _error(f"{candidate}: not UTF-8 text (byte {err.start}); a candidate is a Python "
+                      "source file, saved as UTF-8")
+    except OSError as err:
+        return _error(f"{candidate}: cannot read it ({err.strerror or err})")
     mode = detect_mode()
-    request = VerifyRequest(str(task.path), task.source, candidate.read_text(), dtype,
-                            time=not args.no_time)
+    request = VerifyRequest(str(task.path), task.source, source, dtype, time=not args.no_time)
     data = verify_in_subprocess(request, mode, str(kzoo_home() / "candidates"), args.timeout)
     verdict = Verdict.from_dict(data)
     if verdict.stage == "task":  # the task's own code failed, before any candidate ran

@@ -290,10 +290,10 @@ class SweepState:
     @classmethod
     def load(cls, path: Path) -> SweepState | None:
         try:
-            data = json.loads(path.read_text())
+            data = json.loads(path.read_text(encoding="utf-8"))
         except FileNotFoundError:
             return None
-        except (OSError, json.JSONDecodeError) as err:
+        except (OSError, ValueError) as err:  # ValueError: not JSON, or not UTF-8
             raise SweepUsageError(
                 f"{path}: cannot read the sweep state ({err}); remove it or pass --fresh"
             ) from None
@@ -986,7 +986,8 @@ def read_history(path: Path) -> list[dict[str, Any]]:
     """Every record of the history file; a torn last line (a crash mid-append) is skipped, and a
     record written twice for one sweep and unit is kept once."""
     try:
-        lines = path.read_text().splitlines()
+        # a byte that is not UTF-8 spoils its line only (which then is not JSON, and skipped)
+        lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
     except FileNotFoundError:
         return []
     records: dict[tuple[str, str], dict[str, Any]] = {}
@@ -1003,8 +1004,11 @@ def read_history(path: Path) -> list[dict[str, Any]]:
 def append_history(path: Path, records: list[dict[str, Any]]) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     data = "".join(json.dumps(r, default=str) + "\n" for r in records).encode()
-    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o644)
     try:
+        size = os.fstat(fd).st_size
+        if size and os.pread(fd, 1, size - 1) != b"\n":
+            data = b"\n" + data  # after a torn last line (a crash mid-append): not glued to it
         os.write(fd, data)  # one write: concurrent sweeps never interleave inside a line
         os.fsync(fd)
     finally:

@@ -218,7 +218,13 @@ def load(path: str | Path) -> Task:
         raise TaskError(f"{path}: is a folder; pass one KernelBench-format .py file from it.")
     if not path.is_file():
         raise TaskError(f"{path}: no such task file. Pass the path to a KernelBench-format .py file.")
-    source = path.read_text()
+    try:
+        source = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as err:
+        raise TaskError(f"{path}: not UTF-8 text (byte {err.start}); a task is a Python source "
+                        "file, saved as UTF-8.") from None
+    except OSError as err:
+        raise TaskError(f"{path}: cannot read it ({err.strerror or err}).") from None
     return load_source(source, path)
 
 

@@ -51,6 +51,13 @@ def test_verify_usage_errors_exit_2(tmp_path):
     assert folder.returncode == 2 and "is a folder; pass one candidate .py file" in folder.stderr
     no_flag = run_kzoo("verify", "--task", "tasks/softmax.py", env_home=tmp_path)
     assert no_flag.returncode == 2 and "--candidate" in no_flag.stderr
+    latin1 = tmp_path / "latin1.py"
+    latin1.write_bytes(b"# caf\xe9\n")
+    for flag, what in [("--candidate", "a candidate"), ("--task", "a task")]:
+        files = {"--task": "tasks/softmax.py", "--candidate": "nope.py", flag: str(latin1)}
+        proc = run_kzoo("verify", *[x for pair in files.items() for x in pair], env_home=tmp_path)
+        assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr
+        assert proc.stderr.startswith(f"kzoo: error: {latin1}: not UTF-8 text (byte 5); {what} ")
 
 
 def test_bad_values_and_unwritable_json_are_usage_errors_before_any_work(tmp_path):

@@ -610,7 +610,13 @@ def run_kzoo_env(env: dict, *args: str, env_home: Path):
 def test_runs_read_a_mangled_record_without_a_traceback(tmp_path):
     runs = tmp_path / "home" / "runs"
     for name, text in [("a-null", "null"), ("b-empty", "{}"),
-                       ("c-cut", json.dumps({"id": "c-cut", "rounds": [{"round": 1}]}))]:
+                       ("c-cut", json.dumps({"id": "c-cut", "rounds": [{"round": 1}]})),
+                       ("d-nulls", json.dumps({"id": "d-nulls", "rounds": None, "best": None,
+                                               "tokens": None, "settings": None})),
+                       ("e-bad-round", json.dumps({"id": "e-bad-round", "best": "x",
+                                                   "rounds": [None, {"samples": [
+                                                       None, {"exploits": None,
+                                                              "reason": 3}]}]}))]:
         (runs / name).mkdir(parents=True)
         (runs / name / "run.json").write_text(text)
     listing = run_kzoo("runs", "list", env_home=tmp_path / "home")
@@ -618,6 +624,10 @@ def test_runs_read_a_mangled_record_without_a_traceback(tmp_path):
     assert listing.stdout.count("unreadable") == 2 and "c-cut" in listing.stdout
     shown = run_kzoo("runs", "show", "c-cut", env_home=tmp_path / "home")
     assert shown.returncode == 0 and "round 1:" in shown.stdout, shown.stderr
+    for run_id in ("d-nulls", "e-bad-round"):
+        shown = run_kzoo("runs", "show", run_id, env_home=tmp_path / "home")
+        assert shown.returncode == 0 and "best: none accepted" in shown.stdout, shown.stderr
+    assert "sample ?: ? " in shown.stdout and ": 3" in shown.stdout
     empty = run_kzoo("runs", "show", "", env_home=tmp_path / "home")
     assert empty.returncode == 2 and "give a run's id" in empty.stderr
 

@@ -262,6 +262,22 @@ def test_a_units_kernel_is_re_tuned_with_its_own_template_where_the_plan_offers_
 # the report from GPU data (what a GPU sweep hands it), drawn here
 
 
+def test_history_survives_a_torn_line_and_bytes_that_are_not_utf8(tmp_path):
+    history = tmp_path / "history.jsonl"
+    first = {"sweep_id": "night-1", "unit": "softmax/sm_90/float32/any"}
+    sweep.append_history(history, [first])
+    with open(history, "ab") as handle:  # a crash mid-append, and a stray byte
+        handle.write(b'{"sweep_id": "night-2", "unit": "caf\xe9", "spee')
+    second = {"sweep_id": "night-3", "unit": "softmax/sm_90/bfloat16/any"}
+    sweep.append_history(history, [second])
+    assert sweep.read_history(history) == [first, second]
+    assert history.read_bytes().endswith(b'"spee\n' + json.dumps(second).encode() + b"\n")
+    state = tmp_path / sweep.STATE_FILE
+    state.write_bytes(b"\xff{}")
+    with pytest.raises(sweep.SweepUsageError, match="cannot read the sweep state"):
+        sweep.SweepState.load(state)
+
+
 def test_report_from_gpu_timings_has_every_file_plot_and_regression(tmp_path, kzoo_home):
     zoo = tmp_path / "zoo"
     _copy_softmax_fixture(zoo)

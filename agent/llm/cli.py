@@ -105,9 +105,19 @@ def add_runs_parser(sub) -> None:
                       "as no run by that ID, as a JSON object)")
 
 
+def _dict(value) -> dict:
+    """`value` if it is an object, else {}: a run.json may be cut or edited by hand, and a null
+    or a string where an object was should not end `runs list|show` in a traceback."""
+    return value if isinstance(value, dict) else {}
+
+
+def _list(value) -> list:
+    """`value` if it is a list, else [] (as `_dict`)."""
+    return value if isinstance(value, list) else []
+
+
 def _tokens(run: dict) -> str:
-    tokens = run.get("tokens") or {}
-    return str(tokens.get("total_tokens", "-"))
+    return str(_dict(run.get("tokens")).get("total_tokens", "-"))
 
 
 def run_runs(args: argparse.Namespace) -> int:
@@ -124,10 +134,10 @@ def run_runs(args: argparse.Namespace) -> int:
             return 0
         print(f"{'id':<44} {'status':<9} {'model':<18} {'rounds':>6} {'tokens':>8}  best")
         for run in runs:
-            best = run.get("best") or {}
+            best = _dict(run.get("best"))
             best_text = f"{best.get('template')} ({best.get('origin')})" if best else "-"
             print(f"{run['id']:<44} {str(run.get('status')):<9} {str(run.get('model', '-')):<18} "
-                  f"{len(run.get('rounds', [])):>6} {_tokens(run):>8}  {best_text}")
+                  f"{len(_list(run.get('rounds'))):>6} {_tokens(run):>8}  {best_text}")
         return 0
     run = find_run(args.run_id)
     if args.json:
@@ -137,19 +147,20 @@ def run_runs(args: argparse.Namespace) -> int:
           + (f": {run['stop_reason']}" if run.get("stop_reason") else "") + ")")
     print(f"  task {run.get('task')} ({run.get('dtype')}) on {run.get('device')} "
           f"[{run.get('mode')}]; model {run.get('model')} at "
-          f"{(run.get('settings') or {}).get('base_url') or 'api.openai.com'}")
-    tokens = run.get("tokens") or {}
+          f"{_dict(run.get('settings')).get('base_url') or 'api.openai.com'}")
+    tokens = _dict(run.get("tokens"))
     print(f"  tokens: {tokens.get('prompt_tokens', 0)} prompt + "
           f"{tokens.get('completion_tokens', 0)} completion = {tokens.get('total_tokens', 0)} of "
           f"{tokens.get('limit', '-')}; {tokens.get('requests', 0)} request(s), "
           f"{tokens.get('failed_attempts', 0)} failed attempt(s) retried")
-    if run.get("incumbent"):
-        inc = run["incumbent"]
+    inc = _dict(run.get("incumbent"))
+    if inc:
         print(f"  template search best before the LLM: {inc.get('template')} score "
               f"{inc.get('score')}")
-    for rnd in run.get("rounds", []):  # .get throughout: a run.json may be cut or hand-edited
+    # .get and _dict/_list throughout: a run.json may be cut or hand-edited
+    for rnd in map(_dict, _list(run.get("rounds"))):
         print(f"  round {rnd.get('round', '?')}:")
-        for s in rnd.get("samples", []):
+        for s in map(_dict, _list(rnd.get("samples"))):
             state = "accepted" if s.get("accepted") else "rejected"
             kind = s.get("kind", "?")
             if kind in ("unparseable", "failed"):
@@ -158,12 +169,12 @@ def run_runs(args: argparse.Namespace) -> int:
             if kind == "template":
                 extra = f", {s.get('accepted_trials')}/{s.get('trials')} config(s) accepted"
             elif kind == "module" and not s.get("accepted"):
-                extra = f" at {s.get('stage')}" + (f" [{', '.join(s['exploits'])}]"
-                                                   if s.get("exploits") else "")
-            reason = f": {s['reason'][:100]}" if s.get("reason") else ""
+                exploits = ", ".join(map(str, _list(s.get("exploits"))))
+                extra = f" at {s.get('stage')}" + (f" [{exploits}]" if exploits else "")
+            reason = f": {str(s['reason'])[:100]}" if s.get("reason") else ""
             print(f"    sample {s.get('sample', '?')}: {kind} {s.get('name') or ''} {state}"
                   f"{extra}{reason}")
-    best = run.get("best")
+    best = _dict(run.get("best"))
     print(f"  best: {best.get('template')} from {best.get('origin')}, score {best.get('score')}"
           if best else "  best: none accepted")
     print(f"  files: {runs_dir() / run['id']}")
