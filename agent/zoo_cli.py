@@ -842,13 +842,42 @@ def _import(args: argparse.Namespace) -> int:
         result = _import_from_stdin(zoo)
     else:
         result = bundle.import_bundle(args.file, zoo)
+    shadowed = _shadowed(zoo, result["op"], result["version"])
     if args.json:
-        _print_json({**result, "zoo": str(zoo.resolve())})
-    elif result["status"] == "identical":
+        _print_json({**result, "zoo": str(zoo.resolve()), "shadows": shadowed})
+        return EXIT_OK
+    if result["status"] == "identical":
         print(f"{result['op']} {result['version']} is already at {result['path']}, identical")
     else:
         print(f"imported {result['op']} {result['version']} -> {result['path']}")
+    for below in shadowed:
+        print(f"note: for {', '.join(below['pairs'])}, dispatch now serves this "
+              f"{result['version']} instead of the {below['layer']} zoo's newer "
+              f"{result['op']} {below['version']} ({zoo} comes first)", file=sys.stderr)
     return EXIT_OK
+
+
+def _shadowed(zoo: Path, op: str, version: str) -> list[dict[str, Any]]:
+    """The newer versions of `op` in the layers under `zoo` that an import of `version` into it
+    hides from dispatch, with the arch/dtype pairs it takes over: an older version imported into
+    the user zoo is served before a newer shipped one (layers are consulted user first)."""
+    try:
+        layers = store.newest_entries(op)  # the default layers: user over shipped
+    except store.ZooError:
+        return []  # a broken entry there: `kzoo zoo list` names it; the import itself is done
+    here = [e for e in layers if e.zoo == zoo.resolve()]
+    if not here or here[0].version != version:
+        return []  # not a default layer, or a newer version there serves anyway
+    pairs = {(c["arch"], c["dtype"]) for c in here[0].manifest["configs"]}
+    shadowed = []
+    for entry in layers[layers.index(here[0]) + 1:]:
+        if store.parse_version(entry.version) <= store.parse_version(version):
+            continue
+        hidden = sorted(pairs & {(c["arch"], c["dtype"]) for c in entry.manifest["configs"]})
+        if hidden:
+            shadowed.append({"layer": entry.layer, "version": entry.version,
+                             "pairs": [f"{arch}/{dtype}" for arch, dtype in hidden]})
+    return shadowed
 
 
 # ---------------------------------------------------------------------------------------------

@@ -27,6 +27,7 @@ import io
 import json
 import linecache
 import lzma
+import math
 import os
 import re
 import secrets
@@ -88,6 +89,8 @@ _TOP_FIELDS: dict[str, type] = {
     "configs": list,
     "files": dict,
 }
+# the dtypes a kernel is verified and dispatched for (tasks.loader takes them from here)
+DTYPES = ("float32", "bfloat16", "float16")
 _LISTED_CONFIG_FIELDS = ("arch", "dtype", "shape_bucket", "template", "params", "device")
 # what a result was obtained on; a value may be null where it could not be read (no nvidia-smi)
 _ENVIRONMENT_FIELDS = ("gpu", "driver", "cuda", "torch", "triton")
@@ -173,6 +176,9 @@ def _check_config(config: object, where: str, *, op: str, needs_file: bool) -> N
             _check_name(field, config[field])
         except ZooError as err:
             raise ZooError(f"{where}: {err}") from None
+    if config["dtype"] not in DTYPES:
+        raise ZooError(f"{where}: dtype must be one of {', '.join(DTYPES)}, "
+                       f"got {config['dtype']!r}")
     if _ARCH_RE.match(config["arch"]) is None:
         raise ZooError(f"{where}: arch must look like 'sm_90', got {config['arch']!r}")
     for field in ("name", "sha256"):
@@ -197,6 +203,21 @@ def _check_config(config: object, where: str, *, op: str, needs_file: bool) -> N
             raise ZooError(f"{where}: 'environment'[{field!r}] must be a string or null")
 
 
+def _non_finite(value: Any, where: str = "") -> str | None:
+    """Where in `value` (JSON data) a NaN or infinity is, as 'configs[0].verdict.ms'; None if
+    nowhere."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return where or "the value"
+    items = value.items() if isinstance(value, dict) else (
+        enumerate(value) if isinstance(value, list) else ())
+    for key, item in items:
+        found = _non_finite(item, f"{where}[{key}]" if isinstance(key, int) else
+                            f"{where}.{key}" if where else str(key))
+        if found:
+            return found
+    return None
+
+
 def validate_manifest(manifest: object, source: str = MANIFEST) -> dict[str, Any]:
     """Check a manifest of any schema in READ_SCHEMAS (their fields are the same; only where and
     how the files are stored differs); `source` names the file in the error. Returns it."""
@@ -211,6 +232,9 @@ def validate_manifest(manifest: object, source: str = MANIFEST) -> dict[str, Any
             raise ZooError(
                 f"{source}: field {field!r} must be {kind.__name__}, got {type(value).__name__}"
             )
+    where = _non_finite(manifest)
+    if where:  # json.loads takes NaN and Infinity; a verdict holding one compares as nothing
+        raise ZooError(f"{source}: {where} is not a finite number")
     if manifest["schema"] not in READ_SCHEMAS:
         *earlier, last = READ_SCHEMAS
         wanted = ", ".join(str(schema) for schema in earlier) + f" or {last}"

@@ -35,7 +35,9 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, Callable
 
-DTYPES = ("float32", "bfloat16", "float16")
+from kernel_zoo import store
+
+DTYPES = store.DTYPES  # what the zoo dispatches for: one list for both
 _KZOO_KEYS = {"op", "shapes", "cpu_shapes", "dtypes", "tolerances", "bytes", "flops", "seeds"}
 _counter = itertools.count()
 

@@ -277,6 +277,52 @@ def test_export_writes_into_a_fifo_in_place_and_refuses_a_folder(
     assert err.startswith(f"kzoo: error: {tmp_path.resolve()}: is a folder; name the bundle file")
 
 
+def test_import_of_an_older_version_says_which_newer_one_it_hides(
+    shipped_copy: Path, tmp_path: Path, capsys, monkeypatch
+):
+    """User zoo over shipped: an imported 1.0.0 is served before the shipped 1.1.0 for the
+    arch/dtype pairs both have, which the import says rather than doing silently."""
+    out = tmp_path / "softmax-1.0.0.json"
+    assert run_cli(["zoo", "export", "softmax", "--version", "1.0.0", "--out", str(out),
+                    "--zoo", str(shipped_copy)], capsys)[0] == 0
+    monkeypatch.setattr(_home, "SHIPPED_ZOO", shipped_copy)
+    code, result, err = run_json(["zoo", "import", str(out), "--json"], capsys)
+    assert code == 0 and result["status"] == "imported"
+    assert result["shadows"] == [{"layer": "shipped", "version": "1.1.0",
+                                  "pairs": ["sm_90/bfloat16"]}]
+    code, text, err = run_cli(["zoo", "import", str(out)], capsys)
+    assert code == 0 and text.endswith(", identical\n")
+    assert err == ("note: for sm_90/bfloat16, dispatch now serves this 1.0.0 instead of the "
+                   f"shipped zoo's newer softmax 1.1.0 ({_home.user_zoo()} comes first)\n")
+    # into a folder of its own (not a default layer): nothing to hide
+    code, result, _ = run_json(["zoo", "import", str(out), "--json", "--zoo",
+                                str(tmp_path / "own")], capsys)
+    assert code == 0 and result["shadows"] == []
+
+
+def test_import_refuses_non_finite_numbers_and_unknown_dtypes(
+    shipped_copy: Path, tmp_path: Path, capsys
+):
+    out = tmp_path / "bundle.json"
+    assert run_cli(["zoo", "export", "softmax", "--version", "1.0.0", "--out", str(out),
+                    "--zoo", str(shipped_copy)], capsys)[0] == 0
+    data = json.loads(out.read_text())
+    for edit, said in [
+        (lambda c: c["verdict"].update(speedup_vs_compile=float("nan")),
+         "configs[0].verdict.speedup_vs_compile is not a finite number"),
+        (lambda c: c["verdict"]["shapes"][1].update(ms=float("inf")),
+         "configs[0].verdict.shapes[1].ms is not a finite number"),
+        (lambda c: c.update(dtype="float8"),
+         "configs[0]: dtype must be one of float32, bfloat16, float16, got 'float8'"),
+    ]:
+        bad = json.loads(json.dumps(data))
+        edit(bad["manifest"]["configs"][0])
+        out.write_text(json.dumps(bad))  # Python writes NaN and Infinity, as json.loads reads
+        code, _, err = run_cli(["zoo", "import", str(out), "--zoo", str(tmp_path / "t")], capsys)
+        assert code == 2 and f"{out}: manifest: {said}" in err, err
+        assert not (tmp_path / "t").exists()
+
+
 def test_import_refuses_a_tampered_bundle_naming_the_file(
     shipped_copy: Path, tmp_path: Path, capsys
 ):
