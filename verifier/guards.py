@@ -226,21 +226,26 @@ class _Checker(ast.NodeVisitor):
             self._check_imported_name(tuple(module.split(".")), alias.name, node)
             self._check_module_path(tuple(module.split(".")) + (alias.name,), node)
 
-    def _check_imported_name(self, module: tuple[str, ...], name: str, node: ast.AST) -> None:
-        """`from typing import sys` and `import torch._numpy` reach what `typing.sys` and
-        `torch._numpy` do: the rules on attributes hold for imported names too."""
-        where = ".".join(module)
+    def _check_name_of(self, holder: str, name: str, node: ast.AST, verb: str,
+                       private: bool = True) -> None:
+        """The rules on a name reached through a module or object, one set for `x.name` (verb
+        "reaches") and for imports (`from typing import sys`, `import torch._numpy`: verb
+        "imports"), which reach the same thing: a process or thread module, a private name (when
+        `private`), a name that runs code from strings or maps files."""
         if name in PROCESS_MODULE_ATTRS | THREAD_MODULE_ATTRS:
             exploit = "deferred-work" if name in THREAD_MODULE_ATTRS else "forbidden-import"
-            self.add(exploit, node, f"imports the module {name} from {where}: as good as "
+            self.add(exploit, node, f"{verb} the module {name} through {holder}: as good as "
                      "importing it")
-        elif name.startswith("_") and not name.startswith("__") and \
-                module + (name,) not in ALLOWED_PRIVATE_IMPORTS:
-            self.add("forbidden-api", node, f"imports the private {name} of {where}: a "
-                     "module's internals hold other modules")
-        elif name in CODE_AND_FILE_NAMES:
-            self.add("module-patching", node, f"imports {name} from {where}: it runs code from "
-                     "strings or maps files")
+        if private and name.startswith("_") and not name.startswith("__"):
+            self.add("forbidden-api", node, f"{verb} the private {name} of {holder}: a "
+                     "module's internals hold other modules (typing.collections._sys)")
+        if name in CODE_AND_FILE_NAMES:
+            self.add("module-patching", node, f"{verb} {name} through {holder}: it runs code "
+                     "from strings or maps files")
+
+    def _check_imported_name(self, module: tuple[str, ...], name: str, node: ast.AST) -> None:
+        self._check_name_of(".".join(module), name, node, "imports",
+                            private=module + (name,) not in ALLOWED_PRIVATE_IMPORTS)
 
     def _import_from_kernel_zoo(self, node: ast.ImportFrom, module: tuple[str, ...]) -> None:
         for alias in node.names:
@@ -341,19 +346,11 @@ class _Checker(ast.NodeVisitor):
             # candidates share parameters through one)
             self.add("forbidden-api", node, f"uses .{node.attr}: a hook runs code where the "
                      "verifier does not look (around the reference, inside a launch)")
-        if node.attr.startswith("_") and not node.attr.startswith("__") and \
-                self._resolve(node) is not None:
-            self.add("forbidden-api", node, f"reaches the private {node.attr} of "
-                     f"{ast.unparse(node.value)}: a module's internals hold other modules "
-                     "(typing.collections._sys)")
-        if node.attr in CODE_AND_FILE_NAMES:
-            self.add("module-patching", node, f"uses .{node.attr}: it runs code from strings "
-                     "or maps files")
-        if node.attr in PROCESS_MODULE_ATTRS | THREAD_MODULE_ATTRS:
-            exploit = "deferred-work" if node.attr in THREAD_MODULE_ATTRS else "forbidden-import"
-            self.add(exploit, node, f"reaches the module {node.attr} through "
-                     f"{ast.unparse(node.value)}: as good as importing it")
         path = self._resolve(node)
+        # a private name only on a path from a module (_resolve): self._cache is the
+        # candidate's own
+        self._check_name_of(ast.unparse(node.value), node.attr, node, "reaches",
+                            private=path is not None)
         if path:
             self._check_module_path(path, node)
         if path == CUDA_LOAD and self._resolve(node.value) == CUDA_EXT:
